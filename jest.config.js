@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	// end-to-end suites start a real n8n and run from their own npm scripts
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+	testTimeout: 20000,
+};

