@@ -7,10 +7,9 @@ const n8n = { 'n8n-nodes-base': n8nNodesBase };
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
-	js.configs.recommended,
-	...tseslint.configs.recommended,
 	{
 		files: ['**/*.ts'],
+		extends: [js.configs.recommended, ...tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
 		},

@@ -1,0 +1,52 @@
+// Plain HTTP calls to the sandbox, written from the contract, independent of the package's own client.
+import { json } from './http';
+import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
+
+export const SCOPE = 'write_transcriptions write_media';
+
+export function tokenUrl(sandbox: Sandbox, params: Record<string, string>): string {
+	return `${sandbox.url}/oauth/token?${new URLSearchParams(params).toString()}`;
+}
+
+export function assertionParams(overrides: Record<string, string> = {}): Record<string, string> {
+	return {
+		grant_type: 'assertion',
+		provider: 'dashboard',
+		assertion: DEFAULT_CLIENT.assertions[0],
+		client_id: DEFAULT_CLIENT.clientId,
+		client_secret: DEFAULT_CLIENT.clientSecret,
+		scope: SCOPE,
+		...overrides,
+	};
+}
+
+export async function obtainToken(sandbox: Sandbox) {
+	const res = await fetch(tokenUrl(sandbox, assertionParams()), { method: 'POST' });
+	return (await json(res)) as { access_token: string; refresh_token: string; expires_in: number };
+}
+
+export function apiHeaders(sandbox: Sandbox, accessToken: string): Record<string, string> {
+	return { accept: sandbox.mediaType, authorization: `Bearer ${accessToken}` };
+}
+
+export function endpointForm(callbackUri: string, events: string[]): string {
+	const form = new URLSearchParams({ callback_uri: callbackUri });
+	for (const event of events) form.append('enabled_events[]', event);
+	return form.toString();
+}
+
+export async function createEndpoint(
+	sandbox: Sandbox,
+	accessToken: string,
+	callbackUri: string,
+	events: string[],
+) {
+	return fetch(`${sandbox.url}/webhook_endpoints`, {
+		method: 'POST',
+		headers: {
+			...apiHeaders(sandbox, accessToken),
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: endpointForm(callbackUri, events),
+	});
+}
