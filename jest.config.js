@@ -6,6 +6,6 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	// end-to-end suites start a real n8n and run from their own npm scripts
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	testTimeout: 20000,
 };

@@ -446,7 +446,8 @@ export class Sandbox {
 			return send(res, 500, { errors: [{ status: '500', title: 'Internal Server Error' }] });
 		}
 		if (this.tokenFault === 'html') {
-			return send(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
+			// what a wrong Base URL typically answers: somebody's web page
+			return send(res, 200, '<!doctype html><html><body><h1>Welcome</h1></body></html>', 'text/html');
 		}
 		if (this.tokenFault === 'garbage') {
 			return send(

@@ -1,0 +1,125 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { DEFAULT_MEDIA_TYPE } from '../nodes/Captioning/shared/constants';
+import { obtainTokens } from '../nodes/Captioning/shared/tokens';
+
+export class CaptioningApi implements ICredentialType {
+	name = 'captioningApi';
+
+	displayName = 'Captioning API';
+
+	icon: Icon = {
+		light: 'file:../nodes/Captioning/captioning.svg',
+		dark: 'file:../nodes/Captioning/captioning.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-captioning/n8n-nodes-captioning#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'Root address of the captioning API, without /oauth/token',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "The application's client ID from the service's developers dashboard",
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: "The application's client secret from the developers dashboard",
+		},
+		{
+			displayName: 'Assertion Token',
+			name: 'assertion',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The assertion token the dashboard issued to your account. n8n exchanges it for access tokens and renews them on its own.',
+		},
+		{
+			displayName: 'API Media Type',
+			name: 'mediaType',
+			type: 'string',
+			default: DEFAULT_MEDIA_TYPE,
+			required: true,
+			hint: 'Sent as the Accept header on every call. Replace "service" with the service\'s own name, e.g. application/vnd.acme.v1.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Access Token Expires At',
+			name: 'expiresAt',
+			type: 'hidden',
+			default: 0,
+		},
+	];
+
+	/**
+	 * Runs when the access token is empty, after a 401, and in a credential test: renews with the refresh token,
+	 * or starts again from the assertion when there is none or the service refuses it.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
+		return { ...saved };
+	}
+
+	// a function rather than expressions: no expression evaluation on every request
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Accept: String(credentials.mediaType || DEFAULT_MEDIA_TYPE),
+				Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+			},
+		};
+	}
+
+	// obtains a token (preAuthentication always runs in a test), then makes an authenticated call
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/webhook_endpoints',
+			method: 'GET',
+		},
+	};
+}

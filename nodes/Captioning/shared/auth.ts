@@ -1,0 +1,228 @@
+// Token decisions for the captioningApi credential, as small pure functions: which grant to use, how to read
+// the token endpoint's answer, and what to tell the user when it refuses.
+import { REQUIRED_SCOPE } from './constants';
+import { redact } from './redact';
+import {
+	describeIssues,
+	oauthErrorSchema,
+	tokenResponseSchema,
+	type TokenResponse,
+} from './schemas';
+
+export interface CaptioningCredentials {
+	baseUrl: string;
+	clientId: string;
+	clientSecret: string;
+	assertion: string;
+	mediaType: string;
+	accessToken?: string;
+	refreshToken?: string;
+}
+
+/** The hidden fields the credential saves after each grant. */
+export interface SavedTokens {
+	accessToken: string;
+	refreshToken: string;
+	/** Epoch milliseconds; informational (n8n refreshes on a 401, not on a clock). */
+	expiresAt: number;
+}
+
+export type Grant = 'assertion' | 'refresh_token';
+
+export class CredentialError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'CredentialError';
+	}
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** Reads the credential's fields and says which one is missing. */
+export function readCredentials(data: Record<string, unknown>): CaptioningCredentials {
+	const fields = {
+		baseUrl: str(data.baseUrl).replace(/\/+$/, ''),
+		clientId: str(data.clientId),
+		clientSecret: str(data.clientSecret),
+		assertion: str(data.assertion),
+		mediaType: str(data.mediaType),
+	};
+	const labels: Record<keyof typeof fields, string> = {
+		baseUrl: 'Base URL',
+		clientId: 'Client ID',
+		clientSecret: 'Client Secret',
+		assertion: 'Assertion Token',
+		mediaType: 'API Media Type',
+	};
+	const missing = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => !fields[k]);
+	if (missing.length) {
+		throw new CredentialError(
+			`The Captioning credential is missing: ${missing.map((k) => labels[k]).join(', ')}. Open the credential and fill ${missing.length > 1 ? 'them' : 'it'} in.`,
+		);
+	}
+	if (!/^https?:\/\/[^\s/]+/i.test(fields.baseUrl)) {
+		throw new CredentialError(
+			'The Base URL must start with http:// or https:// (for example https://api.example.com).',
+		);
+	}
+	return {
+		...fields,
+		accessToken: str(data.accessToken) || undefined,
+		refreshToken: str(data.refreshToken) || undefined,
+	};
+}
+
+/** Section 5.2: renew with the refresh token when there is one, else start from the assertion. */
+export function chooseGrant(credentials: Pick<CaptioningCredentials, 'refreshToken'>): Grant {
+	return credentials.refreshToken ? 'refresh_token' : 'assertion';
+}
+
+/** Query parameters of the token call (sections 4.1 and 4.2: they go in the query string, not a body). */
+export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<string, string> {
+	if (grant === 'refresh_token') {
+		return {
+			grant_type: 'refresh_token',
+			refresh_token: c.refreshToken ?? '',
+			client_id: c.clientId,
+			client_secret: c.clientSecret,
+		};
+	}
+	return {
+		grant_type: 'assertion',
+		provider: 'dashboard',
+		assertion: c.assertion,
+		client_id: c.clientId,
+		client_secret: c.clientSecret,
+		scope: REQUIRED_SCOPE,
+	};
+}
+
+/** A refused refresh (rotated, revoked or expired token) is answered by starting again from the assertion. */
+export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
+	return failure.kind === 'refused' && failure.status === 400;
+}
+
+export type TokenFailure =
+	| { kind: 'unreachable'; code: string }
+	| { kind: 'refused'; status: number; error?: string; description?: string }
+	| { kind: 'server'; status: number }
+	| { kind: 'not-json'; status: number; contentType: string }
+	| { kind: 'invalid-response'; detail: string };
+
+export type TokenOutcome =
+	| { ok: true; token: TokenResponse }
+	| { ok: false; failure: TokenFailure };
+
+/** Classifies the token endpoint's answer. */
+export function readTokenAnswer(status: number, contentType: string, body: unknown): TokenOutcome {
+	const isObject = typeof body === 'object' && body !== null;
+	if (status >= 500) return { ok: false, failure: { kind: 'server', status } };
+	if (!isObject) return { ok: false, failure: { kind: 'not-json', status, contentType } };
+	if (status >= 400) {
+		const parsed = oauthErrorSchema.safeParse(body);
+		return {
+			ok: false,
+			failure: {
+				kind: 'refused',
+				status,
+				error: parsed.success ? parsed.data.error : undefined,
+				description: parsed.success ? parsed.data.error_description : undefined,
+			},
+		};
+	}
+	const parsed = tokenResponseSchema.safeParse(body);
+	if (!parsed.success) {
+		return {
+			ok: false,
+			failure: { kind: 'invalid-response', detail: describeIssues(parsed.error) },
+		};
+	}
+	return { ok: true, token: parsed.data };
+}
+
+// in words: n8n replaces any message that contains a raw code such as ECONNREFUSED with a generic one
+const NETWORK_PROBLEMS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'host name lookup failed',
+	ETIMEDOUT: 'no answer in time',
+	ECONNABORTED: 'no answer in time',
+	ECONNRESET: 'connection closed by the server',
+	EHOSTUNREACH: 'host unreachable',
+};
+
+export function networkProblem(code: string): string {
+	return NETWORK_PROBLEMS[code] ?? 'network error';
+}
+
+/** The message a user sees: the cause, and what to change. Never a secret. */
+export function describeTokenFailure(
+	failure: TokenFailure,
+	grant: Grant,
+	credentials: CaptioningCredentials,
+): string {
+	const where = `${credentials.baseUrl}/oauth/token`;
+	let message: string;
+	switch (failure.kind) {
+		case 'unreachable':
+			message = `Could not reach the captioning service at ${credentials.baseUrl} (${networkProblem(failure.code)}). Check the Base URL and that n8n can reach that address.`;
+			break;
+		case 'server':
+			message = `The captioning service's token endpoint failed with HTTP ${failure.status}. This is a problem on the service's side: try again later.`;
+			break;
+		case 'not-json':
+			message = `${where} answered HTTP ${failure.status} with ${failure.contentType || 'a body'} instead of a JSON token response. Check the Base URL: it must be the API's root address, without /oauth/token.`;
+			break;
+		case 'invalid-response':
+			message = `${where} answered with JSON that is not a valid token response (${failure.detail}). Check the Base URL points at the captioning service.`;
+			break;
+		case 'refused':
+			message = describeRefusal(failure, grant, where);
+			break;
+	}
+	return redact(message, [
+		credentials.clientSecret,
+		credentials.assertion,
+		credentials.accessToken,
+		credentials.refreshToken,
+	]);
+}
+
+function describeRefusal(
+	failure: Extract<TokenFailure, { kind: 'refused' }>,
+	grant: Grant,
+	where: string,
+): string {
+	const said = failure.error ? ` (${failure.error})` : '';
+	if (failure.status === 404) {
+		return `There is no token endpoint at ${where} (HTTP 404). Check the Base URL: it must be the API's root address.`;
+	}
+	switch (failure.error) {
+		case 'invalid_client':
+			return `The service rejected the Client ID or Client Secret${said}. Copy both again from the service's developers dashboard.`;
+		case 'invalid_grant':
+			return grant === 'assertion'
+				? `The service rejected the Assertion Token${said}: it is wrong, expired or revoked, or belongs to another client. Create a new assertion token in the dashboard and paste it into the credential.`
+				: `The service rejected the saved refresh token${said}.`;
+		case 'invalid_scope':
+			return `The service refused the scope "${REQUIRED_SCOPE}"${said}. Ask the service to allow this application both scopes (write_transcriptions and write_media).`;
+		case 'unsupported_grant_type':
+			return `The service at ${where} does not accept the ${grant} grant${said}. Check the Base URL points at the captioning service.`;
+		default:
+			return `The service refused the ${grant} grant with HTTP ${failure.status}${said}${failure.description ? `: ${failure.description}` : ''}.`;
+	}
+}
+
+/** What the credential saves: the hidden fields. */
+export function toSavedTokens(
+	token: TokenResponse,
+	previous: CaptioningCredentials,
+	now: number,
+): SavedTokens {
+	return {
+		accessToken: token.access_token,
+		// a service that does not rotate refresh tokens may omit one: keep the one we have
+		refreshToken: token.refresh_token ?? previous.refreshToken ?? '',
+		expiresAt: now + (token.expires_in ?? 7200) * 1000,
+	};
+}

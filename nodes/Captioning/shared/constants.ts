@@ -1,0 +1,26 @@
+export const CREDENTIAL_TYPE = 'captioningApi';
+
+/** Contract 4.1: the assertion grant must ask for exactly these scopes. */
+export const REQUIRED_SCOPE = 'write_transcriptions write_media';
+
+/** Contract 5.3: `service` stands for the service's own name; users can change it in the credential. */
+export const DEFAULT_MEDIA_TYPE = 'application/vnd.service.v1';
+
+export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_OPTIONS = [
+	{
+		name: 'Transcription Created',
+		value: 'transcription.created',
+		description: 'A transcription object was created; its caption files are not ready yet',
+	},
+	{
+		name: 'Transcription Transcribed',
+		value: 'transcription.transcribed',
+		description: 'A transcription finished; its caption files (VTT, Google STT) are ready',
+	},
+];
+
+/** Caption file formats the contract names (2.4); others may appear and are kept as they are. */
+export const KNOWN_CAPTION_FORMATS = ['vtt', 'google_stt'] as const;

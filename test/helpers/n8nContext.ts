@@ -1,0 +1,276 @@
+// Runs package code inside n8n-core's real execution contexts (ExecuteContext, HookContext, WebhookContext) with
+// n8n-core's real request helpers, so httpRequestWithAuthentication, preAuthentication and authenticate run as in
+// n8n. The one stand-in is the credential store: n8n keeps credentials in its database; here they live in memory,
+// behind a CredentialsHelper whose preAuthentication is ported line for line from n8n 2.41.1
+// (packages/cli/src/credentials-helper.ts). The end-to-end suite proves the real one.
+import { ExecuteContext, HookContext, WebhookContext } from 'n8n-core';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IExecuteData,
+	type IHttpRequestHelper,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IWorkflowExecuteAdditionalData,
+	type WebhookSetupMethodNames,
+	Workflow,
+	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
+
+export const CREDENTIAL_ID = 'cred-1';
+
+/** n8n's credentials table, for one credential; `saves` counts what preAuthentication persisted. */
+export class CredentialStore {
+	data: ICredentialDataDecryptedObject;
+	saves = 0;
+	constructor(initial: ICredentialDataDecryptedObject) {
+		this.data = { accessToken: '', refreshToken: '', expiresAt: 0, ...initial };
+	}
+}
+
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+
+class InMemoryCredentialsHelper extends ICredentialsHelper {
+	private readonly type: ICredentialType = new CaptioningApi();
+	constructor(private readonly store: CredentialStore) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		requestOptions: IHttpRequestOptions,
+	) {
+		const authenticate = this.type.authenticate;
+		if (typeof authenticate !== 'function')
+			throw new Error('captioningApi authenticates with a function');
+		return authenticate(credentials, requestOptions);
+	}
+
+	// ported from n8n 2.41.1 CredentialsHelper.preAuthentication
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	) {
+		const expirableProperty = this.type.properties.find(
+			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
+		);
+		if (expirableProperty?.name === undefined) return undefined;
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (typeof this.type.preAuthentication === 'function') {
+			if (
+				credentials[expirableProperty.name] === '' ||
+				credentialsExpired ||
+				isTestingCredentials
+			) {
+				const output = await this.type.preAuthentication.call(helpers, credentials);
+				if (output[expirableProperty.name] === undefined) return undefined;
+				if (node.credentials) {
+					const storedData = { ...this.store.data };
+					const dataToPersist = { ...storedData };
+					for (const [key, value] of Object.entries(output)) {
+						if (key === expirableProperty.name || !isExpression(storedData[key]))
+							dataToPersist[key] = value;
+					}
+					this.store.data = dataToPersist;
+					this.store.saves++;
+					return Object.assign(credentials, output);
+				}
+			}
+		}
+		return undefined;
+	}
+
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	) {
+		return this.type.preAuthentication?.call(helpers, credentials);
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by the package');
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		// a fresh copy, as a database read would be
+		return { ...this.store.data };
+	}
+
+	async updateCredentials(
+		_c: INodeCredentialsDetails,
+		_t: string,
+		data: ICredentialDataDecryptedObject,
+	) {
+		this.store.data = { ...data };
+		this.store.saves++;
+	}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(): INodeProperties[] {
+		return this.type.properties;
+	}
+}
+
+/** A node type that only declares the credential, for calling the request helpers directly. */
+export const credentialProbeNodeType: INodeType = {
+	description: {
+		displayName: 'Credential Probe',
+		name: 'credentialProbe',
+		group: ['transform'],
+		version: 1,
+		description: 'test only',
+		defaults: { name: 'Credential Probe' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'captioningApi', required: true }],
+		properties: [],
+	},
+};
+
+export interface Harness {
+	store: CredentialStore;
+	nodeTypes: INodeTypes;
+	makeNode(type: string, parameters?: INode['parameters'], name?: string): INode;
+	additionalData(): IWorkflowExecuteAdditionalData;
+	workflow(node: INode, staticData?: Workflow['staticData']): Workflow;
+	executeContext(
+		node: INode,
+		items: INodeExecutionData[],
+		workflow?: Workflow,
+		mode?: WorkflowExecuteMode,
+	): ExecuteContext;
+	hookContext(
+		node: INode,
+		workflow: Workflow,
+		webhookUrl: string,
+		method?: WebhookSetupMethodNames,
+		activation?: WorkflowActivateMode,
+	): HookContext;
+}
+
+export function createHarness(
+	initialCredentials: ICredentialDataDecryptedObject,
+	types: Record<string, INodeType> = {},
+): Harness {
+	const store = new CredentialStore(initialCredentials);
+	const all: Record<string, INodeType> = { credentialProbe: credentialProbeNodeType, ...types };
+	const nodeTypes: INodeTypes = {
+		getByName: (name) => all[name],
+		getByNameAndVersion: (name) => all[name],
+		getKnownTypes: () => ({}),
+	};
+	const helper = new InMemoryCredentialsHelper(store);
+	const additionalData = () =>
+		({
+			credentialsHelper: helper,
+			executionId: 'exec-1',
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			variables: {},
+			currentNodeParameters: undefined,
+		}) as unknown as IWorkflowExecuteAdditionalData;
+	const makeNode = (
+		type: string,
+		parameters: INode['parameters'] = {},
+		name = 'Captioning',
+	): INode => ({
+		id: 'node-1',
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { captioningApi: { id: CREDENTIAL_ID, name: 'Captioning account' } },
+		webhookId: 'a1b2c3d4-0000-4000-8000-000000000001',
+	});
+	const workflow = (node: INode, staticData: Workflow['staticData'] = {}) =>
+		new Workflow({
+			id: 'wf-1',
+			name: 'Test workflow',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData,
+		});
+	return {
+		store,
+		nodeTypes,
+		makeNode,
+		additionalData,
+		workflow,
+		executeContext(node, items, wf = workflow(node), mode = 'manual') {
+			const executeData: IExecuteData = {
+				node,
+				data: { main: [items] },
+				source: { main: [{ previousNode: 'Start' }] },
+			};
+			return new ExecuteContext(
+				wf,
+				node,
+				additionalData(),
+				mode,
+				createRunExecutionData(),
+				0,
+				items,
+				{ main: [items] },
+				executeData,
+				[],
+			);
+		},
+		hookContext(node, wf, webhookUrl, method = 'checkExists', activation = 'activate') {
+			const webhookData = {
+				httpMethod: 'POST' as const,
+				node: node.name,
+				path: 'webhook',
+				webhookDescription: { name: 'default', httpMethod: 'POST', path: 'webhook' },
+				workflowId: wf.id,
+				workflowExecuteAdditionalData: additionalData(),
+				webhookId: node.webhookId,
+			};
+			const context = new HookContext(
+				wf,
+				node,
+				additionalData(),
+				'trigger',
+				activation,
+				method,
+				webhookData,
+			);
+			// n8n derives the URL from its settings; tests choose it
+			context.getNodeWebhookUrl = () => webhookUrl;
+			return context;
+		},
+	};
+}
+
+export { WebhookContext };
