@@ -29,6 +29,8 @@ export interface SandboxOptions {
 	deliveryContentType?: string;
 	signedUrlTtlSeconds?: number;
 	transcribeAfterMs?: number;
+	/** Delay before serving a signed file, to show that slow file servers never hold up a webhook's answer. */
+	fileDelayMs?: number;
 	/** Log one line per request to stderr (the CLI turns this on). */
 	logRequests?: boolean;
 }
@@ -123,7 +125,9 @@ function send(
 			: JSON.stringify(body);
 	res.writeHead(status, {
 		...headers,
-		...(text.length ? { 'content-type': contentType, 'content-length': Buffer.byteLength(text) } : {}),
+		...(text.length
+			? { 'content-type': contentType, 'content-length': Buffer.byteLength(text) }
+			: {}),
 	});
 	res.end(text);
 }
@@ -192,6 +196,7 @@ export class Sandbox {
 			deliveryContentType: options.deliveryContentType ?? 'application/json; charset=utf-8',
 			signedUrlTtlSeconds: options.signedUrlTtlSeconds ?? 3600,
 			transcribeAfterMs: options.transcribeAfterMs ?? 1000,
+			fileDelayMs: options.fileDelayMs ?? 0,
 			logRequests: options.logRequests ?? false,
 		};
 		this.tokens = new TokenStore(this.options.clients, {
@@ -417,6 +422,9 @@ export class Sandbox {
 			}
 			if (url.pathname.startsWith('/_sandbox/')) return await this.control(req, res, url);
 			if (url.pathname.startsWith('/files/') || url.pathname.startsWith('/media/')) {
+				if (this.options.fileDelayMs > 0) {
+					await new Promise((resolve) => setTimeout(resolve, this.options.fileDelayMs));
+				}
 				return this.signedFile(req, res, url);
 			}
 			if (url.pathname === '/webhook_endpoints' || url.pathname.startsWith('/webhook_endpoints/')) {
@@ -447,7 +455,12 @@ export class Sandbox {
 		}
 		if (this.tokenFault === 'html') {
 			// what a wrong Base URL typically answers: somebody's web page
-			return send(res, 200, '<!doctype html><html><body><h1>Welcome</h1></body></html>', 'text/html');
+			return send(
+				res,
+				200,
+				'<!doctype html><html><body><h1>Welcome</h1></body></html>',
+				'text/html',
+			);
 		}
 		if (this.tokenFault === 'garbage') {
 			return send(

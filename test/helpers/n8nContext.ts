@@ -19,10 +19,9 @@ import {
 	type INodeProperties,
 	type INodeType,
 	type INodeTypes,
+	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
-	type WebhookSetupMethodNames,
 	Workflow,
-	type WorkflowActivateMode,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
@@ -86,7 +85,10 @@ class InMemoryCredentialsHelper extends ICredentialsHelper {
 				credentialsExpired ||
 				isTestingCredentials
 			) {
-				const output = await this.type.preAuthentication.call(helpers, credentials);
+				const output = (await this.type.preAuthentication.call(
+					helpers,
+					credentials,
+				)) as ICredentialDataDecryptedObject;
 				if (output[expirableProperty.name] === undefined) return undefined;
 				if (node.credentials) {
 					const storedData = { ...this.store.data };
@@ -108,7 +110,9 @@ class InMemoryCredentialsHelper extends ICredentialsHelper {
 		helpers: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	) {
-		return this.type.preAuthentication?.call(helpers, credentials);
+		return (await this.type.preAuthentication?.call(helpers, credentials)) as
+			| ICredentialDataDecryptedObject
+			| undefined;
 	}
 
 	async getCredentials(): Promise<ICredentials> {
@@ -154,6 +158,8 @@ export const credentialProbeNodeType: INodeType = {
 
 export interface Harness {
 	store: CredentialStore;
+	/** n8n's webhook base URL (WEBHOOK_URL + "webhook"); a test may change it between activations. */
+	urls: { webhookBaseUrl: string };
 	nodeTypes: INodeTypes;
 	makeNode(type: string, parameters?: INode['parameters'], name?: string): INode;
 	additionalData(): IWorkflowExecuteAdditionalData;
@@ -164,13 +170,8 @@ export interface Harness {
 		workflow?: Workflow,
 		mode?: WorkflowExecuteMode,
 	): ExecuteContext;
-	hookContext(
-		node: INode,
-		workflow: Workflow,
-		webhookUrl: string,
-		method?: WebhookSetupMethodNames,
-		activation?: WorkflowActivateMode,
-	): HookContext;
+	/** The context n8n gives webhookMethods; `test` gives the editor's "Listen for test event" URL. */
+	hookContext(node: INode, workflow: Workflow, mode?: 'production' | 'test'): HookContext;
 }
 
 export function createHarness(
@@ -178,6 +179,7 @@ export function createHarness(
 	types: Record<string, INodeType> = {},
 ): Harness {
 	const store = new CredentialStore(initialCredentials);
+	const urls = { webhookBaseUrl: 'http://127.0.0.1:1/webhook' };
 	const all: Record<string, INodeType> = { credentialProbe: credentialProbeNodeType, ...types };
 	const nodeTypes: INodeTypes = {
 		getByName: (name) => all[name],
@@ -191,12 +193,11 @@ export function createHarness(
 			executionId: 'exec-1',
 			restApiUrl: 'http://127.0.0.1/rest',
 			instanceBaseUrl: 'http://127.0.0.1/',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			webhookBaseUrl: urls.webhookBaseUrl,
+			webhookTestBaseUrl: urls.webhookBaseUrl.replace(/\/webhook$/, '/webhook-test'),
 			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
 			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
 			variables: {},
-			currentNodeParameters: undefined,
 		}) as unknown as IWorkflowExecuteAdditionalData;
 	const makeNode = (
 		type: string,
@@ -224,6 +225,7 @@ export function createHarness(
 		});
 	return {
 		store,
+		urls,
 		nodeTypes,
 		makeNode,
 		additionalData,
@@ -247,28 +249,26 @@ export function createHarness(
 				[],
 			);
 		},
-		hookContext(node, wf, webhookUrl, method = 'checkExists', activation = 'activate') {
-			const webhookData = {
-				httpMethod: 'POST' as const,
+		hookContext(node, wf, mode = 'production') {
+			const data = additionalData();
+			const webhookData: IWebhookData = {
+				httpMethod: 'POST',
 				node: node.name,
 				path: 'webhook',
 				webhookDescription: { name: 'default', httpMethod: 'POST', path: 'webhook' },
 				workflowId: wf.id,
-				workflowExecuteAdditionalData: additionalData(),
+				workflowExecuteAdditionalData: data,
 				webhookId: node.webhookId,
-			};
-			const context = new HookContext(
+				isTest: mode === 'test',
+			} as IWebhookData;
+			return new HookContext(
 				wf,
 				node,
-				additionalData(),
-				'trigger',
-				activation,
-				method,
+				data,
+				mode === 'test' ? 'manual' : 'trigger',
+				'activate',
 				webhookData,
 			);
-			// n8n derives the URL from its settings; tests choose it
-			context.getNodeWebhookUrl = () => webhookUrl;
-			return context;
 		},
 	};
 }

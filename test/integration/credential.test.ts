@@ -156,7 +156,7 @@ describe('failures name the cause and leak no secret', () => {
 
 	function expectNoSecret(error: Error & { description?: string }, extra: string[] = []) {
 		const text =
-			JSON.stringify({ message: error.message, description: error.description, ...error }) +
+			JSON.stringify({ ...error, text: error.message, about: error.description }) +
 			String(error.stack);
 		for (const secret of [...SECRET_VALUES, ...extra, ...sandbox.tokens.issuedSecrets()]) {
 			expect(text).not.toContain(secret);

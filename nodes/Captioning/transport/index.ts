@@ -11,7 +11,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
-import type { ZodType } from 'zod';
+import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
@@ -42,11 +42,11 @@ interface FullResponse {
 /** Total time a call may spend waiting out rate limits before it gives up with an error. */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
-export async function captioningApiRequest<T>(
+export async function captioningApiRequest<S extends ZodTypeAny>(
 	this: CaptioningContext,
 	request: ApiRequest,
-	schema: ZodType<T>,
-): Promise<T> {
+	schema: S,
+): Promise<z.infer<S>> {
 	const credentials = await this.getCredentials<{ baseUrl: string; clientId: string }>(
 		CREDENTIAL_TYPE,
 		request.itemIndex,
@@ -108,6 +108,14 @@ export function readFailure(error: unknown): HttpFailure | undefined {
 		headers: (response.headers ?? {}) as HttpFailure['headers'],
 		data: response.data,
 	};
+}
+
+/** The HTTP status behind an error from captioningApiRequest or from n8n's request helpers. */
+export function statusOf(error: unknown): number | undefined {
+	const failure = readFailure(error);
+	if (failure) return failure.status;
+	const code = Number((error as { httpCode?: unknown })?.httpCode);
+	return Number.isInteger(code) && code > 0 ? code : undefined;
 }
 
 /** A human description of the service's JSON:API error document, if that is what it sent. */
@@ -186,12 +194,12 @@ function toApiError(
 	);
 }
 
-function parseBody<T>(
+function parseBody<S extends ZodTypeAny>(
 	ctx: CaptioningContext,
 	response: FullResponse,
-	schema: ZodType<T>,
+	schema: S,
 	request: ApiRequest,
-): T {
+): z.infer<S> {
 	const parsed = schema.safeParse(response.body ?? {});
 	if (parsed.success) return parsed.data;
 	throw new NodeApiError(

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+
+import { CaptionFormatError } from './errors';
+import { googleSttToCues, parseGoogleStt } from './googleStt';
+import { formatSrt, parseSrt } from './srt';
+import { cuesToSegments, cuesToText } from './text';
+import { msToSeconds } from './time';
+import type { Cue, Word } from './types';
+import { formatVtt, parseVtt } from './vtt';
+
+export type CaptionSourceFormat = 'vtt' | 'google_stt';
+export type CaptionTargetFormat = 'vtt' | 'srt' | 'text' | 'segments' | 'words';
+
+export const SUPPORTED_CONVERSIONS: Readonly<
+	Record<CaptionSourceFormat, readonly CaptionTargetFormat[]>
+> = {
+	vtt: ['vtt', 'srt', 'text', 'segments'],
+	google_stt: ['vtt', 'srt', 'text', 'segments', 'words'],
+};
+
+const count = z.number().int().nonnegative();
+const positive = z.number().int().positive();
+
+export const convertOptionsSchema = z.object({
+	maxCueMs: positive.optional(),
+	maxCueChars: positive.optional(),
+	maxLineChars: positive.optional(),
+	maxGapMs: count.optional(),
+	minCueChars: count.optional(),
+	paragraphGapMs: count.optional(),
+	/** Text after `WEBVTT` on the first line of WebVTT output. */
+	header: z.string().optional(),
+	/** Prefix SRT cues with the speaker name. */
+	includeVoice: z.boolean().optional(),
+});
+
+export type ConvertOptions = z.infer<typeof convertOptionsSchema>;
+
+export interface ConvertRequest {
+	from: CaptionSourceFormat;
+	to: CaptionTargetFormat;
+	content: string;
+	options?: ConvertOptions;
+}
+
+export interface ConvertedCaptions {
+	content: string;
+	mimeType: string;
+	/** Without the dot, as n8n binary data expects. */
+	fileExtension: string;
+}
+
+export interface WordJson {
+	start: number;
+	end: number;
+	text: string;
+	confidence?: number;
+	speakerTag?: number;
+}
+
+const FILE_TYPES: Record<string, { mimeType: string; fileExtension: string }> = {
+	vtt: { mimeType: 'text/vtt', fileExtension: 'vtt' },
+	srt: { mimeType: 'application/x-subrip', fileExtension: 'srt' },
+	google_stt: { mimeType: 'application/json', fileExtension: 'json' },
+	text: { mimeType: 'text/plain', fileExtension: 'txt' },
+	segments: { mimeType: 'application/json', fileExtension: 'json' },
+	words: { mimeType: 'application/json', fileExtension: 'json' },
+};
+const UNKNOWN_FILE_TYPE = { mimeType: 'application/octet-stream', fileExtension: 'bin' };
+
+function fileType(format: string) {
+	return Object.hasOwn(FILE_TYPES, format) ? FILE_TYPES[format] : UNKNOWN_FILE_TYPE;
+}
+
+/** MIME type of a caption format; `application/octet-stream` for formats this package does not know. */
+export function captionMimeType(format: string): string {
+	return fileType(format).mimeType;
+}
+
+/** File extension (without the dot) of a caption format; `bin` for unknown formats. */
+export function captionFileExtension(format: string): string {
+	return fileType(format).fileExtension;
+}
+
+function supportedList(): string {
+	return Object.entries(SUPPORTED_CONVERSIONS)
+		.map(([from, targets]) => `${from} → ${targets.join(', ')}`)
+		.join('; ');
+}
+
+function isSource(format: string): format is CaptionSourceFormat {
+	return Object.hasOwn(SUPPORTED_CONVERSIONS, format);
+}
+
+function checkConversion(from: string, to: string): void {
+	const supported = `Supported conversions: ${supportedList()}.`;
+	if (!isSource(from)) {
+		throw new CaptionFormatError(
+			`Cannot convert from "${from}": unknown caption format. ${supported}`,
+		);
+	}
+	if (!SUPPORTED_CONVERSIONS[from].includes(to as CaptionTargetFormat)) {
+		const reason =
+			from === 'vtt' && to === 'words'
+				? 'WebVTT has no word timings'
+				: `"${to}" is not an output format for ${from}`;
+		throw new CaptionFormatError(`Cannot convert ${from} to ${to}: ${reason}. ${supported}`);
+	}
+}
+
+function readOptions(options: unknown): ConvertOptions {
+	const parsed = convertOptionsSchema.safeParse(options ?? {});
+	if (parsed.success) return parsed.data;
+	const issue = parsed.error.issues[0];
+	const name = issue.path.join('.') || 'options';
+	throw new CaptionFormatError(`Invalid conversion option ${name}: ${issue.message}.`);
+}
+
+function wordsJson(words: readonly Word[]): WordJson[] {
+	return words.map(({ startMs, endMs, text, confidence, speakerTag }) => ({
+		start: msToSeconds(startMs),
+		end: msToSeconds(endMs),
+		text,
+		...(confidence === undefined ? {} : { confidence }),
+		...(speakerTag === undefined ? {} : { speakerTag }),
+	}));
+}
+
+function render(to: CaptionTargetFormat, cues: Cue[], options: ConvertOptions): string {
+	switch (to) {
+		case 'vtt':
+			return formatVtt(cues, options);
+		case 'srt':
+			return formatSrt(cues, options);
+		case 'text':
+			return cuesToText(cues, options);
+		default:
+			return JSON.stringify(cuesToSegments(cues), null, 2);
+	}
+}
+
+/**
+ * Converts a caption file of the service into another format. Throws `CaptionFormatError` for
+ * unsupported pairs, invalid options and content that cannot be read.
+ */
+export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
+	const { from, to, content } = request;
+	checkConversion(from, to);
+	const options = readOptions(request.options);
+	let output: string;
+	if (from === 'vtt') {
+		if (typeof content !== 'string') {
+			throw new CaptionFormatError('vtt content must be text, got ' + typeof content + '.');
+		}
+		output = render(to, parseVtt(content), options);
+	} else {
+		const transcript = parseGoogleStt(content);
+		output =
+			to === 'words'
+				? JSON.stringify(wordsJson(transcript.words), null, 2)
+				: render(to, googleSttToCues(transcript, options), options);
+	}
+	return { content: output, ...fileType(to) };
+}
+
+/**
+ * Plain transcript of a caption file, or `undefined` for formats this package cannot read.
+ * Throws `CaptionFormatError` when the content is not valid for its format.
+ */
+export function transcriptFromCaptions(format: string, content: string): string | undefined {
+	switch (format) {
+		case 'vtt':
+		case 'google_stt':
+			return convertCaptions({ from: format, to: 'text', content }).content;
+		case 'srt':
+			return cuesToText(parseSrt(content));
+		default:
+			return undefined;
+	}
+}

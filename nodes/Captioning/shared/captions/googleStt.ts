@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+import { CaptionFormatError } from './errors';
+import { displayWidth, joinText, tokenize } from './layout';
+import { parseGoogleDuration } from './time';
+import type { Cue, CueLayoutOptions, Word } from './types';
+import { wordsToCues } from './words';
+
+const duration = z.custom<string | number | { seconds?: string | number; nanos?: number }>(
+	(value) => parseGoogleDuration(value) !== undefined,
+	{ message: 'expected a Duration such as "1.300s", "12s" or {"seconds":"1","nanos":300000000}' },
+);
+
+export const googleSttWordSchema = z
+	.object({
+		startTime: duration.nullish(),
+		endTime: duration.nullish(),
+		// names used by the v2 API
+		startOffset: duration.nullish(),
+		endOffset: duration.nullish(),
+		word: z.string().nullish(),
+		confidence: z.number().nullish(),
+		speakerTag: z.number().int().nullish(),
+	})
+	.passthrough();
+
+export const googleSttAlternativeSchema = z
+	.object({
+		transcript: z.string().nullish(),
+		confidence: z.number().nullish(),
+		words: z.array(googleSttWordSchema).nullish(),
+	})
+	.passthrough();
+
+export const googleSttResultSchema = z
+	.object({
+		alternatives: z.array(googleSttAlternativeSchema).nullish(),
+		resultEndTime: duration.nullish(),
+		resultEndOffset: duration.nullish(),
+		channelTag: z.number().int().nullish(),
+		languageCode: z.string().nullish(),
+	})
+	.passthrough();
+
+/** A Google Speech-to-Text recognition response; fields not listed here are kept as they are. */
+export const googleSttSchema = z
+	.object({ results: z.array(googleSttResultSchema).nullish() })
+	.passthrough();
+
+export type GoogleSttResponse = z.infer<typeof googleSttSchema>;
+type GoogleSttWordJson = z.infer<typeof googleSttWordSchema>;
+
+/** One recognition result with its time span: from the previous result's end to its own. */
+export interface GoogleSttResult {
+	startMs: number;
+	endMs: number;
+	transcript: string;
+	/** Empty when the result has no word timings. */
+	words: Word[];
+	confidence?: number;
+	languageCode?: string;
+	channelTag?: number;
+}
+
+export interface GoogleSttTranscript {
+	words: Word[];
+	transcript: string;
+	/** Mean confidence of the results that report one. */
+	confidence?: number;
+	results: GoogleSttResult[];
+}
+
+// Used to give a result without any timing a plausible duration.
+const READING_CHARS_PER_SECOND = 15;
+
+function readJson(text: string): unknown {
+	try {
+		return JSON.parse(text.replace(/^\uFEFF/, ''));
+	} catch (error) {
+		const reason = (error as SyntaxError).message;
+		const line = /\bline (\d+)/.exec(reason)?.[1];
+		throw new CaptionFormatError(
+			`google_stt content is not valid JSON (${reason}); expected a Google Speech-to-Text response such as {"results":[{"alternatives":[{"transcript":"..."}]}]}.`,
+			{ line: line === undefined ? undefined : Number(line), cause: error },
+		);
+	}
+}
+
+function describePath(path: (string | number)[]): string {
+	return path.reduce<string>(
+		(text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key),
+		'',
+	);
+}
+
+function toWords(raw: GoogleSttWordJson[], resultStartMs: number): Word[] {
+	const start = (word: GoogleSttWordJson) =>
+		parseGoogleDuration(word.startTime ?? word.startOffset);
+	const end = (word: GoogleSttWordJson) => parseGoogleDuration(word.endTime ?? word.endOffset);
+	// word confidence without time offsets: the transcript is the better source
+	if (raw.some((word) => start(word) === undefined && end(word) === undefined)) return [];
+	let previousEndMs = resultStartMs;
+	const words: Word[] = [];
+	for (const entry of raw) {
+		const startMs = start(entry) ?? previousEndMs;
+		const endMs = Math.max(startMs, end(entry) ?? startMs);
+		previousEndMs = endMs;
+		const text = (entry.word ?? '').trim();
+		if (text === '') continue;
+		const word: Word = { startMs, endMs, text };
+		if (typeof entry.confidence === 'number') word.confidence = entry.confidence;
+		if (typeof entry.speakerTag === 'number') word.speakerTag = entry.speakerTag;
+		words.push(word);
+	}
+	return words;
+}
+
+/**
+ * With speaker diarization Google repeats every word, now with its speaker tag, in one last
+ * result. Those words are handed back to the results they were spoken in so nothing is doubled.
+ */
+function mergeDiarization(results: GoogleSttResult[]): GoogleSttResult[] {
+	const earlier = results.slice(0, -1);
+	const summary = results[results.length - 1];
+	const earlierWords = earlier.flatMap((result) => result.words);
+	const isSummary =
+		earlierWords.length > 0 &&
+		summary.words.length >= earlierWords.length &&
+		summary.words.every((word) => word.speakerTag !== undefined) &&
+		summary.words[0].startMs <= earlierWords[0].startMs;
+	if (!isSummary) return results;
+	const buckets = earlier.map((): Word[] => []);
+	for (const word of summary.words) {
+		const index = earlier.findIndex((result) => word.startMs < result.endMs);
+		buckets[index === -1 ? buckets.length - 1 : index].push(word);
+	}
+	return earlier.map((result, index) => ({ ...result, words: buckets[index] }));
+}
+
+/**
+ * Reads a google_stt caption file (JSON text or an already parsed object). Only the first, most
+ * likely, alternative of each result is used.
+ */
+export function parseGoogleStt(input: unknown): GoogleSttTranscript {
+	const data = typeof input === 'string' ? readJson(input) : input;
+	const parsed = googleSttSchema.safeParse(data);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const where = issue.path.length > 0 ? ` at ${describePath(issue.path)}` : '';
+		throw new CaptionFormatError(
+			`google_stt content is not a Google Speech-to-Text response${where}: ${issue.message}. Expected {"results":[{"alternatives":[{"transcript":"...","words":[{"startTime":"1.300s","endTime":"1.600s","word":"..."}]}],"resultEndTime":"4.100s"}]}.`,
+		);
+	}
+
+	const channelEndMs = new Map<number | undefined, number>();
+	let results = (parsed.data.results ?? []).map((result): GoogleSttResult => {
+		const alternative = result.alternatives?.[0];
+		const channelTag = result.channelTag ?? undefined;
+		const startMs = channelEndMs.get(channelTag) ?? 0;
+		const words = toWords(alternative?.words ?? [], startMs);
+		const declaredEndMs = parseGoogleDuration(result.resultEndTime ?? result.resultEndOffset);
+		const endMs = Math.max(startMs, declaredEndMs ?? words.at(-1)?.endMs ?? startMs);
+		channelEndMs.set(channelTag, endMs);
+		const normalized: GoogleSttResult = {
+			startMs,
+			endMs,
+			transcript: (alternative?.transcript ?? '').trim(),
+			words,
+		};
+		if (typeof alternative?.confidence === 'number') normalized.confidence = alternative.confidence;
+		if (result.languageCode) normalized.languageCode = result.languageCode;
+		if (channelTag !== undefined) normalized.channelTag = channelTag;
+		return normalized;
+	});
+	if (results.length > 1) results = mergeDiarization(results);
+
+	const confidences = results.flatMap((result) => result.confidence ?? []);
+	const transcript: GoogleSttTranscript = {
+		words: results.flatMap((result) => result.words),
+		transcript: joinText(results.map((result) => result.transcript)),
+		results,
+	};
+	if (confidences.length > 0) {
+		transcript.confidence = confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+	}
+	return transcript;
+}
+
+/** Spreads a result's transcript over its time span in proportion to the length of each word. */
+function estimateWords(result: GoogleSttResult): Word[] {
+	const tokens = tokenize(result.transcript);
+	const widths = tokens.map(displayWidth);
+	const total = widths.reduce((sum, width) => sum + width, 0);
+	const spanMs =
+		result.endMs > result.startMs
+			? result.endMs - result.startMs
+			: Math.max(1000, Math.round((total * 1000) / READING_CHARS_PER_SECOND));
+	let offset = 0;
+	return tokens.map((text, index) => {
+		const startMs = result.startMs + Math.round((spanMs * offset) / total);
+		offset += widths[index];
+		return { startMs, endMs: result.startMs + Math.round((spanMs * offset) / total), text };
+	});
+}
+
+/**
+ * Lays a google_stt transcript out as cues. Results without word timings fall back to their
+ * transcript, spread over the result's time span.
+ */
+export function googleSttToCues(
+	transcript: GoogleSttTranscript,
+	options: CueLayoutOptions = {},
+): Cue[] {
+	const cues: Cue[] = [];
+	let run: Word[] = [];
+	const flush = () => {
+		cues.push(...wordsToCues(run, options));
+		run = [];
+	};
+	let languageCode: string | undefined;
+	for (const result of transcript.results) {
+		// a switch of language is a new sentence even without a pause
+		if (result.languageCode !== languageCode) flush();
+		languageCode = result.languageCode;
+		if (result.words.length > 0) {
+			run.push(...result.words);
+		} else if (result.transcript !== '') {
+			flush();
+			cues.push(...wordsToCues(estimateWords(result), options));
+		}
+	}
+	flush();
+	return cues;
+}

@@ -1,0 +1,36 @@
+export { CaptionFormatError } from './errors';
+export type { Cue, CueLayoutOptions, Segment, Word } from './types';
+export {
+	formatSrtTimestamp,
+	formatVttTimestamp,
+	msToSeconds,
+	parseGoogleDuration,
+	parseSrtTimestamp,
+	parseVttTimestamp,
+} from './time';
+export { displayWidth, fitsCue, joinText, tokenize, wrapTokens } from './layout';
+export { decodeEntities, formatVtt, parseCueText, parseVtt, sanitizeCueSettings } from './vtt';
+export type { VttFormatOptions } from './vtt';
+export { formatSrt, parseSrt } from './srt';
+export type { SrtFormatOptions } from './srt';
+export { DEFAULT_CUE_LAYOUT, wordsToCues } from './words';
+export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
+export type { GoogleSttResponse, GoogleSttResult, GoogleSttTranscript } from './googleStt';
+export { cuesToSegments, cuesToText, DEFAULT_PARAGRAPH_GAP_MS } from './text';
+export type { TextOptions } from './text';
+export {
+	captionFileExtension,
+	captionMimeType,
+	convertCaptions,
+	convertOptionsSchema,
+	SUPPORTED_CONVERSIONS,
+	transcriptFromCaptions,
+} from './convert';
+export type {
+	CaptionSourceFormat,
+	CaptionTargetFormat,
+	ConvertedCaptions,
+	ConvertOptions,
+	ConvertRequest,
+	WordJson,
+} from './convert';

@@ -1,0 +1,89 @@
+import { CaptionFormatError } from './errors';
+import { formatSrtTimestamp, parseSrtTimestamp } from './time';
+import type { Cue } from './types';
+
+export interface SrtFormatOptions {
+	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
+	includeVoice?: boolean;
+}
+
+// Formatting tags of SRT and WebVTT, timestamp tags and ASS overrides ({\an8}); other text in
+// angle brackets is dialogue (e.g. "<year over year>") and stays.
+const MARKUP =
+	/<\/?(?:b|c|font|i|lang|rt|ruby|s|span|u|v)(?:[\s.][^<>]*)?>|<\d+(?::\d+)+[.,]\d+>|\{\\[^{}]*\}/gi;
+
+function isBlank(line: string | undefined): boolean {
+	return line === undefined || line.trim() === '';
+}
+
+function cleanLines(text: string): string[] {
+	return text
+		.split(/\r\n|\r|\n/)
+		.map((line) => line.replace(MARKUP, '').replace(/-->/g, '->').trim())
+		.filter((line) => line !== '');
+}
+
+/** Parses SubRip subtitles; tolerates a BOM, CRLF, missing numbers and missing blank lines. */
+export function parseSrt(content: string): Cue[] {
+	const lines = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+	const cues: Cue[] = [];
+	let i = 0;
+	while (i < lines.length) {
+		const line = lines[i];
+		if (!line.includes('-->')) {
+			i++;
+			continue;
+		}
+		const arrow = line.indexOf('-->');
+		const startMs = parseSrtTimestamp(line.slice(0, arrow));
+		// coordinates such as "X1:40 X2:600" may follow the end time
+		const endMs = parseSrtTimestamp(
+			line
+				.slice(arrow + 3)
+				.trim()
+				.split(/\s+/)[0],
+		);
+		if (startMs === undefined || endMs === undefined) {
+			throw new CaptionFormatError(
+				`malformed SRT timing line ${JSON.stringify(line)}: ${startMs === undefined ? 'start' : 'end'} time is not an SRT timestamp; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000".`,
+				{ line: i + 1 },
+			);
+		}
+		i++;
+		const payload: string[] = [];
+		while (!isBlank(lines[i]) && !lines[i].includes('-->')) payload.push(lines[i++]);
+		// without a blank line before the next cue, its number was read as text
+		const nextIsTiming = i < lines.length && lines[i].includes('-->');
+		if (nextIsTiming && payload.length > 0 && /^\d+$/.test(payload[payload.length - 1].trim())) {
+			payload.pop();
+		}
+		cues.push({ startMs, endMs, text: cleanLines(payload.join('\n')).join('\n') });
+	}
+	if (cues.length === 0 && content.trim() !== '') {
+		const firstLine = lines.findIndex((line) => !isBlank(line));
+		throw new CaptionFormatError(
+			'no SRT cue found: SRT cues need a timing line like "00:00:01,500 --> 00:00:04,000"; check that the right caption format was chosen.',
+			{ line: firstLine + 1 },
+		);
+	}
+	return cues;
+}
+
+/**
+ * Writes SubRip: cues ordered by start and numbered from 1, markup removed. Cues without text are
+ * left out because many players stop reading at an empty subtitle.
+ */
+export function formatSrt(cues: readonly Cue[], options: SrtFormatOptions = {}): string {
+	const blocks: string[] = [];
+	for (const cue of [...cues].sort((a, b) => a.startMs - b.startMs)) {
+		const lines = cleanLines(cue.text);
+		if (lines.length === 0) continue;
+		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
+		if (options.includeVoice && voice) lines[0] = `${voice}: ${lines[0]}`;
+		const startMs = Math.max(0, Math.round(cue.startMs));
+		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
+		const timing = `${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}`;
+		blocks.push([String(blocks.length + 1), timing, ...lines].join('\n'));
+	}
+	return blocks.length === 0 ? '' : blocks.join('\n\n') + '\n';
+}

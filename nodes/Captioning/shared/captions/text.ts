@@ -1,0 +1,96 @@
+import { joinText } from './layout';
+import { formatVttTimestamp, msToSeconds } from './time';
+import type { Cue, Segment } from './types';
+
+export interface TextOptions {
+	/** A silence at least this long between cues starts a new paragraph. */
+	paragraphGapMs?: number;
+}
+
+export const DEFAULT_PARAGRAPH_GAP_MS = 2000;
+
+function byStart(cues: readonly Cue[]): Cue[] {
+	return [...cues].sort((a, b) => a.startMs - b.startMs);
+}
+
+function textLines(text: string): string[] {
+	return text
+		.split(/\r\n|\r|\n/)
+		.map((line) => line.replace(/\s+/g, ' ').trim())
+		.filter((line) => line !== '');
+}
+
+// Roll-up captions flash the finished line for a moment before adding the next one.
+const FLASH_MS = 50;
+
+interface Previous {
+	lines: string[];
+	voice?: string;
+	endMs: number;
+}
+
+/**
+ * How many leading lines of the cue repeat the trailing lines of the previous cue, as roll-up
+ * captions do. A cue that only repeats is dropped when it is clearly part of a roll-up (it
+ * repeats the tail of a longer cue, flashes, or overlaps it), so a chorus sung twice stays.
+ */
+function rolledOverLines(previous: Previous | undefined, cue: Cue, lines: string[]): number {
+	if (previous === undefined || previous.voice !== cue.voice) return 0;
+	for (let count = Math.min(previous.lines.length, lines.length); count > 0; count--) {
+		const tail = previous.lines.slice(previous.lines.length - count);
+		if (!tail.every((line, index) => line === lines[index])) continue;
+		const rollsUp =
+			count < lines.length ||
+			count < previous.lines.length ||
+			cue.endMs - cue.startMs <= FLASH_MS ||
+			cue.startMs < previous.endMs;
+		return rollsUp ? count : 0;
+	}
+	return 0;
+}
+
+/**
+ * Plain transcript of the cues. Lines that roll over from the previous cue (as in live or
+ * auto-generated captions) are written once; a pause of `paragraphGapMs` or a change of speaker
+ * starts a paragraph, which opens with `Speaker: ` when the cues name one.
+ */
+export function cuesToText(cues: readonly Cue[], options: TextOptions = {}): string {
+	const { paragraphGapMs = DEFAULT_PARAGRAPH_GAP_MS } = options;
+	const paragraphs: { voice?: string; parts: string[] }[] = [];
+	let previous: Previous | undefined;
+	for (const cue of byStart(cues)) {
+		const lines = textLines(cue.text);
+		if (lines.length === 0) continue;
+		const fresh = lines.slice(rolledOverLines(previous, cue, lines));
+		const startsParagraph =
+			previous === undefined ||
+			previous.voice !== cue.voice ||
+			cue.startMs - previous.endMs >= paragraphGapMs;
+		previous = { lines, voice: cue.voice, endMs: Math.max(cue.endMs, previous?.endMs ?? 0) };
+		if (fresh.length === 0) continue;
+		if (startsParagraph) paragraphs.push({ voice: cue.voice, parts: [] });
+		paragraphs[paragraphs.length - 1].parts.push(...fresh);
+	}
+	return paragraphs
+		.map(({ voice, parts }) => (voice ? `${voice}: ${joinText(parts)}` : joinText(parts)))
+		.join('\n\n');
+}
+
+/** Cues as JSON-friendly segments (seconds and `hh:mm:ss.ttt`), in time order, without empty cues. */
+export function cuesToSegments(cues: readonly Cue[]): Segment[] {
+	const segments: Segment[] = [];
+	for (const cue of byStart(cues)) {
+		const text = joinText(textLines(cue.text));
+		if (text === '') continue;
+		const segment: Segment = {
+			start: msToSeconds(cue.startMs),
+			end: msToSeconds(cue.endMs),
+			startTime: formatVttTimestamp(cue.startMs),
+			endTime: formatVttTimestamp(cue.endMs),
+			text,
+		};
+		if (cue.voice) segment.voice = cue.voice;
+		segments.push(segment);
+	}
+	return segments;
+}

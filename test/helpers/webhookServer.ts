@@ -1,0 +1,142 @@
+// A real HTTP server that hands each request to a trigger's webhook() inside n8n-core's real WebhookContext,
+// doing what n8n's live-webhook handler does around it (packages/cli/src/webhooks/live-webhooks.ts and
+// webhook-helpers.ts in n8n 2.41.1): static data reloaded for each request and saved after it, the request
+// augmented with rawBody/readRawBody/query/contentType, an onReceived answer when the node did not answer,
+// and an "execution" recorded when webhook() returned workflowData.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebhookContext } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData, INodeType, IWebhookData } from 'n8n-workflow';
+
+import type { Harness } from './n8nContext';
+
+export interface Execution {
+	items: INodeExecutionData[];
+	mode: 'production' | 'test';
+}
+
+export interface WebhookServer {
+	baseUrl: string;
+	executions: Execution[];
+	/** The node's static data as n8n's database would hold it. */
+	staticData: IDataObject;
+	close(): Promise<void>;
+}
+
+type AugmentedRequest = IncomingMessage & {
+	rawBody?: Buffer;
+	readRawBody: () => Promise<void>;
+	query: Record<string, string | string[]>;
+	contentType?: string;
+	body?: unknown;
+};
+
+function augment(req: IncomingMessage, res: ServerResponse) {
+	const request = req as AugmentedRequest;
+	const url = new URL(req.url ?? '/', 'http://localhost');
+	const query: Record<string, string | string[]> = {};
+	for (const key of new Set(url.searchParams.keys())) {
+		const all = url.searchParams.getAll(key);
+		query[key] = all.length > 1 ? all : all[0];
+	}
+	request.query = query;
+	request.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	request.readRawBody = async () => {
+		if (request.rawBody) return;
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		request.rawBody = Buffer.concat(chunks);
+	};
+	const response = res as ServerResponse & {
+		status: (c: number) => typeof response;
+		json: (b: unknown) => typeof response;
+	};
+	response.status = (code) => {
+		res.statusCode = code;
+		return response;
+	};
+	response.json = (body) => {
+		res.setHeader('content-type', 'application/json; charset=utf-8');
+		res.end(JSON.stringify(body));
+		return response;
+	};
+	return { request, response };
+}
+
+export async function startWebhookServer(
+	h: Harness,
+	nodeType: INodeType,
+	node: INode,
+	staticData: IDataObject,
+	port = 0,
+): Promise<WebhookServer> {
+	const executions: Execution[] = [];
+	const state = { staticData };
+	const server: Server = createServer((req, res) => {
+		void (async () => {
+			const { request, response } = augment(req, res);
+			const mode = req.url?.startsWith('/webhook-test/') ? 'test' : 'production';
+			// as n8n: a Workflow built from the stored static data for every request
+			const wf = h.workflow(
+				node,
+				JSON.parse(JSON.stringify({ [`node:${node.name}`]: state.staticData })),
+			);
+			const additionalData = {
+				...h.additionalData(),
+				httpRequest: request,
+				httpResponse: response,
+			};
+			const webhookData = {
+				httpMethod: 'POST',
+				node: node.name,
+				path: 'webhook',
+				webhookDescription: { name: 'default', httpMethod: 'POST', path: 'webhook' },
+				workflowId: wf.id,
+				workflowExecuteAdditionalData: additionalData,
+				webhookId: node.webhookId,
+			} as IWebhookData;
+			const context = new WebhookContext(
+				wf,
+				node,
+				additionalData as never,
+				mode === 'test' ? 'manual' : 'webhook',
+				webhookData,
+				[],
+				null,
+			);
+			try {
+				const result = await nodeType.webhook!.call(context);
+				if (result.noWebhookResponse !== true && !res.headersSent) {
+					response
+						.status(200)
+						.json(
+							result.workflowData
+								? { message: 'Workflow was started' }
+								: { message: 'Webhook call received' },
+						);
+				}
+				state.staticData = JSON.parse(JSON.stringify(wf.getStaticData('node', node)));
+				if (result.workflowData) executions.push({ items: result.workflowData[0], mode });
+			} catch (error) {
+				if (!res.headersSent) response.status(500).json({ message: (error as Error).message });
+			}
+		})();
+	});
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	const address = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${address.port}`,
+		executions,
+		get staticData() {
+			return state.staticData;
+		},
+		set staticData(value) {
+			state.staticData = value;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}

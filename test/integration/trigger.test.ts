@@ -1,0 +1,399 @@
+// The Captioning Trigger against the sandbox over real HTTP: its lifecycle (webhookMethods in n8n-core's real
+// HookContext) and its receiving side (webhook() in n8n-core's real WebhookContext behind a real HTTP server).
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
+import { createHarness, type Harness } from '../helpers/n8nContext';
+import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	type SandboxOptions,
+	startSandbox,
+} from '../../sandbox/server';
+
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {}));
+
+let sandbox: Sandbox;
+let server: WebhookServer;
+let h: Harness;
+let node: INode;
+const trigger = new CaptioningTrigger();
+
+async function setUp(parameters: IDataObject = {}, sandboxOptions: SandboxOptions = {}) {
+	sandbox = await startSandbox({
+		rateLimit: null,
+		transcribeAfterMs: 0,
+		retryDelaysMs: [30, 30, 30, 30, 30],
+		...sandboxOptions,
+	});
+	h = createHarness(
+		{
+			baseUrl: sandbox.url,
+			clientId: DEFAULT_CLIENT.clientId,
+			clientSecret: DEFAULT_CLIENT.clientSecret,
+			assertion: DEFAULT_CLIENT.assertions[0],
+			mediaType: sandbox.mediaType,
+		},
+		{ captioningTrigger: trigger },
+	);
+	node = h.makeNode(
+		'captioningTrigger',
+		{ registration: 'api', events: EVENTS, manualToken: '', options: {}, ...parameters },
+		'Captioning Trigger',
+	);
+	server = await startWebhookServer(h, trigger, node, {});
+	h.urls.webhookBaseUrl = `${server.baseUrl}/webhook`;
+}
+
+afterEach(async () => {
+	await server?.close();
+	await sandbox?.stop();
+});
+
+type Method = 'checkExists' | 'create' | 'delete';
+
+/** Runs a webhook method as n8n does: static data from the database, saved afterwards. */
+async function hook(method: Method, mode: 'production' | 'test' = 'production') {
+	const wf = h.workflow(node, { [`node:${node.name}`]: clone(server.staticData) });
+	const result = await trigger.webhookMethods.default[method].call(h.hookContext(node, wf, mode));
+	server.staticData = clone(wf.getStaticData('node', node));
+	return result;
+}
+
+/** n8n's createWebhookIfNotExists. */
+async function activate(mode: 'production' | 'test' = 'production') {
+	if (!(await hook('checkExists', mode))) await hook('create', mode);
+}
+
+const productionUrl = () => `${server.baseUrl}/webhook/${node.webhookId}/webhook`;
+const endpoints = () => [...sandbox.endpoints.values()];
+const apiCalls = () =>
+	sandbox.requestLog
+		.filter((r) => r.path.startsWith('/webhook_endpoints'))
+		.map((r) => `${r.method} ${r.status}`);
+
+describe('registration', () => {
+	test('activation registers exactly one endpoint: the production URL with a secret token, and the selected events', async () => {
+		await setUp({ events: ['transcription.transcribed'] });
+		await activate();
+		expect(endpoints()).toHaveLength(1);
+		const [endpoint] = endpoints();
+		expect(endpoint.callbackUri).toMatch(
+			new RegExp(`^${productionUrl().replace(/[.?]/g, '\\$&')}\\?token=[\\w-]{32}$`),
+		);
+		expect(endpoint.enabledEvents).toEqual(['transcription.transcribed']);
+		expect(server.staticData.registration).toMatchObject({
+			endpointId: endpoint.id,
+			webhookUrl: productionUrl(),
+		});
+	});
+
+	test('each registration gets a new token', async () => {
+		await setUp();
+		await activate();
+		const first = endpoints()[0].callbackUri;
+		await hook('delete');
+		await activate();
+		expect(endpoints()[0].callbackUri).not.toBe(first);
+	});
+
+	test('a restart with the workflow active verifies the endpoint and registers nothing new', async () => {
+		await setUp();
+		await activate();
+		const before = endpoints()[0];
+		await activate();
+		expect(endpoints()).toEqual([before]);
+		expect(apiCalls()).toEqual(['GET 200', 'POST 201', 'GET 200']);
+	});
+
+	test('an endpoint deleted at the service is noticed and registered again', async () => {
+		await setUp();
+		await activate();
+		sandbox.endpoints.clear();
+		await activate();
+		expect(endpoints()).toHaveLength(1);
+		expect(server.staticData.registration).toMatchObject({ endpointId: endpoints()[0].id });
+	});
+
+	test('a changed WEBHOOK_URL replaces the registration: the old endpoint is deleted', async () => {
+		await setUp();
+		await activate();
+		h.urls.webhookBaseUrl = `${server.baseUrl.replace('127.0.0.1', 'localhost')}/webhook`;
+		await activate();
+		expect(endpoints()).toHaveLength(1);
+		expect(endpoints()[0].callbackUri).toMatch(/^http:\/\/localhost:\d+\/webhook\//);
+	});
+
+	test('changed events replace the registration', async () => {
+		await setUp();
+		await activate();
+		node.parameters.events = ['transcription.created'];
+		await activate();
+		expect(endpoints().map((e) => e.enabledEvents)).toEqual([['transcription.created']]);
+	});
+
+	test('an earlier registration whose state was lost is removed, never leaving two endpoints', async () => {
+		await setUp();
+		await activate();
+		server.staticData = {};
+		await activate();
+		expect(endpoints()).toHaveLength(1);
+		expect(apiCalls()).toEqual(['GET 200', 'POST 201', 'GET 200', 'DELETE 204', 'POST 201']);
+	});
+
+	test('another trigger’s endpoints are left alone', async () => {
+		await setUp();
+		const token = (await (
+			await fetch(
+				`${sandbox.url}/oauth/token?${new URLSearchParams({ grant_type: 'assertion', provider: 'dashboard', assertion: DEFAULT_CLIENT.assertions[0], client_id: DEFAULT_CLIENT.clientId, client_secret: DEFAULT_CLIENT.clientSecret, scope: 'write_transcriptions write_media' })}`,
+				{ method: 'POST' },
+			)
+		).json()) as { access_token: string };
+		await fetch(`${sandbox.url}/webhook_endpoints`, {
+			method: 'POST',
+			headers: {
+				accept: sandbox.mediaType,
+				authorization: `Bearer ${token.access_token}`,
+				'content-type': 'application/x-www-form-urlencoded',
+			},
+			body: 'callback_uri=http%3A%2F%2F127.0.0.1%3A1%2Fwebhook%2Fother%2Fwebhook&enabled_events%5B%5D=transcription.created',
+		});
+		await activate();
+		await hook('delete');
+		expect(endpoints().map((e) => e.callbackUri)).toEqual([
+			'http://127.0.0.1:1/webhook/other/webhook',
+		]);
+	});
+
+	test('deactivation deletes the endpoint and clears the state', async () => {
+		await setUp();
+		await activate();
+		await hook('delete');
+		expect(endpoints()).toEqual([]);
+		expect(server.staticData.registration).toBeUndefined();
+	});
+
+	test('deactivation tolerates an endpoint already gone', async () => {
+		await setUp();
+		await activate();
+		sandbox.endpoints.clear();
+		await expect(hook('delete')).resolves.toBe(true);
+	});
+
+	test('a failed deactivation is reported, not swallowed', async () => {
+		await setUp();
+		await activate();
+		await sandbox.stop();
+		await expect(hook('delete')).rejects.toThrow(
+			/Could not unregister the webhook endpoint at the captioning service/,
+		);
+		expect(server.staticData.registration).toBeDefined();
+	});
+
+	test('Listen for test event registers the test URL and cleans up without touching production', async () => {
+		await setUp();
+		await activate();
+		const production = endpoints()[0];
+		const saved = clone(server.staticData);
+		server.staticData = {};
+		await activate('test');
+		const test = endpoints().find((e) => e.id !== production.id)!;
+		expect(test.callbackUri).toContain(`/webhook-test/${node.webhookId}/webhook?token=`);
+		await hook('delete', 'test');
+		expect(endpoints()).toEqual([production]);
+		server.staticData = saved;
+	});
+
+	test('manual registration makes no API call at all', async () => {
+		await setUp({ registration: 'manual' });
+		await activate();
+		await hook('delete');
+		expect(sandbox.requestLog).toEqual([]);
+	});
+});
+
+describe('receiving', () => {
+	const deliveriesTo = () => sandbox.deliveries.map((d) => `${d.eventType}:${d.status}`);
+
+	test('each event becomes one flattened item, answered 2xx', async () => {
+		await setUp();
+		await activate();
+		const { transcription } = await sandbox.transcribe({ title: 'Board meeting' });
+		await sandbox.idle();
+		expect(deliveriesTo()).toEqual(['transcription.created:200', 'transcription.transcribed:200']);
+		expect(server.executions.map((e) => e.items.map((i) => i.json.eventType))).toEqual([
+			['transcription.created'],
+			['transcription.transcribed'],
+		]);
+		const item = server.executions[1].items[0].json;
+		expect(item).toMatchObject({
+			transcriptionId: transcription.id,
+			title: 'Board meeting',
+			formats: ['vtt', 'google_stt'],
+		});
+		expect((item.files as IDataObject).vtt).toMatch(/signature=/);
+		expect(item.averageConfidence).toBeGreaterThan(0.8);
+	});
+
+	test('JSON:API bodies (application/vnd.api+json) are read from the raw body', async () => {
+		await setUp({}, { deliveryContentType: 'application/vnd.api+json' });
+		await activate();
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions).toHaveLength(2);
+	});
+
+	test('a redelivered event (same id) answers 2xx and starts no second execution', async () => {
+		await setUp();
+		await activate();
+		const { events } = await sandbox.transcribe();
+		await sandbox.idle();
+		for (const event of events) sandbox.redeliver(event.id);
+		sandbox.redeliver(events[1].id);
+		await sandbox.idle();
+		expect(sandbox.deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200, 200]);
+		expect(server.executions).toHaveLength(2);
+	});
+
+	test('deliveries that fail while the receiver is down are executed once when it is back', async () => {
+		await setUp({}, { retryDelaysMs: [150, 150, 150, 150, 150] });
+		await activate();
+		const port = Number(new URL(server.baseUrl).port);
+		const saved = clone(server.staticData);
+		await server.close();
+		const done = sandbox.transcribe();
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		server = await startWebhookServer(h, trigger, node, saved, port);
+		await done;
+		await sandbox.idle();
+		const statuses = sandbox.deliveries.map((d) => d.status ?? 'refused');
+		expect(statuses.filter((s) => s === 'refused').length).toBeGreaterThanOrEqual(2);
+		expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+		expect(server.executions.map((e) => e.items[0].json.eventType).sort()).toEqual(EVENTS);
+	});
+
+	test('requests without the token, or with a wrong one, get 401 and start nothing', async () => {
+		await setUp();
+		await activate();
+		const body = JSON.stringify({ data: {} });
+		const headers = { 'content-type': 'application/json' };
+		const none = await fetch(productionUrl(), { method: 'POST', headers, body });
+		const wrong = await fetch(`${productionUrl()}?token=guess`, { method: 'POST', headers, body });
+		expect([none.status, wrong.status]).toEqual([401, 401]);
+		expect((await none.json()).error).toMatch(/no token/);
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('malformed bodies get 400 and other content types 415, with nothing started', async () => {
+		await setUp();
+		await activate();
+		const url = endpoints()[0].callbackUri;
+		const post = (body: string, type = 'application/json') =>
+			fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+		const bad = await post('{"data":');
+		expect(bad.status).toBe(400);
+		expect((await bad.json()).error).toMatch(/not valid JSON/);
+		const wrongShape = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
+		expect(wrongShape.status).toBe(400);
+		expect((await wrongShape.json()).error).toMatch(/data\.attributes: Required/);
+		expect((await post('hello', 'text/plain')).status).toBe(415);
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('events not selected are acknowledged and start nothing', async () => {
+		await setUp({ events: ['transcription.transcribed'] });
+		await activate();
+		const url = endpoints()[0].callbackUri;
+		const event = {
+			data: {
+				id: '11111111-2222-4333-8444-555555555555',
+				type: 'webhook_event',
+				attributes: {
+					created_at: new Date().toISOString(),
+					event_type: 'transcription.created',
+					uri: url,
+				},
+				relationships: { subject: { data: { id: 'x', type: 'transcription' } } },
+			},
+			included: [],
+		};
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(event),
+		});
+		expect(res.status).toBe(200);
+		expect((await res.json()).ignored).toMatch(/not selected/);
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('Raw Body outputs the event exactly as the service sent it', async () => {
+		await setUp({ events: ['transcription.transcribed'], options: { rawBody: true } });
+		await activate();
+		const { events } = await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions[0].items[0].json).toEqual(JSON.parse(events[0].body));
+	});
+
+	test('Download Caption Files: binary files and transcript text on the item, and the 2xx does not wait for them', async () => {
+		await setUp(
+			{
+				events: ['transcription.transcribed'],
+				options: { downloadFormats: ['vtt', 'google_stt'] },
+			},
+			{ fileDelayMs: 400 },
+		);
+		await activate();
+		await sandbox.transcribe({
+			title: 'Board meeting',
+			text: 'Hello there. Café ünïcode 日本語 works.',
+		});
+		await sandbox.idle();
+		for (let i = 0; i < 50 && server.executions.length === 0; i++)
+			await new Promise((r) => setTimeout(r, 50));
+		const [item] = server.executions[0].items;
+		expect(sandbox.deliveries[0].durationMs).toBeLessThan(400);
+		expect(item.binary?.vtt).toMatchObject({
+			mimeType: 'text/vtt',
+			fileName: 'board-meeting.vtt',
+			fileExtension: 'vtt',
+		});
+		expect(item.binary?.google_stt).toMatchObject({
+			mimeType: 'application/json',
+			fileName: 'board-meeting.google_stt.json',
+		});
+		expect(Buffer.from(item.binary!.vtt.data, 'base64').toString('utf8')).toMatch(/^WEBVTT/);
+		expect(item.json.transcript).toMatch(/^Hello there\. Café ünïcode ?日本語 ?works\.$/);
+		expect(item.json.downloadErrors).toBeUndefined();
+	});
+
+	test('a download that fails keeps the event and says why on the item', async () => {
+		await setUp(
+			{ events: ['transcription.transcribed'], options: { downloadFormats: ['vtt'] } },
+			{ signedUrlTtlSeconds: -1 },
+		);
+		await activate();
+		await sandbox.transcribe();
+		await sandbox.idle();
+		for (let i = 0; i < 50 && server.executions.length === 0; i++)
+			await new Promise((r) => setTimeout(r, 50));
+		const [item] = server.executions[0].items;
+		expect(item.binary?.vtt).toBeUndefined();
+		expect(item.json.downloadErrors).toEqual([
+			{ format: 'vtt', message: expect.stringMatching(/signed URL .* has expired/) },
+		]);
+		expect(JSON.stringify(item.json.downloadErrors)).not.toMatch(/signature=/);
+	});
+
+	test('Listen for test event: the test URL receives the event', async () => {
+		await setUp();
+		await activate('test');
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions.map((e) => e.mode)).toEqual(['test', 'test']);
+		await hook('delete', 'test');
+		expect(endpoints()).toEqual([]);
+	});
+});

@@ -1,0 +1,337 @@
+import {
+	captionFileExtension,
+	captionMimeType,
+	CaptionFormatError,
+	type CaptionSourceFormat,
+	type CaptionTargetFormat,
+	convertCaptions,
+	displayWidth,
+	parseSrt,
+	parseVtt,
+	SUPPORTED_CONVERSIONS,
+	transcriptFromCaptions,
+} from '../../../nodes/Captioning/shared/captions';
+import { expectValidVtt, fixture, independentParse } from './helpers';
+
+const SAMPLES: Record<CaptionSourceFormat, string[]> = {
+	vtt: ['keynote.vtt', 'marathon-stream.vtt', 'panel-overlapping.vtt', 'rolling-auto-captions.vtt'],
+	google_stt: [
+		'all-hands-multilingual.google_stt.json',
+		'standup-diarized.google_stt.json',
+		'empty-results.json',
+		'empty-object.json',
+	],
+};
+
+const PAIRS = Object.entries(SUPPORTED_CONVERSIONS).flatMap(([from, targets]) =>
+	targets.flatMap((to) =>
+		SAMPLES[from as CaptionSourceFormat].map(
+			(name) => [from as CaptionSourceFormat, to, name] as const,
+		),
+	),
+);
+
+describe('convertCaptions', () => {
+	it.each(PAIRS)('converts %s to %s (%s) with the right file type', (from, to, name) => {
+		const result = convertCaptions({ from, to, content: fixture(name) });
+		expect(result.mimeType).toBe(captionMimeType(to));
+		expect(result.fileExtension).toBe(captionFileExtension(to));
+		if (to === 'vtt') expectValidVtt(result.content);
+		if (to === 'segments' || to === 'words')
+			expect(Array.isArray(JSON.parse(result.content))).toBe(true);
+	});
+
+	it('labels outputs with the MIME types and extensions n8n binary data expects', () => {
+		const content = fixture('standup-diarized.google_stt.json');
+		const types = (['vtt', 'srt', 'text', 'segments', 'words'] as const).map((to) => {
+			const { mimeType, fileExtension } = convertCaptions({ from: 'google_stt', to, content });
+			return [to, mimeType, fileExtension];
+		});
+		expect(types).toEqual([
+			['vtt', 'text/vtt', 'vtt'],
+			['srt', 'application/x-subrip', 'srt'],
+			['text', 'text/plain', 'txt'],
+			['segments', 'application/json', 'json'],
+			['words', 'application/json', 'json'],
+		]);
+	});
+
+	it('normalises vtt to vtt: metadata blocks and tags dropped, cues kept', () => {
+		const { content } = convertCaptions({
+			from: 'vtt',
+			to: 'vtt',
+			content: fixture('keynote.vtt'),
+		});
+		expect(content).not.toMatch(/NOTE|STYLE|REGION|<b>|&#39;/);
+		expect(independentParse(content).cues).toHaveLength(5);
+		expect(parseVtt(content).map((cue) => cue.text)).toEqual(
+			parseVtt(fixture('keynote.vtt')).map((cue) => cue.text),
+		);
+	});
+
+	it('converts vtt to srt', () => {
+		const { content } = convertCaptions({
+			from: 'vtt',
+			to: 'srt',
+			content: fixture('panel-overlapping.vtt'),
+		});
+		expect(content).toBe(
+			[
+				'1',
+				'00:00:01,000 --> 00:00:05,000',
+				'So what did the client say?',
+				'',
+				'2',
+				'00:00:02,000 --> 00:00:06,000',
+				'[crowd cheering]',
+				'',
+				'3',
+				'00:00:03,000 --> 00:00:04,000',
+				'They loved it.',
+				'',
+			].join('\n'),
+		);
+	});
+
+	it('adds speakers to srt when asked', () => {
+		const { content } = convertCaptions({
+			from: 'vtt',
+			to: 'srt',
+			content: fixture('panel-overlapping.vtt'),
+			options: { includeVoice: true },
+		});
+		expect(parseSrt(content).map((cue) => cue.text)).toEqual([
+			'Anna: So what did the client say?',
+			'[crowd cheering]',
+			'Ben: They loved it.',
+		]);
+	});
+
+	it('converts vtt to text and to segments', () => {
+		const content = fixture('rolling-auto-captions.vtt');
+		expect(convertCaptions({ from: 'vtt', to: 'text', content }).content).toBe(
+			"so today we're going to look at how captions work\n\nand why timing matters",
+		);
+		const segments = JSON.parse(convertCaptions({ from: 'vtt', to: 'segments', content }).content);
+		expect(segments[0]).toEqual({
+			start: 0.32,
+			end: 2.79,
+			startTime: '00:00:00.320',
+			endTime: '00:00:02.790',
+			text: "so today we're going to look",
+		});
+	});
+
+	it('converts google_stt to vtt with speakers as voices', () => {
+		const { content } = convertCaptions({
+			from: 'google_stt',
+			to: 'vtt',
+			content: fixture('standup-diarized.google_stt.json'),
+			options: { header: 'Kind: captions' },
+		});
+		expect(content).toBe(
+			[
+				'WEBVTT Kind: captions',
+				'',
+				'00:00:00.500 --> 00:00:01.600',
+				'<v Speaker 1>Did you get the report?',
+				'',
+				'00:00:02.000 --> 00:00:03.500',
+				'<v Speaker 2>Yes, I sent it this morning.',
+				'',
+			].join('\n'),
+		);
+	});
+
+	it('converts google_stt to text with paragraphs per pause', () => {
+		const { content } = convertCaptions({
+			from: 'google_stt',
+			to: 'text',
+			content: fixture('all-hands-multilingual.google_stt.json'),
+		});
+		expect(content).toBe(
+			[
+				'Hello and welcome to the café.',
+				"Today we're talking about naïve résumés, jalapeño piñatas 🎉 and Zürich's crème brûlée. 今日はいい天気ですね。Thank you all for coming, see you next quarter!",
+			].join('\n\n'),
+		);
+	});
+
+	it('converts google_stt to srt', () => {
+		const { content } = convertCaptions({
+			from: 'google_stt',
+			to: 'srt',
+			content: fixture('all-hands-multilingual.google_stt.json'),
+		});
+		expect(
+			content.startsWith('1\n00:00:00,400 --> 00:00:02,300\nHello and welcome to the café.\n\n2\n'),
+		).toBe(true);
+		expect(parseSrt(content)).toHaveLength(5);
+	});
+
+	it('converts google_stt to words in seconds with three decimals', () => {
+		const diarized = JSON.parse(
+			convertCaptions({
+				from: 'google_stt',
+				to: 'words',
+				content: fixture('standup-diarized.google_stt.json'),
+			}).content,
+		);
+		expect(diarized.slice(4, 6)).toEqual([
+			{ start: 1.1, end: 1.6, text: 'report?', speakerTag: 1 },
+			{ start: 2, end: 2.3, text: 'Yes,', speakerTag: 2 },
+		]);
+		const words = JSON.parse(
+			convertCaptions({
+				from: 'google_stt',
+				to: 'words',
+				content: fixture('all-hands-multilingual.google_stt.json'),
+			}).content,
+		);
+		expect(words[0]).toEqual({ start: 0.4, end: 0.8, text: 'Hello', confidence: 0.97 });
+		expect(words).toHaveLength(25);
+	});
+
+	it('writes empty but valid files for empty google_stt results', () => {
+		for (const name of ['empty-results.json', 'empty-object.json']) {
+			const content = fixture(name);
+			expect(convertCaptions({ from: 'google_stt', to: 'vtt', content }).content).toBe('WEBVTT\n');
+			expect(convertCaptions({ from: 'google_stt', to: 'srt', content }).content).toBe('');
+			expect(convertCaptions({ from: 'google_stt', to: 'text', content }).content).toBe('');
+			expect(convertCaptions({ from: 'google_stt', to: 'words', content }).content).toBe('[]');
+		}
+	});
+
+	it('applies layout options', () => {
+		const { content } = convertCaptions({
+			from: 'google_stt',
+			to: 'vtt',
+			content: fixture('all-hands-multilingual.google_stt.json'),
+			options: { maxLineChars: 16, maxCueChars: 32, maxCueMs: 2000, maxGapMs: 800, minCueChars: 0 },
+		});
+		const cues = parseVtt(content);
+		expect(cues.length).toBeGreaterThan(8);
+		for (const cue of cues) {
+			expect(cue.endMs - cue.startMs).toBeLessThanOrEqual(2000);
+			for (const line of cue.text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(16);
+		}
+		expectValidVtt(content);
+	});
+
+	it('applies paragraphGapMs to text output', () => {
+		const content = fixture('all-hands-multilingual.google_stt.json');
+		const text = convertCaptions({
+			from: 'google_stt',
+			to: 'text',
+			content,
+			options: { paragraphGapMs: 60_000 },
+		});
+		expect(text.content).not.toContain('\n');
+	});
+
+	describe('refuses what it cannot do, listing what is supported', () => {
+		const supported =
+			'Supported conversions: vtt → vtt, srt, text, segments; google_stt → vtt, srt, text, segments, words.';
+
+		it('vtt to words, because WebVTT has no word timings', () => {
+			expect(() => convertCaptions({ from: 'vtt', to: 'words', content: 'WEBVTT\n' })).toThrow(
+				new CaptionFormatError(
+					`Cannot convert vtt to words: WebVTT has no word timings. ${supported}`,
+				),
+			);
+		});
+
+		it('an unknown target format', () => {
+			expect(() =>
+				convertCaptions({ from: 'google_stt', to: 'docx' as CaptionTargetFormat, content: '{}' }),
+			).toThrow(
+				`Cannot convert google_stt to docx: "docx" is not an output format for google_stt. ${supported}`,
+			);
+		});
+
+		it.each(['srt', 'toString', ''])('the unknown source format %j', (from) => {
+			expect(() =>
+				convertCaptions({ from: from as CaptionSourceFormat, to: 'text', content: '' }),
+			).toThrow(`Cannot convert from "${from}": unknown caption format. ${supported}`);
+		});
+	});
+
+	it.each([
+		[{ maxLineChars: 0 }, 'Invalid conversion option maxLineChars: Number must be greater than 0.'],
+		[
+			{ maxGapMs: -1 },
+			'Invalid conversion option maxGapMs: Number must be greater than or equal to 0.',
+		],
+		[{ maxCueMs: 1.5 }, 'Invalid conversion option maxCueMs: Expected integer, received float.'],
+		[{ header: 3 }, 'Invalid conversion option header: Expected string, received number.'],
+		['fast', 'Invalid conversion option options: Expected object, received string.'],
+	])('rejects the options %j', (options, message) => {
+		expect(() =>
+			convertCaptions({
+				from: 'vtt',
+				to: 'vtt',
+				content: 'WEBVTT\n',
+				options: options as never,
+			}),
+		).toThrow(new CaptionFormatError(message));
+	});
+
+	it('ignores options it does not know', () => {
+		const content = fixture('keynote.vtt');
+		expect(
+			convertCaptions({ from: 'vtt', to: 'vtt', content, options: { colour: 'red' } as never })
+				.content,
+		).toBe(convertCaptions({ from: 'vtt', to: 'vtt', content }).content);
+	});
+
+	it('passes content errors through', () => {
+		expect(() =>
+			convertCaptions({ from: 'vtt', to: 'srt', content: fixture('bad-timing.vtt') }),
+		).toThrow(/^Line 7: malformed cue timing line/);
+		expect(() => convertCaptions({ from: 'vtt', to: 'text', content: 42 as never })).toThrow(
+			new CaptionFormatError('vtt content must be text, got number.'),
+		);
+		expect(() =>
+			convertCaptions({ from: 'google_stt', to: 'vtt', content: fixture('keynote.vtt') }),
+		).toThrow(/google_stt content is not valid JSON/);
+	});
+});
+
+describe('captionMimeType and captionFileExtension', () => {
+	it.each([
+		['vtt', 'text/vtt', 'vtt'],
+		['google_stt', 'application/json', 'json'],
+		['srt', 'application/x-subrip', 'srt'],
+		['text', 'text/plain', 'txt'],
+		['ttml', 'application/octet-stream', 'bin'],
+		['constructor', 'application/octet-stream', 'bin'],
+		['', 'application/octet-stream', 'bin'],
+	])('%j → %s, %s', (format, mimeType, extension) => {
+		expect(captionMimeType(format)).toBe(mimeType);
+		expect(captionFileExtension(format)).toBe(extension);
+	});
+});
+
+describe('transcriptFromCaptions', () => {
+	it('reads vtt, google_stt and srt as plain text', () => {
+		expect(transcriptFromCaptions('vtt', fixture('rolling-auto-captions.vtt'))).toBe(
+			"so today we're going to look at how captions work\n\nand why timing matters",
+		);
+		expect(transcriptFromCaptions('google_stt', fixture('standup-diarized.google_stt.json'))).toBe(
+			'Speaker 1: Did you get the report?\n\nSpeaker 2: Yes, I sent it this morning.',
+		);
+		expect(transcriptFromCaptions('srt', fixture('interview.srt'))).toBe(
+			'Previously on the show... We need to talk. Now. Fine. There was no blank line before this one. 2024',
+		);
+		expect(transcriptFromCaptions('google_stt', '{}')).toBe('');
+	});
+
+	it('returns undefined for formats it does not know', () => {
+		expect(transcriptFromCaptions('ttml', '<tt/>')).toBeUndefined();
+		expect(transcriptFromCaptions('hasOwnProperty', '')).toBeUndefined();
+	});
+
+	it('throws for content that does not match its format', () => {
+		expect(() => transcriptFromCaptions('vtt', '{"results":[]}')).toThrow(CaptionFormatError);
+	});
+});

@@ -1,0 +1,94 @@
+import {
+	displayWidth,
+	fitsCue,
+	joinText,
+	tokenize,
+	wrapTokens,
+} from '../../../nodes/Captioning/shared/captions';
+
+describe('displayWidth', () => {
+	it.each([
+		['abc', 3],
+		['', 0],
+		['cafe\u0301', 4],
+		['café', 4],
+		['日本語', 6],
+		['ｶﾀｶﾅ', 4],
+		['한국어', 6],
+		['🎉', 2],
+		['👩‍👩‍👧', 2],
+		['a🎉b', 4],
+	])('%j takes %d cells', (text, width) => {
+		expect(displayWidth(text)).toBe(width);
+	});
+});
+
+describe('joinText', () => {
+	it.each([
+		[['Hello', 'world'], 'Hello world'],
+		[[' Hello ', '', '  ', 'world.'], 'Hello world.'],
+		[['Wait', ',', 'what', '?'], 'Wait, what?'],
+		[['今日', 'は', 'いい', '天気'], '今日はいい天気'],
+		[['brûlée.', '今日は'], 'brûlée. 今日は'],
+		[['iPhone', 'を', '買った'], 'iPhoneを買った'],
+		[['こんにちは。', 'Thank', 'you'], 'こんにちは。Thank you'],
+		[['안녕하세요', '여러분'], '안녕하세요 여러분'],
+		[[], ''],
+	])('%j → %j', (parts, text) => {
+		expect(joinText(parts)).toBe(text);
+	});
+});
+
+describe('tokenize', () => {
+	it('splits spaced text on whitespace and keeps long words whole', () => {
+		expect(tokenize('  see https://example.com/a-very-long-path\tnow ')).toEqual([
+			'see',
+			'https://example.com/a-very-long-path',
+			'now',
+		]);
+	});
+
+	it('splits Japanese into words that join back to the original text', () => {
+		const tokens = tokenize('今日はいい天気ですね。明日も晴れるでしょう。');
+		expect(tokens.length).toBeGreaterThan(6);
+		expect(joinText(tokens)).toBe('今日はいい天気ですね。明日も晴れるでしょう。');
+	});
+});
+
+describe('wrapTokens', () => {
+	it('keeps text that fits on one line', () => {
+		expect(wrapTokens(['short', 'line'], 42)).toEqual(['short line']);
+		expect(wrapTokens([], 42)).toEqual([]);
+	});
+
+	it('balances two lines', () => {
+		const tokens = 'the quick brown fox jumps over the lazy dog'.split(' ');
+		expect(wrapTokens(tokens, 30)).toEqual(['the quick brown fox', 'jumps over the lazy dog']);
+	});
+
+	it('prefers two lines within the limit over balanced ones that overflow', () => {
+		expect(wrapTokens(['a', 'b', 'cccccccccc'], 10)).toEqual(['a b', 'cccccccccc']);
+	});
+
+	it('leaves a single word longer than the line alone', () => {
+		expect(wrapTokens(['supercalifragilistic'], 10)).toEqual(['supercalifragilistic']);
+	});
+
+	it('measures CJK text by its width on screen', () => {
+		const lines = wrapTokens(tokenize('今日はいい天気ですね。明日も晴れるでしょう。'), 24);
+		expect(lines).toHaveLength(2);
+		for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(24);
+	});
+});
+
+describe('fitsCue', () => {
+	it('checks both the line and the cue limit', () => {
+		const tokens = 'the quick brown fox jumps over the lazy dog'.split(' ');
+		expect(fitsCue(tokens, 30, 84)).toBe(true);
+		expect(fitsCue(tokens, 20, 84)).toBe(false);
+		expect(fitsCue(tokens, 43, 42)).toBe(false);
+		expect(fitsCue(['supercalifragilistic'], 10, 84)).toBe(false);
+		expect(fitsCue(['short'], 10, 84)).toBe(true);
+		expect(fitsCue([], 10, 84)).toBe(true);
+	});
+});

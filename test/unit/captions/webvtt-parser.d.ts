@@ -1,0 +1,23 @@
+// webvtt-parser ships without type declarations; only the parts the tests use.
+declare module 'webvtt-parser' {
+	export interface WebVTTParsedCue {
+		id: string;
+		startTime: number;
+		endTime: number;
+		text: string;
+	}
+
+	export interface WebVTTParseError {
+		message: string;
+		line: number;
+		col?: number;
+	}
+
+	export class WebVTTParser {
+		constructor(entities?: Record<string, string>);
+		parse(
+			input: string,
+			mode?: 'metadata' | 'chapters',
+		): { cues: WebVTTParsedCue[]; errors: WebVTTParseError[]; styles: string[] };
+	}
+}
