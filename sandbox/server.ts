@@ -24,6 +24,8 @@ export interface SandboxOptions {
 	refreshTokenTtlSeconds?: number | null;
 	/** Requests per window per client on the API; null switches rate limiting off. */
 	rateLimit?: { limit: number; windowMs: number } | null;
+	/** Send X-RateLimit-Limit/Remaining/Reset on API answers (the contract shows no such headers). */
+	announceRateLimit?: boolean;
 	retryDelaysMs?: number[];
 	deliveryTimeoutMs?: number;
 	deliveryContentType?: string;
@@ -197,6 +199,7 @@ export class Sandbox {
 			signedUrlTtlSeconds: options.signedUrlTtlSeconds ?? 3600,
 			transcribeAfterMs: options.transcribeAfterMs ?? 1000,
 			fileDelayMs: options.fileDelayMs ?? 0,
+			announceRateLimit: options.announceRateLimit ?? true,
 			logRequests: options.logRequests ?? false,
 		};
 		this.tokens = new TokenStore(this.options.clients, {
@@ -512,11 +515,14 @@ export class Sandbox {
 			this.windows.set(clientId, window);
 		}
 		const resetMs = window.start + limit.windowMs - now;
-		res.setHeader('x-ratelimit-limit', String(limit.limit));
-		res.setHeader('x-ratelimit-reset', String(Math.ceil((window.start + limit.windowMs) / 1000)));
+		const announce = this.options.announceRateLimit;
+		if (announce) {
+			res.setHeader('x-ratelimit-limit', String(limit.limit));
+			res.setHeader('x-ratelimit-reset', String(Math.ceil((window.start + limit.windowMs) / 1000)));
+		}
 		if (window.count >= limit.limit) {
 			this.stats.rateLimited++;
-			res.setHeader('x-ratelimit-remaining', '0');
+			if (announce) res.setHeader('x-ratelimit-remaining', '0');
 			throw new HttpError(
 				429,
 				'rate_limited',
@@ -526,7 +532,7 @@ export class Sandbox {
 			);
 		}
 		window.count++;
-		res.setHeader('x-ratelimit-remaining', String(limit.limit - window.count));
+		if (announce) res.setHeader('x-ratelimit-remaining', String(limit.limit - window.count));
 	}
 
 	private async api(req: IncomingMessage, res: ServerResponse, url: URL) {

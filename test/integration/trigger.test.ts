@@ -2,6 +2,7 @@
 // HookContext) and its receiving side (webhook() in n8n-core's real WebhookContext behind a real HTTP server).
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -282,7 +283,7 @@ describe('receiving', () => {
 		const none = await fetch(productionUrl(), { method: 'POST', headers, body });
 		const wrong = await fetch(`${productionUrl()}?token=guess`, { method: 'POST', headers, body });
 		expect([none.status, wrong.status]).toEqual([401, 401]);
-		expect((await none.json()).error).toMatch(/no token/);
+		expect((await json(none)).error).toMatch(/no token/);
 		expect(server.executions).toHaveLength(0);
 	});
 
@@ -294,10 +295,10 @@ describe('receiving', () => {
 			fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
 		const bad = await post('{"data":');
 		expect(bad.status).toBe(400);
-		expect((await bad.json()).error).toMatch(/not valid JSON/);
+		expect((await json(bad)).error).toMatch(/not valid JSON/);
 		const wrongShape = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
 		expect(wrongShape.status).toBe(400);
-		expect((await wrongShape.json()).error).toMatch(/data\.attributes: Required/);
+		expect((await json(wrongShape)).error).toMatch(/data\.attributes: Required/);
 		expect((await post('hello', 'text/plain')).status).toBe(415);
 		expect(server.executions).toHaveLength(0);
 	});
@@ -325,7 +326,7 @@ describe('receiving', () => {
 			body: JSON.stringify(event),
 		});
 		expect(res.status).toBe(200);
-		expect((await res.json()).ignored).toMatch(/not selected/);
+		expect((await json(res)).ignored).toMatch(/not selected/);
 		expect(server.executions).toHaveLength(0);
 	});
 

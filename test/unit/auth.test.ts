@@ -247,7 +247,11 @@ describe('redact and networkCode', () => {
 	test('network codes are put in words, unknown ones generically', () => {
 		expect(networkProblem('ENOTFOUND')).toBe('host name not found');
 		expect(networkProblem('EWHATEVER')).toBe('network error');
-		const text = describeTokenFailure({ kind: 'unreachable', code: 'ETIMEDOUT' }, 'assertion', creds);
+		const text = describeTokenFailure(
+			{ kind: 'unreachable', code: 'ETIMEDOUT' },
+			'assertion',
+			creds,
+		);
 		expect(text).toMatch(/\(no answer in time\)/);
 		expect(text).not.toMatch(/E[A-Z]{4,}/);
 	});

@@ -36,7 +36,7 @@ export function fileNameFor(format: string, title: unknown, contentDisposition?:
 			.replace(/^-+|-+$/g, '')
 			.slice(0, 80) || 'captions';
 	const extension = captionFileExtension(format);
-	return format === 'google_stt' ? `${base}.google_stt${extension}` : `${base}${extension}`;
+	return format === 'google_stt' ? `${base}.google_stt.${extension}` : `${base}.${extension}`;
 }
 
 /** What to tell the user when a signed URL does not give the file. */
