@@ -1,0 +1,61 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as captionFile from './actions/captionFile';
+import { router } from './actions/router';
+import * as webhookEndpoint from './actions/webhookEndpoint';
+
+export class Captioning implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Captioning',
+		name: 'captioning',
+		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Work with the captioning service: register webhook endpoints, download caption files and convert them to SRT, WebVTT or text',
+		defaults: { name: 'Captioning' },
+		usableAsTool: true,
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [
+			{
+				name: 'captioningApi',
+				required: true,
+				displayOptions: { show: { resource: ['webhookEndpoint'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Caption File',
+						value: 'captionFile',
+						description: 'The caption files the service produces for a transcription',
+					},
+					{
+						name: 'Webhook Endpoint',
+						value: 'webhookEndpoint',
+						description: 'Where the service sends transcription events',
+					},
+				],
+				default: 'captionFile',
+			},
+			...captionFile.description,
+			...webhookEndpoint.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return router.call(this);
+	}
+}

@@ -1,0 +1,127 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { fetchSignedFile } from '../../shared/download';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		options: [
+			{
+				name: 'Captioning Trigger Item',
+				value: 'triggerItem',
+				description: 'The file URL of the chosen format in the input item ($JSON.files)',
+			},
+			{ name: 'URL', value: 'url', description: 'A signed file URL' },
+		],
+		default: 'triggerItem',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://…?expires=…&signature=…',
+		displayOptions: { show: { source: ['url'] } },
+		description: 'The signed URL of a caption file, exactly as the event delivered it',
+	},
+	{
+		displayName: 'Format',
+		name: 'format',
+		type: 'options',
+		options: [
+			{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
+			{ name: 'WebVTT', value: 'vtt' },
+		],
+		default: 'vtt',
+		description: 'Which caption file to download',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+	},
+	{
+		displayName:
+			'Signed URLs expire soon after the event. To keep files, turn on "Download Caption Files" in the Captioning Trigger, which fetches them as the event arrives.',
+		name: 'expiryNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['captionFile'], operation: ['download'] } },
+	properties,
+);
+
+function urlFromItem(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	format: string,
+	i: number,
+): string {
+	const files = item.json.files as Record<string, unknown> | undefined;
+	const url = files?.[format];
+	if (typeof url === 'string' && url) return url;
+	const available = files ? Object.keys(files).join(', ') : '';
+	throw new NodeOperationError(ctx.getNode(), `The input item has no ${format} file URL`, {
+		itemIndex: i,
+		description: available
+			? `It has: ${available}. Choose one of those formats.`
+			: 'Connect this node after a Captioning Trigger that listens for "Transcription Transcribed", or set Source to URL.',
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	item: INodeExecutionData,
+): Promise<INodeExecutionData[]> {
+	const source = this.getNodeParameter('source', i) as string;
+	const format = this.getNodeParameter('format', i) as string;
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
+	const url =
+		source === 'url'
+			? (this.getNodeParameter('url', i) as string).trim()
+			: urlFromItem(this, item, format, i);
+	if (!/^https?:\/\//i.test(url)) {
+		throw new NodeOperationError(this.getNode(), 'The URL must start with http:// or https://', {
+			itemIndex: i,
+		});
+	}
+	const outcome = await fetchSignedFile(
+		(o) => this.helpers.httpRequest(o),
+		url,
+		format,
+		item.json.title,
+	);
+	if (!outcome.ok) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ status: outcome.status ?? null },
+			{
+				message: outcome.message,
+				httpCode: outcome.status ? String(outcome.status) : undefined,
+				itemIndex: i,
+			},
+		);
+	}
+	const { data, fileName, mimeType } = outcome.file;
+	return [
+		{
+			json: item.json,
+			binary: {
+				...(item.binary ?? {}),
+				[binaryPropertyName]: await this.helpers.prepareBinaryData(data, fileName, mimeType),
+			},
+			pairedItem: { item: i },
+		},
+	];
+}

@@ -1,0 +1,54 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as captionFile from './captionFile';
+import * as webhookEndpoint from './webhookEndpoint';
+
+type Operation = (
+	this: IExecuteFunctions,
+	i: number,
+	item: INodeExecutionData,
+) => Promise<INodeExecutionData[]>;
+
+const operations: Record<string, Record<string, Operation>> = {
+	webhookEndpoint: {
+		create: webhookEndpoint.create.execute,
+		delete: webhookEndpoint.delete.execute,
+		get: webhookEndpoint.get.execute,
+		getAll: webhookEndpoint.getAll.execute,
+	},
+	captionFile: {
+		convert: captionFile.convert.execute,
+		download: captionFile.download.execute,
+	},
+};
+
+/** One item at a time: requests stay within the rate limit and share one token. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const resource = this.getNodeParameter('resource', i) as string;
+		const operation = this.getNodeParameter('operation', i) as string;
+		const run = operations[resource]?.[operation];
+		if (!run) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operation}" of "${resource}" is not known`,
+				{
+					itemIndex: i,
+				},
+			);
+		}
+		try {
+			returnData.push(...(await run.call(this, i, items[i])));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				returnData.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
+				continue;
+			}
+			throw error;
+		}
+	}
+	return [returnData];
+}

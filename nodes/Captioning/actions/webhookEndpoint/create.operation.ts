@@ -1,0 +1,70 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
+import { webhookEndpointDocumentSchema } from '../../shared/schemas';
+import { captioningApiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Callback URI',
+		name: 'callbackUri',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://example.com/hooks/captions',
+		description:
+			'Where the service sends events, as POST requests. To start an n8n workflow, use the Captioning Trigger instead: it registers itself.',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: EVENT_OPTIONS,
+		default: [...EVENT_TYPES],
+		required: true,
+		description: 'The events to send to the callback URI',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhookEndpoint'], operation: ['create'] } },
+	properties,
+);
+
+export function validateCallbackUri(value: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		return `"${value}" is not an absolute URI. Use the full address, starting with https://.`;
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return `The callback URI must use http or https, not ${url.protocol.replace(':', '')}.`;
+	}
+	return undefined;
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const callbackUri = (this.getNodeParameter('callbackUri', i) as string).trim();
+	const events = this.getNodeParameter('events', i) as string[];
+	const problem = validateCallbackUri(callbackUri);
+	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex: i });
+	if (events.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Select at least one event', { itemIndex: i });
+	}
+	// contract 4.3: form-encoded, one enabled_events[] field per event
+	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
+	for (const event of events) form.push(['enabled_events[]', event]);
+	const doc = await captioningApiRequest.call(
+		this,
+		{ method: 'POST', path: '/webhook_endpoints', form, itemIndex: i },
+		webhookEndpointDocumentSchema,
+	);
+	return [{ json: doc.data as IDataObject, pairedItem: { item: i } }];
+}
