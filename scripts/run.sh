@@ -7,12 +7,17 @@ ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
-task="${1:?usage: run.sh <build|lint|test|sandbox|dev|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) rm -rf dist && tsc -p tsconfig.build.json && gulp build:icons ;;
 lint) eslint --max-warnings 0 . "$@" ;;
 test) jest "$@" ;;
+e2e)
+	ensure_n8n >/dev/null
+	jest -c jest.e2e.config.js --runInBand "$@"
+	;;
+n8n-install) ensure_n8n ;;
 sandbox) exec tsx sandbox/cli.ts "$@" ;;
 dev) exec tsx scripts/dev.ts "$@" ;;
 exec) exec "$@" ;;

@@ -1,0 +1,78 @@
+// Builds and packs a package the way it reaches n8n from the registry: the `npm pack` tarball.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+import { PROJECT_ROOT } from './n8n';
+
+const execFileAsync = promisify(execFile);
+
+async function run(command: string, args: string[], cwd: string): Promise<string> {
+	try {
+		const { stdout } = await execFileAsync(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+		return stdout;
+	} catch (error) {
+		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+		throw new Error(
+			`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`,
+		);
+	}
+}
+
+/** `npm pack` of a package folder into `destination` (default: a new temp dir); returns the tarball. */
+export async function packDirectory(directory: string, destination?: string): Promise<string> {
+	const dest = destination ?? (await mkdtemp(join(tmpdir(), 'captioning-pack-')));
+	const stdout = await run('npm', ['pack', '--json', '--pack-destination', dest], directory);
+	// lifecycle scripts (prepack) may print before npm's JSON report
+	const report = stdout.slice(stdout.search(/^\[/m));
+	const [entry] = JSON.parse(report) as { filename: string }[];
+	return join(dest, entry.filename);
+}
+
+/** Files in a tarball, without npm's `package/` prefix. */
+export async function listTarball(tarball: string): Promise<string[]> {
+	const { stdout } = await execFileAsync('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
+	return stdout
+		.split('\n')
+		.filter(Boolean)
+		.map((file) => file.replace(/^package\//, ''));
+}
+
+/** Throws unless every node and credential file package.json's `n8n` section names is in the tarball. */
+export async function assertTarballHasN8nEntries(tarball: string): Promise<void> {
+	const { stdout } = await execFileAsync('tar', ['-xzOf', tarball, 'package/package.json']);
+	const manifest = JSON.parse(stdout) as { n8n?: { nodes?: string[]; credentials?: string[] } };
+	const wanted = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
+	if (wanted.length === 0) throw new Error(`${tarball}: package.json lists no n8n nodes`);
+	const files = new Set(await listTarball(tarball));
+	const missing = wanted.filter((file) => !files.has(file));
+	if (missing.length > 0) {
+		throw new Error(
+			`${tarball} lacks files its package.json n8n section names: ${missing.join(', ')}`,
+		);
+	}
+}
+
+export interface PackProjectOptions {
+	/** Run `npm run build` first; default true. */
+	build?: boolean;
+	destination?: string;
+}
+
+/** `npm run build`, then `npm pack` of the repository; returns the checked tarball's path. */
+export async function packProject(options: PackProjectOptions = {}): Promise<string> {
+	if (options.build !== false) await run('npm', ['run', 'build'], PROJECT_ROOT);
+	const tarball = await packDirectory(PROJECT_ROOT, options.destination);
+	await assertTarballHasN8nEntries(tarball);
+	return tarball;
+}
+
+/** The repository's package.json. */
+export async function projectManifest(): Promise<Record<string, unknown>> {
+	return JSON.parse(await readFile(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as Record<
+		string,
+		unknown
+	>;
+}
