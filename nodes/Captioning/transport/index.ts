@@ -86,7 +86,7 @@ export async function captioningApiRequest<S extends ZodTypeAny>(
 				await sleep(delay);
 				continue;
 			}
-			throw toApiError(this, error, failure, request, waitedMs);
+			throw toApiError(this, error, failure, request, { waitedMs, refusedWaitMs: delay });
 		}
 	}
 }
@@ -141,7 +141,7 @@ function toApiError(
 	error: unknown,
 	failure: HttpFailure | undefined,
 	request: ApiRequest,
-	waitedMs: number,
+	waits: { waitedMs: number; refusedWaitMs?: number },
 ): NodeApiError {
 	const node = ctx.getNode();
 	const what = `${request.method} ${request.path}`;
@@ -169,7 +169,11 @@ function toApiError(
 			message = `The service does not accept the API Media Type set in the credential (HTTP 406). Set it to application/vnd.<service>.v1 with the service's own name.`;
 			break;
 		case status === 429:
-			message = `The service's rate limit was still exceeded after waiting ${Math.round(waitedMs / 1000)} s for ${what}. Process fewer items per execution, or add a Wait node between batches.`;
+			message =
+				waits.refusedWaitMs !== undefined &&
+				waits.waitedMs + waits.refusedWaitMs > MAX_RATE_LIMIT_WAIT_MS
+					? `The service's rate limit is used up for ${what}: it asks to wait ${Math.ceil(waits.refusedWaitMs / 1000)} s, longer than the ${MAX_RATE_LIMIT_WAIT_MS / 1000} s this node waits in all. Process fewer items per execution, or add a Wait node between batches.`
+					: `The service's rate limit was still exceeded after waiting ${Math.round(waits.waitedMs / 1000)} s for ${what}. Process fewer items per execution, or add a Wait node between batches.`;
 			break;
 		case status === 404:
 			message = `The service has no ${request.path} (HTTP 404).`;

@@ -1,0 +1,491 @@
+// The Captioning node's operations through n8n-core's real ExecuteContext, against the sandbox over real HTTP.
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { createHarness, type Harness } from '../helpers/n8nContext';
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	type SandboxOptions,
+	startSandbox,
+} from '../../sandbox/server';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { obtainToken, createEndpoint } from '../helpers/sandboxClient';
+
+const captioning = new Captioning();
+let sandbox: Sandbox;
+let h: Harness;
+
+async function setUp(options: SandboxOptions = {}) {
+	sandbox = await startSandbox({ rateLimit: null, transcribeAfterMs: 0, ...options });
+	h = createHarness(
+		{
+			baseUrl: sandbox.url,
+			clientId: DEFAULT_CLIENT.clientId,
+			clientSecret: DEFAULT_CLIENT.clientSecret,
+			assertion: DEFAULT_CLIENT.assertions[0],
+			mediaType: sandbox.mediaType,
+		},
+		{ captioning },
+	);
+}
+
+afterEach(async () => {
+	await sandbox?.stop();
+});
+
+/** Runs the node once over the items, as n8n does; `settings.continueOnFail` as the node setting. */
+async function run(
+	parameters: IDataObject,
+	items: INodeExecutionData[] = [{ json: {} }],
+	settings: { continueOnFail?: boolean } = {},
+) {
+	const node = {
+		...h.makeNode('captioning', parameters as INodeParameters),
+		...(settings.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const ctx = h.executeContext(node, items);
+	const [output] = await captioning.execute.call(ctx);
+	return output;
+}
+
+async function transcribedItem(title = 'Board meeting'): Promise<INodeExecutionData> {
+	const receiver: Receiver = await startReceiver();
+	try {
+		const { access_token } = await obtainToken(sandbox);
+		await createEndpoint(sandbox, access_token, `${receiver.url}/hook`, [
+			'transcription.transcribed',
+		]);
+		await sandbox.transcribe({
+			title,
+			text: 'Hello world. This is a caption test with ünïcode and 日本語.',
+		});
+		await sandbox.idle();
+		const event = JSON.parse(receiver.received[0].body);
+		const attributes = event.included[0].attributes;
+		const files: IDataObject = {};
+		for (const file of attributes.transcriptions) files[file.format] = file.url;
+		return { json: { title, files, transcriptionId: event.included[0].id } };
+	} finally {
+		await receiver.close();
+	}
+}
+
+const binaryText = (item: INodeExecutionData, key: string) =>
+	Buffer.from(item.binary![key].data, 'base64').toString('utf8');
+
+describe('Webhook Endpoint', () => {
+	test('Create sends callback_uri and repeated enabled_events[] form-encoded, and outputs the service’s answer', async () => {
+		await setUp();
+		const [item] = await run({
+			resource: 'webhookEndpoint',
+			operation: 'create',
+			callbackUri: 'https://example.com/hooks/captions',
+			events: ['transcription.created', 'transcription.transcribed'],
+		});
+		const [endpoint] = sandbox.endpoints.values();
+		expect(endpoint.enabledEvents).toEqual(['transcription.created', 'transcription.transcribed']);
+		expect(item.json).toMatchObject({
+			id: endpoint.id,
+			type: 'webhook_endpoint',
+			attributes: {
+				callback_uri: 'https://example.com/hooks/captions',
+				enabled_events: endpoint.enabledEvents,
+			},
+		});
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	test('Get Many honours Limit; Get and Delete work by ID', async () => {
+		await setUp();
+		for (const n of [1, 2, 3]) {
+			await run({
+				resource: 'webhookEndpoint',
+				operation: 'create',
+				callbackUri: `https://example.com/${n}`,
+				events: ['transcription.created'],
+			});
+		}
+		expect(
+			await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: false, limit: 2 }),
+		).toHaveLength(2);
+		const all = await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true });
+		expect(all.map((i) => (i.json.attributes as IDataObject).callback_uri)).toEqual([
+			'https://example.com/1',
+			'https://example.com/2',
+			'https://example.com/3',
+		]);
+		const id = all[1].json.id as string;
+		const [got] = await run({ resource: 'webhookEndpoint', operation: 'get', endpointId: id });
+		expect(got.json.id).toBe(id);
+		const [deleted] = await run({
+			resource: 'webhookEndpoint',
+			operation: 'delete',
+			endpointId: id,
+		});
+		expect(deleted.json).toEqual({ id, deleted: true });
+		expect(sandbox.endpoints.has(id)).toBe(false);
+		await expect(
+			run({ resource: 'webhookEndpoint', operation: 'get', endpointId: id }),
+		).rejects.toThrow(/no \/webhook_endpoints\/.* \(HTTP 404\)/);
+	});
+
+	test('a bad callback URI is the user’s error (NodeOperationError with itemIndex), and nothing is sent', async () => {
+		await setUp();
+		const items = [
+			{ json: { uri: 'https://ok.example.com' } },
+			{ json: { uri: 'ftp://files.example.com' } },
+		];
+		const error = await run(
+			{
+				resource: 'webhookEndpoint',
+				operation: 'create',
+				callbackUri: 'ftp://files.example.com',
+				events: ['transcription.created'],
+			},
+			items,
+		).catch((e) => e);
+		expect(error.name).toBe('NodeOperationError');
+		expect(error.message).toBe('The callback URI must use http or https, not ftp.');
+		expect(error.context.itemIndex).toBe(0);
+		expect(sandbox.requestLog.filter((r) => r.path === '/webhook_endpoints')).toEqual([]);
+	});
+
+	test('Continue On Fail turns a failing item into an error item and keeps going, with pairedItem', async () => {
+		await setUp();
+		const items = [{ json: {} }, { json: {} }];
+		const output = await run(
+			{
+				resource: 'webhookEndpoint',
+				operation: 'create',
+				callbackUri: 'not a uri',
+				events: ['transcription.created'],
+			},
+			items,
+			{ continueOnFail: true },
+		);
+		expect(output).toEqual([
+			{
+				json: {
+					error:
+						'"not a uri" is not an absolute URI. Use the full address, starting with https://.',
+				},
+				pairedItem: { item: 0 },
+			},
+			{
+				json: {
+					error:
+						'"not a uri" is not an absolute URI. Use the full address, starting with https://.',
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
+	});
+
+	test('many items share one token and are paced within the rate limit: no 429 reaches the user', async () => {
+		await setUp({ rateLimit: { limit: 5, windowMs: 1000 } });
+		const items = Array.from({ length: 12 }, (_, n) => ({ json: { n } }));
+		const started = Date.now();
+		const output = await run(
+			{
+				resource: 'webhookEndpoint',
+				operation: 'create',
+				callbackUri: 'https://example.com/hook',
+				events: ['transcription.created'],
+			},
+			items,
+		);
+		expect(output).toHaveLength(12);
+		expect(sandbox.endpoints.size).toBe(12);
+		expect(sandbox.stats.assertionGrants).toBe(1);
+		expect(sandbox.stats.rateLimited).toBe(0);
+		// 12 requests at 5 per second need at least two window changes
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+	});
+
+	test('without announced limits, a 429 is retried after Retry-After and every item succeeds', async () => {
+		await setUp({ rateLimit: { limit: 3, windowMs: 1000 }, announceRateLimit: false });
+		const items = Array.from({ length: 5 }, (_, n) => ({ json: { n } }));
+		const output = await run(
+			{ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
+			items,
+		);
+		expect(output).toEqual([]);
+		expect(sandbox.stats.rateLimited).toBeGreaterThanOrEqual(1);
+		expect(
+			sandbox.requestLog.filter((r) => r.path === '/webhook_endpoints' && r.status === 200),
+		).toHaveLength(5);
+	});
+
+	test('a rate limit that would need a longer wait than allowed ends in a clear error, without waiting it out', async () => {
+		await setUp({ rateLimit: { limit: 1, windowMs: 3_600_000 }, announceRateLimit: false });
+		const started = Date.now();
+		const error = await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true }, [
+			{ json: {} },
+			{ json: {} },
+		]).catch((e) => e);
+		expect(error.message).toMatch(
+			/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node waits in all\. Process fewer items/,
+		);
+		expect(error.httpCode).toBe('429');
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+});
+
+describe('Caption File', () => {
+	test('Download from a Captioning Trigger item puts the chosen format in a binary field with its MIME type and name', async () => {
+		await setUp();
+		const item = await transcribedItem();
+		const [vtt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'triggerItem',
+				format: 'vtt',
+				binaryPropertyName: 'captions',
+			},
+			[item],
+		);
+		expect(vtt.binary!.captions).toMatchObject({
+			mimeType: 'text/vtt',
+			fileName: 'board-meeting.vtt',
+			fileExtension: 'vtt',
+		});
+		expect(binaryText(vtt, 'captions')).toMatch(/^WEBVTT\n/);
+		expect(vtt.json).toEqual(item.json);
+		const [stt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'url',
+				url: (item.json.files as IDataObject).google_stt,
+				format: 'google_stt',
+				binaryPropertyName: 'data',
+			},
+			[item],
+		);
+		expect(stt.binary!.data).toMatchObject({
+			mimeType: 'application/json',
+			fileName: 'board-meeting.google_stt.json',
+		});
+		expect(JSON.parse(binaryText(stt, 'data')).results.length).toBeGreaterThan(0);
+		// signed URLs are fetched without the credential: nothing went to the API
+		expect(sandbox.requestLog.filter((r) => r.path === '/oauth/token')).toHaveLength(1);
+	});
+
+	test('an expired signed URL says so and what to do; a forged one says it was refused', async () => {
+		await setUp();
+		const item = await transcribedItem();
+		sandbox.advanceClock(3601);
+		const expired = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'triggerItem',
+				format: 'vtt',
+				binaryPropertyName: 'data',
+			},
+			[item],
+		).catch((e) => e);
+		expect(expired.message).toMatch(
+			/signed URL of .* has expired.*turn on "Download Caption Files" in the Captioning Trigger/,
+		);
+		expect(expired.message).not.toMatch(/signature=/);
+		expect(expired.httpCode).toBe('403');
+		const forged = (item.json.files as IDataObject).vtt as string;
+		const refused = await run({
+			resource: 'captionFile',
+			operation: 'download',
+			source: 'url',
+			url: forged.replace(/signature=\w{6}/, 'signature=abcdef'),
+			format: 'vtt',
+			binaryPropertyName: 'data',
+		}).catch((e) => e);
+		expect(refused.message).toMatch(/was refused \(HTTP 403\): it was altered or has expired/);
+	});
+
+	test('an item without the chosen format names what it has', async () => {
+		await setUp();
+		const error = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'triggerItem',
+				format: 'google_stt',
+				binaryPropertyName: 'data',
+			},
+			[{ json: { files: { vtt: 'https://x' } } }],
+		).catch((e) => e);
+		expect(error.name).toBe('NodeOperationError');
+		expect(error.message).toBe('The input item has no google_stt file URL');
+		expect(error.description).toBe('It has: vtt. Choose one of those formats.');
+	});
+
+	test('Convert: VTT → SRT file, text and segments; Google STT → words and VTT; formats detected', async () => {
+		await setUp();
+		const item = await transcribedItem('Weekly sync');
+		const [withVtt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'triggerItem',
+				format: 'vtt',
+				binaryPropertyName: 'vtt',
+			},
+			[item],
+		);
+		const [srt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'vtt',
+				from: 'auto',
+				to: 'srt',
+				outputBinaryPropertyName: 'srt',
+				options: {},
+			},
+			[withVtt],
+		);
+		expect(srt.binary!.srt).toMatchObject({
+			mimeType: 'application/x-subrip',
+			fileName: 'weekly-sync.srt',
+		});
+		expect(binaryText(srt, 'srt')).toMatch(/^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\nHello world\./);
+		const [text] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'vtt',
+				from: 'vtt',
+				to: 'text',
+				options: {},
+			},
+			[withVtt],
+		);
+		expect(text.json.text).toBe('Hello world. This is a caption test with ünïcode and 日本語.');
+		const [segments] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'vtt',
+				from: 'auto',
+				to: 'segments',
+				options: {},
+			},
+			[withVtt],
+		);
+		expect((segments.json.segments as IDataObject[])[0]).toMatchObject({
+			start: expect.any(Number),
+			end: expect.any(Number),
+			text: 'Hello world.',
+		});
+
+		const [withStt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'download',
+				source: 'triggerItem',
+				format: 'google_stt',
+				binaryPropertyName: 'stt',
+			},
+			[item],
+		);
+		const [words] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'stt',
+				from: 'auto',
+				to: 'words',
+				options: {},
+			},
+			[withStt],
+		);
+		expect((words.json.words as IDataObject[]).map((w) => w.text).slice(0, 2)).toEqual([
+			'Hello',
+			'world.',
+		]);
+		const [vtt] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'stt',
+				from: 'google_stt',
+				to: 'vtt',
+				outputBinaryPropertyName: 'out',
+				options: { maxCueSeconds: 2 },
+			},
+			[withStt],
+		);
+		expect(binaryText(vtt, 'out')).toMatch(/^WEBVTT\n/);
+		expect(vtt.binary!.out.fileName).toBe('weekly-sync.vtt');
+	});
+
+	test('Convert refuses what cannot be done, saying what can', async () => {
+		await setUp();
+		const vttItem: INodeExecutionData = {
+			json: {},
+			binary: {
+				data: {
+					data: Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nHi\n').toString('base64'),
+					mimeType: 'text/vtt',
+				},
+			},
+		};
+		const words = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'data',
+				from: 'auto',
+				to: 'words',
+				options: {},
+			},
+			[vttItem],
+		).catch((e) => e);
+		expect(words.message).toBe('Cannot convert vtt to words');
+		expect(words.description).toMatch(
+			/From vtt this node can produce: .*srt.*WebVTT has no word timings/,
+		);
+		const garbage: INodeExecutionData = {
+			json: {},
+			binary: { data: { data: Buffer.from('hello').toString('base64'), mimeType: 'text/plain' } },
+		};
+		const unknown = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'data',
+				from: 'auto',
+				to: 'srt',
+				options: {},
+			},
+			[garbage],
+		).catch((e) => e);
+		expect(unknown.message).toMatch(/neither WebVTT nor Google Speech-to-Text JSON/);
+		const broken = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'data',
+				from: 'vtt',
+				to: 'srt',
+				options: {},
+			},
+			[garbage],
+		).catch((e) => e);
+		expect(broken.message).toMatch(/The vtt file in "data" cannot be read: .*WEBVTT/);
+		const missing = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				binaryPropertyName: 'nope',
+				from: 'vtt',
+				to: 'srt',
+				options: {},
+			},
+			[vttItem],
+		).catch((e) => e);
+		expect(missing.message).toMatch(/nope/);
+	});
+});
