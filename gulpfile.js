@@ -1,10 +1,10 @@
-// Copies the node and credential icons next to the compiled files, where n8n looks for them.
+// Copies the icons and the codex files (*.node.json) next to the compiled nodes, where n8n looks for them.
 const { src, dest } = require('gulp');
 
-function buildIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
+function buildAssets() {
+	return src(['nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
 		dest('dist'),
 	);
 }
 
-exports['build:icons'] = buildIcons;
+exports['build:assets'] = buildAssets;

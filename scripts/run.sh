@@ -10,7 +10,7 @@ export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 task="${1:?usage: run.sh <build|lint|test|e2e|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
-build) rm -rf dist && tsc -p tsconfig.build.json && gulp build:icons ;;
+build) rm -rf dist && tsc -p tsconfig.build.json && gulp build:assets ;;
 lint) eslint --max-warnings 0 . "$@" ;;
 test) jest "$@" ;;
 e2e)
