@@ -50,3 +50,15 @@ export async function createEndpoint(
 		body: endpointForm(callbackUri, events),
 	});
 }
+
+/** The Captioning credential's fields for a sandbox, as a user would fill them in. */
+export function credentialsFor(sandbox: Sandbox, overrides: Record<string, string> = {}) {
+	return {
+		baseUrl: sandbox.url,
+		clientId: DEFAULT_CLIENT.clientId,
+		clientSecret: DEFAULT_CLIENT.clientSecret,
+		assertion: DEFAULT_CLIENT.assertions[0],
+		mediaType: sandbox.mediaType,
+		...overrides,
+	};
+}

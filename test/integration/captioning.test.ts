@@ -3,14 +3,9 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
 import { createHarness, type Harness } from '../helpers/n8nContext';
-import {
-	DEFAULT_CLIENT,
-	type Sandbox,
-	type SandboxOptions,
-	startSandbox,
-} from '../../sandbox/server';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { obtainToken, createEndpoint } from '../helpers/sandboxClient';
+import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 
 const captioning = new Captioning();
 let sandbox: Sandbox;
@@ -18,16 +13,7 @@ let h: Harness;
 
 async function setUp(options: SandboxOptions = {}) {
 	sandbox = await startSandbox({ rateLimit: null, transcribeAfterMs: 0, ...options });
-	h = createHarness(
-		{
-			baseUrl: sandbox.url,
-			clientId: DEFAULT_CLIENT.clientId,
-			clientSecret: DEFAULT_CLIENT.clientSecret,
-			assertion: DEFAULT_CLIENT.assertions[0],
-			mediaType: sandbox.mediaType,
-		},
-		{ captioning },
-	);
+	h = createHarness(credentialsFor(sandbox), { captioning });
 }
 
 afterEach(async () => {

@@ -2,6 +2,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { createHarness, type Harness } from '../helpers/n8nContext';
+import { credentialsFor } from '../helpers/sandboxClient';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
 import { captioningApiRequest } from '../../nodes/Captioning/transport';
 import {
@@ -10,17 +11,6 @@ import {
 } from '../../nodes/Captioning/shared/schemas';
 
 let sandbox: Sandbox;
-
-function credentialsFor(s: Sandbox, overrides: Record<string, string> = {}) {
-	return {
-		baseUrl: s.url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: s.mediaType,
-		...overrides,
-	};
-}
 
 const tokenCalls = (s: Sandbox) => s.requestLog.filter((r) => r.path === '/oauth/token');
 const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.status}`);

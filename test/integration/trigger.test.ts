@@ -5,6 +5,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 import { createHarness, type Harness } from '../helpers/n8nContext';
+import { credentialsFor } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
 import {
 	DEFAULT_CLIENT,
@@ -29,16 +30,7 @@ async function setUp(parameters: IDataObject = {}, sandboxOptions: SandboxOption
 		retryDelaysMs: [30, 30, 30, 30, 30],
 		...sandboxOptions,
 	});
-	h = createHarness(
-		{
-			baseUrl: sandbox.url,
-			clientId: DEFAULT_CLIENT.clientId,
-			clientSecret: DEFAULT_CLIENT.clientSecret,
-			assertion: DEFAULT_CLIENT.assertions[0],
-			mediaType: sandbox.mediaType,
-		},
-		{ captioningTrigger: trigger },
-	);
+	h = createHarness(credentialsFor(sandbox), { captioningTrigger: trigger });
 	node = h.makeNode(
 		'captioningTrigger',
 		{ registration: 'api', events: EVENTS, manualToken: '', options: {}, ...parameters },
