@@ -1,12 +1,15 @@
-// n8n's own rule sets (eslint-plugin-n8n-nodes-base) for nodes, credentials and package.json, plus typescript-eslint.
+// n8n's own rule sets for what ships: eslint-plugin-n8n-nodes-base (nodes, credentials, package.json) and the
+// strict community rules @n8n/node-cli applies (@n8n/eslint-plugin-community-nodes, cloud-eligible set), plus
+// typescript-eslint everywhere.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 
 const n8n = { 'n8n-nodes-base': n8nNodesBase };
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', '**/*.js', '**/*.mjs'] },
 	{
 		files: ['**/*.ts'],
 		extends: [js.configs.recommended, ...tseslint.configs.recommended],
@@ -32,6 +35,17 @@ export default tseslint.config(
 	{
 		files: ['nodes/**/*.ts'],
 		plugins: n8n,
-		rules: n8nNodesBase.configs.nodes.rules,
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			// as n8n's own package scanner: the community rules want NodeConnectionTypes.Main, these want 'main'
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+		},
+	},
+	{
+		files: ['package.json', 'nodes/**/*.ts', 'credentials/**/*.ts'],
+		languageOptions: { parser: tseslint.parser },
+		plugins: n8nCommunityNodesPlugin.configs.recommended.plugins,
+		rules: n8nCommunityNodesPlugin.configs.recommended.rules,
 	},
 );

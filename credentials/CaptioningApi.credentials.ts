@@ -50,6 +50,7 @@ export class CaptioningApi implements ICredentialType {
 			required: true,
 			description: "The application's client secret from the developers dashboard",
 		},
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password -- it obtains tokens: a secret
 		{
 			displayName: 'Assertion Token',
 			name: 'assertion',

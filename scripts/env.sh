@@ -38,11 +38,17 @@ ensure_deps() {
 	local stamp="$PROJECT_ROOT/node_modules/.captioning-lock-hash"
 	local want
 	want="$(cat "$PROJECT_ROOT/package-lock.json" "$PROJECT_ROOT/package.json" | sha256sum | cut -d' ' -f1)-$CAPTIONING_NODE_VERSION"
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+	# several scripts may start at once (CI steps, parallel test runs): one installs, the others wait
+	mkdir -p "$CAPTIONING_CACHE"
+	exec 9>"$CAPTIONING_CACHE/npm-ci.lock"
+	flock 9
 	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 		log "installing project dependencies (npm ci)"
 		(cd "$PROJECT_ROOT" && npm ci --ignore-scripts --loglevel=error --no-audit --no-fund >&2)
 		echo "$want" >"$stamp"
 	fi
+	flock -u 9
 }
 
 ensure_node24

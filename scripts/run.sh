@@ -11,7 +11,13 @@ task="${1:?usage: run.sh <build|lint|test|e2e|sandbox|dev|n8n-install|exec> [arg
 shift
 case "$task" in
 build) rm -rf dist && tsc -p tsconfig.build.json && gulp build:assets ;;
-lint) eslint --max-warnings 0 . "$@" ;;
+lint)
+	eslint --max-warnings 0 . "$@"
+	tsc --noEmit -p tsconfig.json
+	# n8n's package scanner runs on what ships: build, pack, scan
+	rm -rf dist && tsc -p tsconfig.build.json && gulp --silent build:assets
+	node scripts/scan-package.mjs
+	;;
 test) jest "$@" ;;
 e2e)
 	ensure_n8n >/dev/null

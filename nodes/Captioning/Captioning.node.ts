@@ -4,6 +4,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as captionFile from './actions/captionFile';
 import { router } from './actions/router';
@@ -21,8 +22,8 @@ export class Captioning implements INodeType {
 			'Work with the captioning service: register webhook endpoints, download caption files and convert them to SRT, WebVTT or text',
 		defaults: { name: 'Captioning' },
 		usableAsTool: true,
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
 				name: 'captioningApi',

@@ -7,6 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import { transcriptFromCaptions } from './shared/captions';
@@ -36,7 +37,7 @@ export class CaptioningTrigger implements INodeType {
 			'Starts the workflow when the captioning service creates or finishes a transcription',
 		defaults: { name: 'Captioning Trigger' },
 		inputs: [],
-		outputs: ['main'],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
 				name: 'captioningApi',

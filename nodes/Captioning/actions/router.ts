@@ -1,5 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as captionFile from './captionFile';
 import * as webhookEndpoint from './webhookEndpoint';
@@ -47,7 +47,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
 				continue;
 			}
-			throw error;
+			// the same instance when it is already an n8n error; anything unexpected gains the item index
+			if (error instanceof NodeApiError)
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}
 	}
 	return [returnData];

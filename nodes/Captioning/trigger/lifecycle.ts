@@ -2,7 +2,7 @@
 // static data; checkExists verifies it at the service and clears what is stale; create removes this trigger's
 // leftovers before registering; delete tolerates an endpoint already gone and reports any other failure.
 import { randomBytes } from 'node:crypto';
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -43,7 +43,8 @@ async function deleteEndpoint(ctx: IHookFunctions, id: string): Promise<void> {
 		);
 	} catch (error) {
 		if (isGone(error)) return;
-		throw error;
+		// captioningApiRequest throws NodeApiError: this hands back the same instance
+		throw new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
 }
 
@@ -60,7 +61,7 @@ async function fetchEndpoint(
 		return doc.data;
 	} catch (error) {
 		if (isGone(error)) return undefined;
-		throw error;
+		throw new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
 }
 

@@ -170,7 +170,7 @@ export async function execute(
 				{ itemIndex: i },
 			);
 		}
-		throw error;
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 	}
 	if (to === 'text')
 		return [

@@ -74,16 +74,19 @@ export interface GoogleSttTranscript {
 const READING_CHARS_PER_SECOND = 15;
 
 function readJson(text: string): unknown {
+	let failure: SyntaxError | undefined;
 	try {
 		return JSON.parse(text.replace(/^\uFEFF/, ''));
 	} catch (error) {
-		const reason = (error as SyntaxError).message;
-		const line = /\bline (\d+)/.exec(reason)?.[1];
-		throw new CaptionFormatError(
-			`google_stt content is not valid JSON (${reason}); expected a Google Speech-to-Text response such as {"results":[{"alternatives":[{"transcript":"..."}]}]}.`,
-			{ line: line === undefined ? undefined : Number(line), cause: error },
-		);
+		failure = error as SyntaxError;
 	}
+	// thrown outside the catch: this pure module has no n8n context; the node wraps it in NodeOperationError
+	const reason = failure.message;
+	const line = /\bline (\d+)/.exec(reason)?.[1];
+	throw new CaptionFormatError(
+		`google_stt content is not valid JSON (${reason}); expected a Google Speech-to-Text response such as {"results":[{"alternatives":[{"transcript":"..."}]}]}.`,
+		{ line: line === undefined ? undefined : Number(line), cause: failure },
+	);
 }
 
 function describePath(path: (string | number)[]): string {
