@@ -77,6 +77,15 @@ export interface StartOptions {
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
 	/** Keep the user folder after stop() (also with CAPTIONING_E2E_KEEP=1), to read its logs or DB. */
 	keepUserFolder?: boolean;
+	/** The owner account set up on a fresh user folder and logged in with; default E2E_OWNER. */
+	owner?: OwnerCredentials;
+	/**
+	 * Label of the API key created at start; keys with this label left by earlier starts of a reused
+	 * user folder are deleted first. Default 'captioning-e2e'.
+	 */
+	apiKeyLabel?: string;
+	/** Receives n8n's stdout and stderr as they arrive (they are also kept for logs()). */
+	onOutput?: (chunk: string) => void;
 }
 
 export interface ExecutionSummary {
@@ -132,6 +141,12 @@ export interface N8nInstance {
 		urlOrPath: string,
 		options?: { body?: unknown; headers?: Record<string, string> },
 	): Promise<HttpResponse>;
+	/** Like request(), with the owner's session: what the editor fetches, e.g. /types/nodes.json. */
+	requestAsOwner(
+		method: HttpMethod,
+		urlOrPath: string,
+		options?: { body?: unknown; headers?: Record<string, string> },
+	): Promise<HttpResponse>;
 	/** POST /api/v1/workflows; returns the created workflow (with its id). */
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 	createWorkflow(workflow: Record<string, unknown>): Promise<any>;
@@ -146,6 +161,11 @@ export interface N8nInstance {
 	 * publication outbox has registered its triggers and webhooks; throws if one failed.
 	 */
 	activateWorkflow(id: string, options?: { timeoutMs?: number }): Promise<void>;
+	/**
+	 * POST /api/v1/workflows/<id>/deactivate, then waits until n8n has removed its triggers and
+	 * webhooks (trigger nodes' webhookMethods.delete have run).
+	 */
+	deactivateWorkflow(id: string, options?: { timeoutMs?: number }): Promise<void>;
 	/** Polls GET /api/v1/executions?workflowId=..&includeData=true until enough have finished. */
 	waitForExecutions(
 		workflowId: string,
@@ -153,13 +173,16 @@ export interface N8nInstance {
 	): Promise<ExecutionSummary[]>;
 	/** n8n's stdout and stderr so far, all starts, without colour codes. */
 	logs(): string;
-	/** Stops n8n and starts it again on the same user folder and ports. */
-	restart(): Promise<void>;
+	/**
+	 * Stops n8n and starts it again on the same user folder and ports. `whileStopped` runs after n8n has
+	 * exited and before it starts again: what happens to the outside world while n8n is down.
+	 */
+	restart(options?: { whileStopped?: () => Promise<void> }): Promise<void>;
 	/** Stops n8n and every process it started; removes the temp user folder. Idempotent. */
 	stop(): Promise<void>;
 }
 
-const OWNER: OwnerCredentials = {
+export const E2E_OWNER: OwnerCredentials = {
 	email: 'owner@captioning.test',
 	password: 'Captioning-e2e-1',
 	firstName: 'E2E',
@@ -271,8 +294,9 @@ function spawnN8n(
 	watchdog: string,
 	env: NodeJS.ProcessEnv,
 	onOutput: (chunk: string) => void,
+	args: readonly string[] = ['start'],
 ): RunningProcess {
-	const child = spawn(process.execPath, ['--require', watchdog, n8nBin(n8nDir), 'start'], {
+	const child = spawn(process.execPath, ['--require', watchdog, n8nBin(n8nDir), ...args], {
 		// n8n loads a .env from its cwd: the user folder has none
 		cwd: userFolder,
 		env,
@@ -489,6 +513,33 @@ export function harnessEnv(opts: {
 	};
 }
 
+/**
+ * The whole environment of an n8n process: this process's environment without the settings that would
+ * change what n8n does (INHERITED_ENV_BLOCKLIST), then harnessEnv, then `overrides` (where `undefined`
+ * removes a variable).
+ */
+export function n8nEnvironment(
+	opts: Parameters<typeof harnessEnv>[0],
+	overrides: Record<string, string | undefined> = {},
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!INHERITED_ENV_BLOCKLIST.test(key)) env[key] = value;
+	}
+	Object.assign(env, harnessEnv(opts));
+	for (const [key, value] of Object.entries(overrides)) {
+		if (value === undefined) delete env[key];
+		else env[key] = value;
+	}
+	return env;
+}
+
+async function writeWatchdog(userFolder: string): Promise<string> {
+	const watchdog = join(userFolder, '.captioning-watchdog.cjs');
+	await writeFile(watchdog, WATCHDOG, 'utf8');
+	return watchdog;
+}
+
 const ANSI = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g');
 
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
@@ -500,9 +551,12 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const keep = options.keepUserFolder === true || process.env.CAPTIONING_E2E_KEEP === '1';
 	const output: string[] = [];
 	const verbose = process.env.CAPTIONING_E2E_VERBOSE === '1';
+	const owner = options.owner ?? E2E_OWNER;
+	const apiKeyLabel = options.apiKeyLabel ?? 'captioning-e2e';
 	const onOutput = (chunk: string): void => {
 		output.push(chunk);
 		if (verbose) process.stderr.write(chunk);
+		options.onOutput?.(chunk);
 	};
 	const logs = (): string => output.join('').replace(ANSI, '');
 
@@ -528,20 +582,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		const port = options.port ?? (await freePort());
 		let brokerPort = await freePort();
 		while (brokerPort === port) brokerPort = await freePort();
-		const env: NodeJS.ProcessEnv = {};
-		for (const [key, value] of Object.entries(process.env)) {
-			if (!INHERITED_ENV_BLOCKLIST.test(key)) env[key] = value;
-		}
-		Object.assign(
-			env,
-			harnessEnv({ userFolder, port, brokerPort, logLevel: options.logLevel ?? 'info' }),
+		const env = n8nEnvironment(
+			{ userFolder, port, brokerPort, logLevel: options.logLevel ?? 'info' },
+			options.env,
 		);
-		for (const [key, value] of Object.entries(options.env ?? {})) {
-			if (value === undefined) delete env[key];
-			else env[key] = value;
-		}
-		const watchdog = join(userFolder, '.captioning-watchdog.cjs');
-		await writeFile(watchdog, WATCHDOG, 'utf8');
+		const watchdog = await writeWatchdog(userFolder);
 
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
@@ -612,7 +657,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			const res = await expectOk(
 				'POST',
 				'/rest/login',
-				{ emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+				{ emailOrLdapLoginId: owner.email, password: owner.password },
 				{ 'browser-id': browserId },
 			);
 			const auth = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
@@ -654,7 +699,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			const readySeconds = (Date.now() - started) / 1000;
 			if (!isRestart) {
 				const setup = await request('POST', '/rest/owner/setup', {
-					body: OWNER,
+					body: owner,
 					headers: { 'browser-id': browserId },
 				});
 				// a reused user folder already has its owner
@@ -664,9 +709,15 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			}
 			await login();
 			if (!apiKey) {
+				if (!ownsFolder) {
+					const existing = await rest<{ id: string; label: string }[]>('GET', '/api-keys');
+					for (const key of existing.filter((k) => k.label === apiKeyLabel)) {
+						await rest('DELETE', `/api-keys/${encodeURIComponent(key.id)}`);
+					}
+				}
 				const scopes = await rest<string[]>('GET', '/api-keys/scopes');
 				const created = await rest<{ rawApiKey: string }>('POST', '/api-keys', {
-					label: 'captioning-e2e',
+					label: apiKeyLabel,
 					scopes,
 					expiresAt: null,
 				});
@@ -677,6 +728,40 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 				totalSeconds: (Date.now() - started) / 1000,
 				restart: isRestart,
 			});
+		};
+
+		const waitForPublication = async (
+			id: string,
+			want: 'published' | 'not_published',
+			timeoutMs: number,
+		): Promise<void> => {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const res = await request(
+					'GET',
+					`/rest/workflows/${encodeURIComponent(id)}/publication-status`,
+					{ headers: restHeaders() },
+				);
+				// 404: N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, (de)activation was synchronous
+				if (res.status === 404) return;
+				const status = (res.body as { data?: PublicationStatus }).data;
+				if (res.status !== 200 || !status) {
+					throw new N8nHttpError(
+						'GET',
+						`${baseUrl}/rest/workflows/${id}/publication-status`,
+						res.status,
+						res.body,
+					);
+				}
+				if (status.status === want && status.pendingVersionId === null) return;
+				if (want === 'published' && (status.status === 'failed' || status.status === 'partial')) {
+					throw new Error(`publishing workflow ${id} failed: ${JSON.stringify(status.triggers)}`);
+				}
+				if (Date.now() > deadline) {
+					throw new Error(`workflow ${id} still ${status.status} (want ${want})\n${tail(logs())}`);
+				}
+				await delay(100);
+			}
 		};
 
 		await boot(false);
@@ -691,12 +776,18 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			userFolder,
 			n8nDir,
 			port,
-			owner: OWNER,
+			owner,
 			installedPackages,
 			timings,
 			api,
 			rest,
 			request,
+			async requestAsOwner(method, urlOrPath, requestOptions = {}) {
+				return await request(method, urlOrPath, {
+					...requestOptions,
+					headers: { ...restHeaders(), ...requestOptions.headers },
+				});
+			},
 			async createWorkflow(workflow) {
 				return await api('POST', '/workflows', workflow);
 			},
@@ -706,37 +797,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			async activateWorkflow(id, activateOptions = {}) {
 				await api('POST', `/workflows/${encodeURIComponent(id)}/activate`, {});
 				// n8n 2.41 publishes through an outbox: the call returns before the webhooks are registered
-				const deadline = Date.now() + (activateOptions.timeoutMs ?? 30_000);
-				for (;;) {
-					const res = await request(
-						'GET',
-						`/rest/workflows/${encodeURIComponent(id)}/publication-status`,
-						{
-							headers: restHeaders(),
-						},
-					);
-					// 404: N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, activation was synchronous
-					if (res.status === 404) return;
-					const status = (res.body as { data?: PublicationStatus }).data;
-					if (res.status !== 200 || !status) {
-						throw new N8nHttpError(
-							'GET',
-							`${baseUrl}/rest/workflows/${id}/publication-status`,
-							res.status,
-							res.body,
-						);
-					}
-					if (status.status === 'published' && status.pendingVersionId === null) return;
-					if (status.status === 'failed' || status.status === 'partial') {
-						throw new Error(`publishing workflow ${id} failed: ${JSON.stringify(status.triggers)}`);
-					}
-					if (Date.now() > deadline) {
-						throw new Error(
-							`workflow ${id} still ${status.status} after activation\n${tail(logs())}`,
-						);
-					}
-					await delay(100);
-				}
+				await waitForPublication(id, 'published', activateOptions.timeoutMs ?? 30_000);
+			},
+			async deactivateWorkflow(id, deactivateOptions = {}) {
+				await api('POST', `/workflows/${encodeURIComponent(id)}/deactivate`, {});
+				await waitForPublication(id, 'not_published', deactivateOptions.timeoutMs ?? 30_000);
 			},
 			async waitForExecutions(workflowId, waitOptions = {}) {
 				const count = waitOptions.count ?? 1;
@@ -758,9 +823,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 				}
 			},
 			logs,
-			async restart() {
+			async restart(restartOptions = {}) {
 				if (stopped) throw new Error('restart() after stop()');
 				if (proc) await terminate(proc);
+				await restartOptions.whileStopped?.();
 				await boot(true);
 			},
 			async stop() {
@@ -774,6 +840,124 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		await cleanup().catch(() => undefined);
 		throw error;
 	}
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Other n8n processes (queue mode: `n8n webhook`, `n8n worker`)
+
+export interface N8nProcessOptions {
+	/** The command line after n8n's binary: ['webhook'], ['worker', '--concurrency=5']. */
+	args: readonly string[];
+	/** Its N8N_USER_FOLDER, with community packages already installed (installCommunityPackage). */
+	userFolder: string;
+	/** Its whole environment, e.g. from n8nEnvironment(). */
+	env: NodeJS.ProcessEnv;
+	/** Polled until it answers 200, e.g. the process's /healthz/readiness. */
+	readyUrl: string;
+	/** Default 180 s. */
+	readyTimeoutMs?: number;
+	/** Receives its stdout and stderr as they arrive (they are also kept for logs()). */
+	onOutput?: (chunk: string) => void;
+}
+
+export interface N8nProcess {
+	readonly args: readonly string[];
+	/** Spawn until readyUrl answered 200, one entry per start. */
+	readonly readySeconds: readonly number[];
+	/** Whether the current start has exited. */
+	hasExited(): boolean;
+	/** Its stdout and stderr so far, all starts, without colour codes. */
+	logs(): string;
+	/**
+	 * Signals its process group (n8n and the task runner it spawned) and waits until n8n has exited.
+	 * SIGKILL, the default, is a crash: no graceful shutdown, requests in flight are cut off.
+	 */
+	kill(signal?: NodeJS.Signals): Promise<void>;
+	/** Starts it again with the same settings after kill() and waits until it is ready. */
+	restart(): Promise<void>;
+	/** SIGTERM (n8n's graceful shutdown), SIGKILL after 20 s. Idempotent; the folder stays. */
+	stop(): Promise<void>;
+}
+
+/**
+ * Starts n8n with any command line (a real n8n only on Node 24) and waits until `readyUrl` answers 200;
+ * the caller owns the user folder and the environment. startN8n() is the one to use for a main process
+ * (owner, API key, workflows).
+ */
+export async function startN8nProcess(options: N8nProcessOptions): Promise<N8nProcess> {
+	assertNode24();
+	const n8nDir = resolveN8nDir();
+	const watchdog = await writeWatchdog(options.userFolder);
+	const output: string[] = [];
+	const verbose = process.env.CAPTIONING_E2E_VERBOSE === '1';
+	const onOutput = (chunk: string): void => {
+		output.push(chunk);
+		if (verbose) process.stderr.write(chunk);
+		options.onOutput?.(chunk);
+	};
+	const logs = (): string => output.join('').replace(ANSI, '');
+	const readySeconds: number[] = [];
+	const timeoutMs = options.readyTimeoutMs ?? 180_000;
+	let proc: RunningProcess | undefined;
+	let stopped = false;
+
+	const boot = async (): Promise<void> => {
+		const started = Date.now();
+		const current = spawnN8n(n8nDir, options.userFolder, watchdog, options.env, onOutput, [
+			...options.args,
+		]);
+		proc = current;
+		for (;;) {
+			if (current.hasExited()) {
+				const { code, signal } = await current.exited;
+				throw new Error(
+					`n8n ${options.args.join(' ')} exited during start-up (code ${code}, signal ${signal}). ` +
+						`Output:\n${tail(logs())}`,
+				);
+			}
+			try {
+				const res = await fetch(options.readyUrl, { signal: AbortSignal.timeout(2_000) });
+				await res.arrayBuffer();
+				if (res.status === 200) break;
+			} catch {
+				// not listening yet
+			}
+			if (Date.now() - started > timeoutMs) {
+				await terminate(current);
+				throw new Error(
+					`n8n ${options.args.join(' ')} was not ready within ${timeoutMs / 1000} s. ` +
+						`Output:\n${tail(logs())}`,
+				);
+			}
+			await delay(250);
+		}
+		readySeconds.push((Date.now() - started) / 1000);
+	};
+
+	await boot();
+	return {
+		args: options.args,
+		readySeconds,
+		hasExited: () => proc?.hasExited() ?? true,
+		logs,
+		async kill(signal = 'SIGKILL') {
+			if (!proc) return;
+			killGroup(proc.pid, signal);
+			await proc.exited;
+			killGroup(proc.pid, 'SIGKILL');
+			liveGroups.delete(proc.pid);
+		},
+		async restart() {
+			if (stopped) throw new Error('restart() after stop()');
+			if (proc) await terminate(proc);
+			await boot();
+		},
+		async stop() {
+			if (stopped) return;
+			stopped = true;
+			if (proc) await terminate(proc);
+		},
+	};
 }
 
 function tail(text: string, lines = 80): string {

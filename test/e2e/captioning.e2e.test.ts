@@ -1,0 +1,573 @@
+// The package inside a real n8n 2.41.1, installed from its `npm pack` tarball as n8n installs community
+// packages, against the sandbox running in this jest process. One n8n (and one restart) for the whole
+// file: the tests run in order and build on each other, as a user's day with the package would.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+import { convertCaptions } from '../../nodes/Captioning/shared/captions';
+import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
+import { packProject } from './harness/pack';
+
+const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
+const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+const TRIGGER_NODE = 'Captioning Trigger';
+const RECEIVED_NODE = 'Received';
+// Redeliveries 1, 4, 10, 22 and 46 s after the first attempt: n8n's restart (5-15 s on a busy 2-core
+// machine) fits well inside.
+const RETRY_DELAYS_MS = [1_000, 3_000, 6_000, 12_000, 24_000];
+const SPOKEN =
+	'Captions arrive in n8n within seconds. Every word that was spoken is in the transcript.';
+
+let sandbox: Sandbox | undefined;
+let n8n: N8nInstance | undefined;
+let receiver: Receiver | undefined;
+let tarball: string | undefined;
+let credential: { id: string; name: string } = { id: '', name: '' };
+
+// shared between the tests, which run in this order
+const trigger = { workflowId: '', webhookId: '', endpointId: '', callbackUri: '' };
+let firstTranscribed: SentEvent | undefined;
+/** Every event the sandbox sent to the trigger. */
+const sent: SentEvent[] = [];
+
+const sb = (): Sandbox => {
+	if (!sandbox) throw new Error('the sandbox did not start');
+	return sandbox;
+};
+const instance = (): N8nInstance => {
+	if (!n8n) throw new Error('n8n did not start');
+	return n8n;
+};
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await delay(100);
+	}
+}
+
+const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
+function attemptsFor(eventId: string) {
+	return sb().deliveries.filter((d) => d.eventId === eventId);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function outputOf(execution: ExecutionSummary, node: string): any[] {
+	const runs = execution.data?.resultData?.runData?.[node];
+	if (!runs) throw new Error(`execution ${execution.id} did not run ${node}`);
+	return runs[0].data.main[0];
+}
+
+const eventIdOf = (execution: ExecutionSummary): string =>
+	outputOf(execution, TRIGGER_NODE)[0].json.eventId;
+
+async function listExecutions(workflowId?: string): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	do {
+		const query = new URLSearchParams({ includeData: 'true', limit: '250' });
+		if (workflowId) query.set('workflowId', workflowId);
+		if (cursor) query.set('cursor', cursor);
+		const page = await instance().api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		all.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return all;
+}
+
+/** Simulates a transcription and waits until the sandbox has delivered every event it caused. */
+async function transcribe(title: string): Promise<{ id: string; events: SentEvent[] }> {
+	const { transcription, events } = await sb().transcribe({ title, text: SPOKEN });
+	sent.push(...events);
+	await sb().idle();
+	return { id: transcription.id, events };
+}
+
+/**
+ * Proves that nothing started an execution since `expected` ones: a fresh transcription's two events are
+ * delivered after whatever came before, so once they have executed, an extra execution would be listed.
+ */
+async function expectTriggerExecutionsExactly(expected: SentEvent[]): Promise<void> {
+	const before = [...expected];
+	const barrier = await transcribe('Barrier');
+	const want = [...before, ...barrier.events].map((e) => e.id).sort();
+	await instance().waitForExecutions(trigger.workflowId, { count: want.length });
+	const executions = await listExecutions(trigger.workflowId);
+	expect(executions.map(eventIdOf).sort()).toEqual(want);
+}
+
+function webhookNode(path: string, parameters: Record<string, unknown> = {}) {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {}, ...parameters },
+	};
+}
+
+/** A linear workflow Webhook -> nodes..., activated. */
+async function createWebhookWorkflow(
+	name: string,
+	webhook: ReturnType<typeof webhookNode>,
+	nodes: Array<Record<string, unknown> & { name: string }>,
+): Promise<string> {
+	const all = [webhook, ...nodes.map((node, i) => ({ position: [250 * (i + 1), 0], ...node }))];
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < all.length - 1; i++) {
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	const created = await instance().createWorkflow({
+		name,
+		nodes: all,
+		connections,
+		settings: { executionOrder: 'v1' },
+	});
+	await instance().activateWorkflow(created.id);
+	return created.id;
+}
+
+async function callWebhook(path: string, body: unknown) {
+	const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, { body });
+	if (res.status !== 200) {
+		throw new Error(
+			`webhook ${path} answered ${res.status}: ${JSON.stringify(res.body)}\n` +
+				instance().logs().split('\n').slice(-60).join('\n'),
+		);
+	}
+	return res;
+}
+
+const captioningCredential = (name: string) =>
+	instance().createCredential(name, 'captioningApi', {
+		baseUrl: sb().url,
+		clientId: DEFAULT_CLIENT.clientId,
+		clientSecret: DEFAULT_CLIENT.clientSecret,
+		assertion: DEFAULT_CLIENT.assertions[0],
+		mediaType: sb().mediaType,
+	});
+
+let packSeconds = 0;
+
+beforeAll(async () => {
+	const packStarted = Date.now();
+	tarball = await packProject();
+	packSeconds = (Date.now() - packStarted) / 1000;
+	sandbox = await startSandbox({ retryDelaysMs: RETRY_DELAYS_MS });
+	receiver = await startReceiver();
+	n8n = await startN8n({ packageTarball: tarball, logLevel: 'debug' });
+	const created = await captioningCredential('Captioning sandbox');
+	credential = { id: created.id, name: created.name };
+}, 300_000);
+
+afterAll(async () => {
+	if (n8n) {
+		process.stdout.write(
+			`build + pack ${packSeconds.toFixed(1)} s; n8n start-up: ${n8n.timings
+				.map((t) => `${t.restart ? 'restart' : 'first'} ${t.totalSeconds.toFixed(1)} s`)
+				.join(', ')}\n`,
+		);
+	}
+	const stops = [
+		() => n8n?.stop(),
+		() => sandbox?.stop(),
+		() => receiver?.close(),
+		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
+	];
+	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+});
+
+describe('Captioning package in a real n8n', () => {
+	it('registers exactly one endpoint with the production URL and the chosen events on activation', async () => {
+		trigger.webhookId = randomUUID();
+		const created = await instance().createWorkflow({
+			name: 'Captions arrive',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: TRIGGER_NODE,
+					type: TRIGGER_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId: trigger.webhookId,
+					parameters: {
+						registration: 'api',
+						events: EVENTS,
+						options: { downloadFormats: ['vtt', 'google_stt'] },
+					},
+					credentials: { captioningApi: credential },
+				},
+				{
+					id: randomUUID(),
+					name: RECEIVED_NODE,
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [250, 0],
+					parameters: {},
+				},
+			],
+			connections: {
+				[TRIGGER_NODE]: { main: [[{ node: RECEIVED_NODE, type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		});
+		trigger.workflowId = created.id;
+		expect(sb().endpoints.size).toBe(0);
+
+		await instance().activateWorkflow(trigger.workflowId);
+
+		const endpoints = [...sb().endpoints.values()];
+		expect(endpoints).toHaveLength(1);
+		const [endpoint] = endpoints;
+		const productionUrl = `${instance().webhookBaseUrl}/${trigger.webhookId}/webhook`;
+		expect(endpoint.callbackUri.startsWith(`${productionUrl}?token=`)).toBe(true);
+		const token = new URL(endpoint.callbackUri).searchParams.get('token');
+		expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+		expect([...endpoint.enabledEvents].sort()).toEqual(EVENTS);
+		expect(endpoint.clientId).toBe(DEFAULT_CLIENT.clientId);
+		expect(
+			sb().requestLog.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints'),
+		).toEqual([expect.objectContaining({ status: 201 })]);
+		trigger.endpointId = endpoint.id;
+		trigger.callbackUri = endpoint.callbackUri;
+	});
+
+	it('starts one execution per event, with the caption files downloaded into binary data', async () => {
+		const { id, events } = await transcribe('Weekly All-Hands');
+		expect(events.map((e) => e.eventType)).toEqual(EVENTS);
+		for (const event of events) {
+			expect(attemptsFor(event.id)).toEqual([expect.objectContaining({ attempt: 1, status: 200 })]);
+		}
+
+		const executions = await instance().waitForExecutions(trigger.workflowId, { count: 2 });
+		expect(executions).toHaveLength(2);
+		expect(executions.every((e) => e.status === 'success' && e.mode === 'webhook')).toBe(true);
+		const byEvent = new Map(executions.map((e) => [eventIdOf(e), e]));
+		expect([...byEvent.keys()].sort()).toEqual(events.map((e) => e.id).sort());
+
+		const [createdEvent, transcribedEvent] = events;
+		const [createdItem] = outputOf(byEvent.get(createdEvent.id)!, RECEIVED_NODE);
+		expect(createdItem.json).toMatchObject({
+			eventType: 'transcription.created',
+			transcriptionId: id,
+			title: 'Weekly All-Hands',
+			formats: [],
+		});
+		expect(createdItem.binary).toBeUndefined();
+
+		const items = outputOf(byEvent.get(transcribedEvent.id)!, RECEIVED_NODE);
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(item.json).toMatchObject({
+			eventId: transcribedEvent.id,
+			eventType: 'transcription.transcribed',
+			transcriptionId: id,
+			title: 'Weekly All-Hands',
+		});
+		expect([...item.json.formats].sort()).toEqual(['google_stt', 'vtt']);
+		expect(item.json.downloadErrors).toBeUndefined();
+		expect(String(item.json.transcript).replace(/\s+/g, ' ').trim()).toBe(SPOKEN);
+		expect(item.binary.vtt).toMatchObject({
+			mimeType: 'text/vtt',
+			fileName: 'weekly-all-hands.vtt',
+			fileExtension: 'vtt',
+		});
+		expect(item.binary.google_stt).toMatchObject({
+			mimeType: 'application/json',
+			fileName: 'weekly-all-hands.google_stt.json',
+		});
+
+		// the files n8n stored are the service's files, byte for byte (what a user downloads in the editor)
+		const files = sb().transcriptions.get(id)!.files;
+		const stored = (binaryId: string) =>
+			instance().rest<unknown>(
+				'GET',
+				`/binary-data?id=${encodeURIComponent(binaryId)}&action=download`,
+			);
+		expect(await stored(item.binary.vtt.id)).toBe(files.vtt.content);
+		expect(await stored(item.binary.google_stt.id)).toEqual(JSON.parse(files.google_stt.content));
+		firstTranscribed = transcribedEvent;
+	});
+
+	it('acknowledges an event delivered again and does not run it a second time', async () => {
+		const event = firstTranscribed!;
+		expect(sb().redeliver(event.id)).toBe(true);
+		await sb().idle();
+		const attempts = attemptsFor(event.id);
+		expect(attempts).toHaveLength(2);
+		expect(attempts.every((a) => is2xx(a.status))).toBe(true);
+
+		await expectTriggerExecutionsExactly(sent);
+	});
+
+	it('runs an event delivered while n8n was down exactly once when n8n is back within the retries', async () => {
+		let whileDown: SentEvent[] = [];
+		await instance().restart({
+			whileStopped: async () => {
+				const { events } = await sb().transcribe({
+					title: 'Sent while n8n was down',
+					text: SPOKEN,
+					transcribeAfterMs: 0,
+				});
+				whileDown = events;
+				sent.push(...events);
+				// n8n starts again only once the service has seen it fail to answer
+				await waitFor('failed first deliveries', () =>
+					events.every((e) => attemptsFor(e.id).length > 0),
+				);
+			},
+		});
+		expect(whileDown.map((e) => e.eventType)).toEqual(EVENTS);
+		await sb().idle();
+
+		for (const event of whileDown) {
+			const attempts = attemptsFor(event.id);
+			expect(attempts[0].status).toBeUndefined();
+			expect(attempts[0].error).toMatch(/ECONNREFUSED|connect/i);
+			expect(is2xx(attempts[attempts.length - 1].status)).toBe(true);
+			expect(attempts.filter((a) => is2xx(a.status))).toHaveLength(1);
+		}
+		const executions = await instance().waitForExecutions(trigger.workflowId, {
+			count: sent.length,
+		});
+		const ids = executions.map(eventIdOf);
+		for (const event of whileDown) expect(ids.filter((id) => id === event.id)).toHaveLength(1);
+		expect(executions.every((e) => e.status === 'success')).toBe(true);
+		// the transcribed one downloaded its files after the restart too
+		const transcribed = executions.find((e) => eventIdOf(e) === whileDown[1].id)!;
+		expect(Object.keys(outputOf(transcribed, RECEIVED_NODE)[0].binary ?? {}).sort()).toEqual([
+			'google_stt',
+			'vtt',
+		]);
+		await expectTriggerExecutionsExactly(sent);
+	});
+
+	it('keeps its one registration across the restart and still ignores events it ran before', async () => {
+		expect([...sb().endpoints.values()]).toEqual([
+			expect.objectContaining({ id: trigger.endpointId, callbackUri: trigger.callbackUri }),
+		]);
+		const registrations = sb().requestLog.filter(
+			(r) => r.method === 'POST' && r.path === '/webhook_endpoints',
+		);
+		expect(registrations).toHaveLength(1);
+		expect(sb().requestLog.filter((r) => r.method === 'DELETE')).toEqual([]);
+
+		// this process never saw the event: only what n8n saved before the restart can recognise it
+		const event = firstTranscribed!;
+		expect(sb().redeliver(event.id)).toBe(true);
+		await sb().idle();
+		expect(attemptsFor(event.id).every((a) => is2xx(a.status))).toBe(true);
+		await expectTriggerExecutionsExactly(sent);
+	});
+
+	it('removes the endpoint at the service when the workflow is deactivated', async () => {
+		await instance().api('POST', `/workflows/${trigger.workflowId}/deactivate`, {});
+		await waitFor('the endpoint to be deleted', () => sb().endpoints.size === 0);
+		expect(
+			sb().requestLog.filter(
+				(r) => r.method === 'DELETE' && r.path.startsWith('/webhook_endpoints/'),
+			),
+		).toEqual([
+			expect.objectContaining({ path: `/webhook_endpoints/${trigger.endpointId}`, status: 204 }),
+		]);
+		// the service has nobody to tell any more
+		const { events } = await sb().transcribe({ title: 'After deactivation' });
+		expect(events).toEqual([]);
+	});
+
+	it('creates an endpoint and converts its captions to SRT with the Captioning node', async () => {
+		const createPath = `captioning-create-${randomUUID()}`;
+		const createWorkflowId = await createWebhookWorkflow(
+			'Register endpoint',
+			webhookNode(createPath),
+			[
+				{
+					id: randomUUID(),
+					name: 'Create Endpoint',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'webhookEndpoint',
+						operation: 'create',
+						callbackUri: '={{ $json.body.callbackUri }}',
+						events: ['transcription.transcribed'],
+					},
+					credentials: { captioningApi: credential },
+				},
+			],
+		);
+		const callbackUri = `${receiver!.url}/captions`;
+		const created = await callWebhook(createPath, { callbackUri });
+		const resource = created.body as {
+			id: string;
+			type: string;
+			attributes: { callback_uri: string; enabled_events: string[] };
+		};
+		expect(resource).toMatchObject({
+			type: 'webhook_endpoint',
+			attributes: { callback_uri: callbackUri, enabled_events: ['transcription.transcribed'] },
+		});
+		expect(sb().endpoints.get(resource.id)).toMatchObject({
+			callbackUri,
+			enabledEvents: ['transcription.transcribed'],
+		});
+		const [execution] = await instance().waitForExecutions(createWorkflowId);
+		expect(execution.status).toBe('success');
+
+		// the endpoint the node created is live: the service delivers the next transcription to it
+		const { transcription } = await sb().transcribe({ title: 'Board meeting', text: SPOKEN });
+		await sb().idle();
+		expect(receiver!.received).toHaveLength(1);
+		const delivered = JSON.parse(receiver!.received[0].body);
+		expect(delivered.data.attributes.event_type).toBe('transcription.transcribed');
+		const vttUrl: string = delivered.included[0].attributes.transcriptions.find(
+			(t: { format: string }) => t.format === 'vtt',
+		).url;
+
+		const srtPath = `captioning-srt-${randomUUID()}`;
+		const srtWorkflowId = await createWebhookWorkflow(
+			'Captions to SRT',
+			webhookNode(srtPath, {
+				responseData: 'firstEntryBinary',
+				responseBinaryPropertyName: 'srt',
+			}),
+			[
+				{
+					id: randomUUID(),
+					name: 'Download VTT',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'captionFile',
+						operation: 'download',
+						source: 'url',
+						url: '={{ $json.body.url }}',
+						format: 'vtt',
+						binaryPropertyName: 'vtt',
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'Convert to SRT',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'captionFile',
+						operation: 'convert',
+						binaryPropertyName: 'vtt',
+						from: 'auto',
+						to: 'srt',
+						outputBinaryPropertyName: 'srt',
+						options: {},
+					},
+				},
+			],
+		);
+		const answer = await callWebhook(srtPath, { url: vttUrl });
+		const vtt = transcription.files.vtt.content;
+		const expected = convertCaptions({ from: 'vtt', to: 'srt', content: vtt }).content;
+		expect(answer.headers.get('content-type')).toMatch(/^application\/x-subrip/);
+		expect(answer.body).toBe(expected);
+		expect(answer.body).toMatch(/^1\r?\n00:00:00,\d{3} --> 00:00:\d\d,\d{3}\r?\nCaptions arrive/);
+
+		const [converted] = await instance().waitForExecutions(srtWorkflowId);
+		expect(converted.status).toBe('success');
+		const [item] = outputOf(converted, 'Convert to SRT');
+		expect(item.binary.vtt).toMatchObject({ mimeType: 'text/vtt', fileName: 'board-meeting.vtt' });
+		expect(item.binary.srt).toMatchObject({
+			mimeType: 'application/x-subrip',
+			fileName: 'board-meeting.srt',
+		});
+	});
+
+	it("lets n8n's HTTP Request node call the API with the Captioning credential", async () => {
+		// a credential of its own, with no token yet: the first call has to obtain one
+		const fresh = await captioningCredential('Captioning for HTTP Request');
+		const path = `captioning-http-${randomUUID()}`;
+		const workflowId = await createWebhookWorkflow('List endpoints', webhookNode(path), [
+			{
+				id: randomUUID(),
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				parameters: {
+					method: 'GET',
+					url: `${sb().url}/webhook_endpoints`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'captioningApi',
+					options: { response: { response: { responseFormat: 'json' } } },
+				},
+				credentials: { captioningApi: { id: fresh.id, name: fresh.name } },
+			},
+		]);
+		const listed = (body: unknown) =>
+			(body as { data: Array<{ id: string; attributes: { callback_uri: string } }> }).data;
+
+		let from = sb().requestLog.length;
+		const first = await callWebhook(path, {});
+		expect(listed(first.body).map((e) => e.attributes.callback_uri)).toEqual([
+			`${receiver!.url}/captions`,
+		]);
+		expect(sb().requestLog.slice(from)).toEqual([
+			{ method: 'POST', path: '/oauth/token', grantType: 'assertion', status: 200 },
+			{ method: 'GET', path: '/webhook_endpoints', status: 200 },
+		]);
+
+		// two hours later the token has expired: n8n renews it through the credential and retries once
+		sb().advanceClock(7_200 + 60);
+		from = sb().requestLog.length;
+		const second = await callWebhook(path, {});
+		expect(listed(second.body)).toHaveLength(1);
+		expect(sb().requestLog.slice(from)).toEqual([
+			{ method: 'GET', path: '/webhook_endpoints', status: 401 },
+			{ method: 'POST', path: '/oauth/token', grantType: 'refresh_token', status: 200 },
+			{ method: 'GET', path: '/webhook_endpoints', status: 200 },
+		]);
+		const executions = await instance().waitForExecutions(workflowId, { count: 2 });
+		expect(executions.every((e) => e.status === 'success')).toBe(true);
+	});
+
+	it('never shows a secret or token in execution data or in n8n logs', async () => {
+		const issued = sb().tokens.issuedSecrets();
+		// two credentials' assertion grants and one refresh: every token n8n ever held
+		expect(issued.length).toBeGreaterThanOrEqual(6);
+		// the trigger's callback token as well: whoever has it can start the workflow
+		const callbackToken = new URL(trigger.callbackUri).searchParams.get('token') ?? '';
+		expect(callbackToken).not.toBe('');
+		const secrets = [
+			DEFAULT_CLIENT.clientSecret,
+			DEFAULT_CLIENT.assertions[0],
+			callbackToken,
+			...issued,
+		];
+
+		const executions = await listExecutions();
+		expect(executions.length).toBeGreaterThanOrEqual(sent.length);
+		const executionText = JSON.stringify(executions);
+		const logs = instance().logs();
+		// the scan reads the right material: the executions talked to the service, the logs saw the trigger
+		expect(executionText).toContain(sb().url);
+		expect(logs).toContain(trigger.webhookId);
+
+		const found = (text: string) =>
+			secrets.flatMap((secret) =>
+				[secret, encodeURIComponent(secret)].filter((form) => text.includes(form)),
+			);
+		expect(found(executionText)).toEqual([]);
+		expect(found(logs)).toEqual([]);
+	});
+});
