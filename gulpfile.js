@@ -3,7 +3,7 @@ const { src, dest } = require('gulp');
 
 function buildAssets() {
 	return src(['nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest('dist'),
+		dest(process.env.CAPTIONING_BUILD_OUT || 'dist'),
 	);
 }
 

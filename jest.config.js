@@ -4,8 +4,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// end-to-end suites start a real n8n and run from their own npm scripts
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	// end-to-end, faults and queue suites start a real n8n and run from their own npm scripts
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/faults/', '/test/queue/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	testTimeout: 20000,
 };

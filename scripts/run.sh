@@ -7,15 +7,24 @@ ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
+# Builds into a private folder, then swaps it in: a suite packing dist/ meanwhile never sees half of it.
+build_dist() {
+	local out=".tmp/dist-$$"
+	rm -rf "$out" && mkdir -p .tmp
+	tsc -p tsconfig.build.json --outDir "$out"
+	CAPTIONING_BUILD_OUT="$out" gulp --silent build:assets
+	rm -rf dist && mv "$out" dist
+}
+
 task="${1:?usage: run.sh <build|lint|test|e2e|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
-build) rm -rf dist && tsc -p tsconfig.build.json && gulp build:assets ;;
+build) build_dist ;;
 lint)
 	eslint --max-warnings 0 . "$@"
 	tsc --noEmit -p tsconfig.json
 	# n8n's package scanner runs on what ships: build, pack, scan
-	rm -rf dist && tsc -p tsconfig.build.json && gulp --silent build:assets
+	build_dist
 	node scripts/scan-package.mjs
 	;;
 test) jest "$@" ;;
@@ -25,7 +34,10 @@ e2e)
 	;;
 n8n-install) ensure_n8n ;;
 sandbox) exec tsx sandbox/cli.ts "$@" ;;
-dev) exec tsx scripts/dev.ts "$@" ;;
+dev)
+	ensure_n8n >/dev/null
+	exec tsx scripts/dev.ts "$@"
+	;;
 exec) exec "$@" ;;
 *) echo "unknown task: $task" >&2 && exit 2 ;;
 esac

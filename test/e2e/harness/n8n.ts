@@ -710,7 +710,9 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			await login();
 			if (!apiKey) {
 				if (!ownsFolder) {
-					const existing = await rest<{ id: string; label: string }[]>('GET', '/api-keys');
+					type Key = { id: string; label: string };
+					const listed = await rest<Key[] | { items: Key[] }>('GET', '/api-keys?ownership=mine');
+					const existing = Array.isArray(listed) ? listed : listed.items;
 					for (const key of existing.filter((k) => k.label === apiKeyLabel)) {
 						await rest('DELETE', `/api-keys/${encodeURIComponent(key.id)}`);
 					}

@@ -1,6 +1,7 @@
 // Builds and packs a package the way it reaches n8n from the registry: the `npm pack` tarball.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,10 +64,59 @@ export interface PackProjectOptions {
 
 /** `npm run build`, then `npm pack` of the repository; returns the checked tarball's path. */
 export async function packProject(options: PackProjectOptions = {}): Promise<string> {
-	if (options.build !== false) await run('npm', ['run', 'build'], PROJECT_ROOT);
-	const tarball = await packDirectory(PROJECT_ROOT, options.destination);
-	await assertTarballHasN8nEntries(tarball);
-	return tarball;
+	return await withPackLock(async () => {
+		if (options.build !== false) await run('npm', ['run', 'build'], PROJECT_ROOT);
+		const destination = options.destination ?? (await mkdtemp(join(tmpdir(), 'captioning-pack-')));
+		try {
+			const tarball = await packDirectory(PROJECT_ROOT, destination);
+			await assertTarballHasN8nEntries(tarball);
+			return tarball;
+		} catch (error) {
+			if (!options.destination) await rm(destination, { recursive: true, force: true });
+			throw error;
+		}
+	});
+}
+
+const isAlive = (pid: number): boolean => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+};
+
+// `npm run build` empties dist/ before compiling: two suites (or a suite and `npm run dev`) packing
+// the same clone at once would pack each other's half-built dist. One packProject at a time per clone.
+async function withPackLock<T>(body: () => Promise<T>): Promise<T> {
+	const key = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
+	const lock = join(tmpdir(), `n8n-nodes-captioning-pack-${key}.lock`);
+	const deadline = Date.now() + 5 * 60_000;
+	for (;;) {
+		try {
+			await mkdir(lock);
+			await writeFile(join(lock, 'pid'), String(process.pid), 'utf8');
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
+			// a holder that died without cleaning up (SIGKILL); a lock without pid is being created
+			if (holder > 0 && !isAlive(holder)) {
+				await rm(lock, { recursive: true, force: true });
+				continue;
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`${lock} is still held by process ${holder || '?'} after 5 minutes`);
+			}
+			await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+		}
+	}
+	try {
+		return await body();
+	} finally {
+		await rm(lock, { recursive: true, force: true });
+	}
 }
 
 /** The repository's package.json. */

@@ -1,0 +1,577 @@
+// `npm run dev`: the sandbox and a real n8n with this package installed from its npm tarball, as a
+// user installs it, on 127.0.0.1; an owner account, a Captioning credential for the sandbox and the
+// dev example workflow (examples/dev-transcription-feed.json), active. Ctrl-C stops everything.
+// The n8n user folder persists under the cache, so a second start skips n8n's migrations and, while
+// the package's sources are unchanged, the build and install too.
+import { createHash } from 'node:crypto';
+import {
+	createWriteStream,
+	existsSync,
+	readFileSync,
+	readdirSync,
+	statSync,
+	type WriteStream,
+} from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
+import {
+	EXAMPLE_CREDENTIAL_NAME,
+	loadExample,
+	toPublicApiBody,
+	useCredential,
+} from '../test/e2e/harness/examples';
+import {
+	installCommunityPackage,
+	N8N_VERSION,
+	N8nHttpError,
+	PROJECT_ROOT,
+	startN8n,
+	type ExecutionSummary,
+	type N8nInstance,
+	type OwnerCredentials,
+} from '../test/e2e/harness/n8n';
+import { packProject } from '../test/e2e/harness/pack';
+
+const PACKAGE_NAME = 'n8n-nodes-captioning';
+const EXAMPLE_FILE = 'dev-transcription-feed.json';
+const CACHE =
+	process.env.CAPTIONING_CACHE ??
+	join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), PACKAGE_NAME);
+const DEV_OWNER: OwnerCredentials = {
+	email: 'dev@captioning.test',
+	password: 'Captioning-dev-1',
+	firstName: 'Caption',
+	lastName: 'Developer',
+};
+
+const USAGE = `Usage: npm run dev -- [options]
+
+Starts the captioning sandbox and n8n ${N8N_VERSION} with this package installed, on 127.0.0.1.
+
+Options:
+  --port <n>          n8n's port (default 5678, or CAPTIONING_DEV_PORT)
+  --sandbox-port <n>  the sandbox's port (default 5680, or SANDBOX_PORT)
+  --fresh             start from an empty n8n user folder (drops the dev DB, workflows, executions)
+  --rebuild           build and reinstall the package even if its sources did not change
+  --verbose           print n8n's own log lines here too (they always go to <user folder>/n8n.log)
+  --quiet             do not print the sandbox's request lines
+  -h, --help          this text
+
+The user folder is ${join(CACHE, 'dev-user-folder')} (or CAPTIONING_DEV_USER_FOLDER).
+`;
+
+interface DevState {
+	sourceHash?: string;
+	credentialId?: string;
+	workflowId?: string;
+	exampleHash?: string;
+	/** The workflow's versionId after dev.ts last wrote it: a different one means the user edited it. */
+	versionId?: string;
+}
+
+function parseOptions() {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string', default: process.env.CAPTIONING_DEV_PORT ?? '5678' },
+			'sandbox-port': { type: 'string', default: process.env.SANDBOX_PORT ?? '5680' },
+			fresh: { type: 'boolean', default: false },
+			rebuild: { type: 'boolean', default: false },
+			verbose: { type: 'boolean', default: false },
+			quiet: { type: 'boolean', default: false },
+			help: { type: 'boolean', short: 'h', default: false },
+		},
+	});
+	const port = (name: string, value: string): number => {
+		const n = Number(value);
+		if (!Number.isInteger(n) || n < 1 || n > 65535)
+			throw new Error(`--${name} ${value} is no port`);
+		return n;
+	};
+	return {
+		port: port('port', values.port),
+		sandboxPort: port('sandbox-port', values['sandbox-port']),
+		fresh: values.fresh,
+		rebuild: values.rebuild,
+		verbose: values.verbose,
+		quiet: values.quiet,
+		help: values.help,
+		userFolder: process.env.CAPTIONING_DEV_USER_FOLDER ?? join(CACHE, 'dev-user-folder'),
+	};
+}
+
+type Options = ReturnType<typeof parseOptions>;
+
+const paint = (code: number, text: string): string =>
+	process.stdout.isTTY ? `\x1b[${code}m${text}\x1b[0m` : text;
+const say = (line = ''): void => {
+	process.stdout.write(`${line}\n`);
+};
+const step = (line: string): void => {
+	process.stdout.write(`${paint(36, '[dev]')} ${line}\n`);
+};
+const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+async function assertPortFree(port: number, what: string, flag: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const server = createServer();
+		server.once('error', (error: NodeJS.ErrnoException) =>
+			reject(
+				error.code === 'EADDRINUSE'
+					? new Error(`port ${port} on 127.0.0.1 is in use: stop what uses it or pass ${flag}`)
+					: error,
+			),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	}).catch((error: Error) => {
+		throw new Error(`${what}: ${error.message}`);
+	});
+}
+
+/** What the package tarball is built from; unchanged means the installed copy is current. */
+function sourceHash(): string {
+	const hash = createHash('sha256');
+	const add = (path: string): void => {
+		const stats = statSync(path);
+		if (stats.isDirectory()) {
+			for (const entry of readdirSync(path).sort()) add(join(path, entry));
+			return;
+		}
+		hash.update(relative(PROJECT_ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+	};
+	for (const entry of [
+		'package.json',
+		'tsconfig.json',
+		'tsconfig.build.json',
+		'gulpfile.js',
+		'nodes',
+		'credentials',
+	]) {
+		const path = join(PROJECT_ROOT, entry);
+		if (existsSync(path)) add(path);
+	}
+	return hash.digest('hex');
+}
+
+async function readState(file: string): Promise<DevState> {
+	try {
+		return JSON.parse(await readFile(file, 'utf8')) as DevState;
+	} catch {
+		return {};
+	}
+}
+
+const isAlive = (pid: number): boolean => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+};
+
+function parentOf(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	// "pid (comm) state ppid ...": comm may hold spaces and parentheses
+	return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/**
+ * The processes this one must not outlive: tsx, and under `npm run dev` also the shell and npm above
+ * it. A SIGTERM to npm alone ends npm and its shell but not tsx, which would keep the stack running.
+ */
+function launchers(): number[] {
+	const chain = [process.ppid];
+	if (process.env.npm_lifecycle_event !== 'dev') return chain;
+	try {
+		for (let pid = parentOf(process.ppid); pid > 1 && chain.length < 6; pid = parentOf(pid)) {
+			chain.push(pid);
+			if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('npm')) break;
+		}
+	} catch {
+		// no /proc (macOS): watch tsx only
+	}
+	return chain;
+}
+
+/** Two n8n processes on one SQLite file corrupt it: one dev stack per user folder. */
+async function assertFolderFree(userFolder: string): Promise<void> {
+	const holder = Number(await readFile(join(userFolder, 'dev.pid'), 'utf8').catch(() => ''));
+	if (holder > 0 && holder !== process.pid && isAlive(holder)) {
+		throw new Error(
+			`npm run dev already runs with ${userFolder} (process ${holder}); stop it first, or set ` +
+				'CAPTIONING_DEV_USER_FOLDER to another folder',
+		);
+	}
+}
+
+async function claimUserFolder(userFolder: string): Promise<() => Promise<void>> {
+	await assertFolderFree(userFolder);
+	const pidFile = join(userFolder, 'dev.pid');
+	await writeFile(pidFile, String(process.pid), 'utf8');
+	return async () => {
+		await rm(pidFile, { force: true });
+	};
+}
+
+async function ensurePackage(
+	options: Options,
+	state: DevState,
+): Promise<{ version: string; built: boolean }> {
+	const hash = sourceHash();
+	const installed = join(options.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	const manifest = join(installed, 'package.json');
+	if (!options.rebuild && state.sourceHash === hash && existsSync(manifest)) {
+		const { version } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
+		step(`${PACKAGE_NAME} ${version}: sources unchanged since the last start, reusing the install`);
+		return { version, built: false };
+	}
+	const started = Date.now();
+	step(`building and packing ${PACKAGE_NAME} (npm run build, npm pack)`);
+	const tarball = await packProject();
+	try {
+		const { version } = await installCommunityPackage(options.userFolder, tarball);
+		state.sourceHash = hash;
+		step(`installed ${PACKAGE_NAME} ${version} into n8n's nodes folder (${seconds(started)})`);
+		return { version, built: true };
+	} finally {
+		await rm(dirname(tarball), { recursive: true, force: true });
+	}
+}
+
+interface CredentialSummary {
+	id: string;
+	name: string;
+	type: string;
+}
+
+/** The "Captioning account" credential, created or pointed at this start's sandbox. */
+async function ensureCredential(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	state: DevState,
+): Promise<CredentialSummary> {
+	const data = {
+		baseUrl: sandbox.url,
+		clientId: DEFAULT_CLIENT.clientId,
+		clientSecret: DEFAULT_CLIENT.clientSecret,
+		assertion: DEFAULT_CLIENT.assertions[0],
+		mediaType: sandbox.mediaType,
+	};
+	const { data: list } = await n8n.api<{ data: CredentialSummary[] }>(
+		'GET',
+		'/credentials?limit=250',
+	);
+	const existing =
+		list.find((c) => c.id === state.credentialId && c.type === 'captioningApi') ??
+		list.find((c) => c.name === EXAMPLE_CREDENTIAL_NAME && c.type === 'captioningApi');
+	if (existing) {
+		// replaces the data, stored tokens included: they belong to an earlier sandbox
+		await n8n.api('PATCH', `/credentials/${existing.id}`, { data });
+		state.credentialId = existing.id;
+		return existing;
+	}
+	const created = await n8n.createCredential(EXAMPLE_CREDENTIAL_NAME, 'captioningApi', data);
+	state.credentialId = created.id;
+	return created;
+}
+
+interface WorkflowSummary {
+	id: string;
+	name: string;
+	active: boolean;
+	versionId: string;
+}
+
+/**
+ * Imports the dev example on the first start. Later starts keep the workflow as it is, unless the
+ * example file changed and the user has not edited the workflow since dev.ts wrote it.
+ */
+async function ensureWorkflow(
+	n8n: N8nInstance,
+	credential: CredentialSummary,
+	state: DevState,
+): Promise<WorkflowSummary> {
+	const text = await readFile(join(PROJECT_ROOT, 'examples', EXAMPLE_FILE), 'utf8');
+	const exampleHash = createHash('sha256').update(text).digest('hex');
+	const example = loadExample(EXAMPLE_FILE);
+	// what a user importing through the API does: point the nodes at their credential
+	useCredential(example, 'captioningApi', credential);
+	const body = toPublicApiBody(example);
+
+	let current: WorkflowSummary | undefined;
+	if (state.workflowId) {
+		try {
+			current = await n8n.api<WorkflowSummary>('GET', `/workflows/${state.workflowId}`);
+		} catch (error) {
+			if (!(error instanceof N8nHttpError && error.status === 404)) throw error;
+		}
+	}
+	let workflow: WorkflowSummary;
+	let wrote = true;
+	if (!current) {
+		workflow = await n8n.createWorkflow(body);
+		step(`imported examples/${EXAMPLE_FILE} as workflow ${workflow.id}`);
+	} else if (state.exampleHash !== exampleHash && current.versionId === state.versionId) {
+		workflow = await n8n.api<WorkflowSummary>('PUT', `/workflows/${current.id}`, body);
+		step(`examples/${EXAMPLE_FILE} changed: updated workflow ${workflow.id}`);
+	} else {
+		workflow = current;
+		wrote = false;
+		if (state.exampleHash !== exampleHash) {
+			step(
+				`examples/${EXAMPLE_FILE} changed, but you edited workflow ${current.id}: kept yours ` +
+					'(delete it, or start with --fresh, to get the new example)',
+			);
+		}
+	}
+	if (current?.active && !wrote) {
+		// n8n 2.41 does not re-run a webhook trigger's registration when it restarts (only other
+		// triggers are re-registered); this sandbox is a new one that knows no endpoints yet
+		await n8n.deactivateWorkflow(workflow.id);
+	}
+	await n8n.activateWorkflow(workflow.id);
+	const active = await n8n.api<WorkflowSummary>('GET', `/workflows/${workflow.id}`);
+	state.workflowId = active.id;
+	if (wrote) {
+		state.exampleHash = exampleHash;
+		state.versionId = active.versionId;
+	}
+	return active;
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the trigger has registered its endpoint at the sandbox; re-publishes it once if not. */
+async function ensureRegistered(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	workflowId: string,
+	logFile: string,
+): Promise<void> {
+	const registered = async (timeoutMs: number): Promise<boolean> => {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			const endpoints = [...sandbox.endpoints.values()];
+			if (endpoints.some((e) => e.callbackUri.startsWith(`${n8n.webhookBaseUrl}/`))) return true;
+			await delay(100);
+		}
+		return false;
+	};
+	if (await registered(10_000)) return;
+	step('the trigger did not register at the sandbox: deactivating and activating the workflow');
+	await n8n.deactivateWorkflow(workflowId);
+	await n8n.activateWorkflow(workflowId);
+	if (await registered(20_000)) return;
+	throw new Error(
+		`the workflow is active but registered no webhook endpoint at the sandbox; see ${logFile}`,
+	);
+}
+
+/** Prints a line per finished execution of the workflow; notices when n8n stops answering. */
+function watchExecutions(
+	n8n: N8nInstance,
+	workflowId: string,
+	onDead: () => void,
+): () => Promise<void> {
+	const seen = new Set<string>();
+	let failures = 0;
+	let primed = false;
+	let stopped = false;
+	let timer: NodeJS.Timeout | undefined;
+	let inFlight: Promise<void> = Promise.resolve();
+	const poll = async (): Promise<void> => {
+		try {
+			const { data } = await n8n.api<{ data: ExecutionSummary[] }>(
+				'GET',
+				`/executions?workflowId=${workflowId}&limit=50`,
+			);
+			failures = 0;
+			for (const execution of [...data].reverse()) {
+				if (seen.has(execution.id) || !execution.stoppedAt) continue;
+				seen.add(execution.id);
+				if (!primed) continue;
+				const mark = execution.status === 'success' ? paint(32, '✔') : paint(31, '✘');
+				step(
+					`${mark} execution ${execution.id} ${execution.status}: ` +
+						`${n8n.baseUrl}/workflow/${workflowId}/executions/${execution.id}`,
+				);
+			}
+			primed = true;
+		} catch {
+			failures++;
+			if (failures === 5 && !stopped) onDead();
+		}
+	};
+	const schedule = (): void => {
+		if (stopped) return;
+		timer = setTimeout(() => {
+			inFlight = poll().finally(schedule);
+		}, 1000);
+	};
+	inFlight = poll().finally(schedule);
+	return async () => {
+		stopped = true;
+		if (timer) clearTimeout(timer);
+		await inFlight;
+	};
+}
+
+async function main(): Promise<void> {
+	let options: Options;
+	try {
+		options = parseOptions();
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+		process.exitCode = 2;
+		return;
+	}
+	if (options.help) {
+		process.stdout.write(USAGE);
+		return;
+	}
+	const started = Date.now();
+	let sandbox: Sandbox | undefined;
+	let n8n: N8nInstance | undefined;
+	let stopWatching: (() => Promise<void>) | undefined;
+	let releaseFolder: (() => Promise<void>) | undefined;
+	let log: WriteStream | undefined;
+	let stopping: Promise<void> | undefined;
+
+	const shutdown = (reason: string, code: number): Promise<void> => {
+		stopping ??= (async () => {
+			say();
+			// during start-up n8n is not ours to stop yet: the harness's exit hook kills it on exit
+			step(`${reason}: stopping n8n and the sandbox`);
+			await stopWatching?.().catch(() => undefined);
+			await n8n?.stop().catch((error: Error) => step(`stopping n8n: ${error.message}`));
+			await sandbox?.stop().catch(() => undefined);
+			await releaseFolder?.().catch(() => undefined);
+			await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
+			step('stopped');
+			process.exit(code);
+		})();
+		return stopping;
+	};
+	let firstSignalAt = 0;
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			if (!stopping) {
+				firstSignalAt = Date.now();
+				void shutdown(signal, 0);
+				return;
+			}
+			// one Ctrl-C reaches this process twice (from the terminal, and relayed by tsx): only a
+			// later one means "force"; the harness's exit hook then kills n8n's process group
+			if (Date.now() - firstSignalAt < 1500) return;
+			step('stopping now');
+			process.exit(130);
+		});
+	}
+
+	try {
+		await assertPortFree(options.port, 'n8n', '--port');
+		await assertPortFree(options.sandboxPort, 'the sandbox', '--sandbox-port');
+		if (options.fresh) {
+			await assertFolderFree(options.userFolder);
+			step(`--fresh: removing ${options.userFolder}`);
+			await rm(options.userFolder, { recursive: true, force: true });
+		}
+		await mkdir(options.userFolder, { recursive: true });
+		releaseFolder = await claimUserFolder(options.userFolder);
+		const stateFile = join(options.userFolder, 'captioning-dev.json');
+		const state = await readState(stateFile);
+		const firstStart = !existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
+
+		sandbox = await startSandbox({ port: options.sandboxPort, logRequests: !options.quiet });
+		step(`sandbox listening on ${sandbox.url}`);
+
+		const pkg = await ensurePackage(options, state);
+		await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
+
+		// Files the Read/Write Files from Disk node may use (examples/store-vtt-and-srt.json)
+		const filesDir = join(options.userFolder, 'files');
+		await mkdir(filesDir, { recursive: true });
+		const logFile = join(options.userFolder, 'n8n.log');
+		const logStream = createWriteStream(logFile, { flags: 'w' });
+		log = logStream;
+		const n8nStarted = Date.now();
+		step(
+			firstStart
+				? `starting n8n ${N8N_VERSION} on a new user folder (it runs its migrations once)`
+				: `starting n8n ${N8N_VERSION}`,
+		);
+		n8n = await startN8n({
+			userFolder: options.userFolder,
+			port: options.port,
+			owner: DEV_OWNER,
+			apiKeyLabel: 'captioning-dev',
+			keepUserFolder: true,
+			env: {
+				N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+				// the folder persists: keep a week of executions, not all of them forever
+				EXECUTIONS_DATA_PRUNE: 'true',
+				EXECUTIONS_DATA_MAX_AGE: '168',
+			},
+			onOutput: (chunk) => {
+				logStream.write(chunk);
+				if (options.verbose) process.stderr.write(chunk);
+			},
+		});
+		const [timing] = n8n.timings;
+		step(
+			`n8n ready on ${n8n.baseUrl} (${seconds(n8nStarted)}; ` +
+				`answering after ${timing.readySeconds.toFixed(1)} s)`,
+		);
+
+		const credential = await ensureCredential(n8n, sandbox, state);
+		const workflow = await ensureWorkflow(n8n, credential, state);
+		await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
+		await ensureRegistered(n8n, sandbox, workflow.id, logFile);
+
+		const simulate =
+			`curl -s -X POST ${sandbox.url}/_sandbox/transcriptions ` +
+			`-H 'content-type: application/json' -d '{"title":"My first captions"}'`;
+		say();
+		say(paint(1, `Captioning dev stack ready in ${seconds(started)}`));
+		say();
+		say(`  n8n editor  ${n8n.baseUrl}/workflow/${workflow.id}`);
+		say(`  login       ${DEV_OWNER.email} / ${DEV_OWNER.password}`);
+		say(`  workflow    "${workflow.name}" (active; examples/${EXAMPLE_FILE})`);
+		say(
+			`  package     ${PACKAGE_NAME} ${pkg.version}, installed from its npm tarball` +
+				(pkg.built ? '' : ' (unchanged; --rebuild forces a build)'),
+		);
+		say(`  sandbox     ${sandbox.url} (credential "${credential.name}")`);
+		say(`  n8n log     ${logFile}`);
+		say();
+		say('Simulate a transcription (two executions follow: created, then transcribed):');
+		say(`  ${simulate}`);
+		say();
+		say('Ctrl-C stops n8n and the sandbox.');
+		say();
+
+		const instance = n8n;
+		const stopExecutions = watchExecutions(instance, workflow.id, () => {
+			void shutdown(`n8n stopped answering (see ${logFile})`, 1);
+		});
+		const watched = launchers();
+		const launcherCheck = setInterval(() => {
+			if (watched.every(isAlive)) return;
+			void shutdown('the npm run dev that started this is gone', 0);
+		}, 1000);
+		stopWatching = async () => {
+			clearInterval(launcherCheck);
+			await stopExecutions();
+		};
+	} catch (error) {
+		step(`${paint(31, 'failed:')} ${(error as Error).message}`);
+		await shutdown('start-up failed', 1);
+	}
+}
+
+void main();

@@ -1,0 +1,530 @@
+// Every workflow in examples/ imported into one real n8n with this package installed from its tarball,
+// checked against the node types n8n has, and run end to end against the sandbox, so that none goes
+// stale. Only 127.0.0.1 is contacted: the chat webhook and the OpenAI API are local stand-ins.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import {
+	EXAMPLE_CREDENTIAL_NAME,
+	findNode,
+	listExampleFiles,
+	loadExample,
+	setAssignment,
+	toPublicApiBody,
+	type ExampleWorkflow,
+} from './harness/examples';
+import { startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
+import { packProject } from './harness/pack';
+
+const PACKAGE = 'n8n-nodes-captioning';
+const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
+
+interface CapturedRequest {
+	method: string;
+	url: string;
+	headers: IncomingMessage['headers'];
+	body: string;
+}
+
+/** A loopback HTTP server that records what it is sent and answers with `respond`. */
+async function startCapture(
+	respond: (req: CapturedRequest) => { status: number; body: unknown } = () => ({
+		status: 200,
+		body: 'ok',
+	}),
+): Promise<{ url: string; requests: CapturedRequest[]; stop: () => Promise<void> }> {
+	const requests: CapturedRequest[] = [];
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const captured = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
+			requests.push(captured);
+			let answer: { status: number; body: unknown };
+			try {
+				answer = respond(captured);
+			} catch (error) {
+				answer = { status: 500, body: { error: { message: String(error) } } };
+			}
+			const { status, body } = answer;
+			const text = typeof body === 'string' ? body : JSON.stringify(body);
+			res.writeHead(status, {
+				'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+			});
+			res.end(text);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		stop: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+interface ChatRequest {
+	messages: { role: string; content: string | null; tool_call_id?: string }[];
+	tools?: { type: string; function: { name: string; parameters?: { properties?: object } } }[];
+	stream?: boolean;
+}
+
+/**
+ * Answers OpenAI chat completions as a model that first calls the captions tool and then summarises
+ * what the tool returned, so that the agent example runs offline and shows the tool's output reached
+ * the model.
+ */
+function fakeOpenAi(req: CapturedRequest): { status: number; body: unknown } {
+	if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+		return { status: 404, body: { error: { message: `no route ${req.method} ${req.url}` } } };
+	}
+	const chat = JSON.parse(req.body) as ChatRequest;
+	const toolResult = chat.messages.find((m) => m.role === 'tool');
+	let message: Record<string, unknown>;
+	if (!toolResult) {
+		const tool = chat.tools?.find((t) => /caption/i.test(t.function.name));
+		if (!tool) return { status: 400, body: { error: { message: 'no captions tool offered' } } };
+		const args = Object.fromEntries(
+			Object.keys(tool.function.parameters?.properties ?? {}).map((key) => [key, '']),
+		);
+		message = {
+			role: 'assistant',
+			content: null,
+			tool_calls: [
+				{
+					id: 'call_captions',
+					type: 'function',
+					function: { name: tool.function.name, arguments: JSON.stringify(args) },
+				},
+			],
+		};
+	} else {
+		const items = JSON.parse(toolResult.content || 'null') as {
+			segments?: { startTime: string; text: string }[];
+		}[];
+		const segments = items?.[0]?.segments ?? [];
+		message = {
+			role: 'assistant',
+			content: `${segments.length} segments; opens at ${segments[0]?.startTime} with "${segments[0]?.text}"`,
+		};
+	}
+	return {
+		status: 200,
+		body: {
+			id: `chatcmpl-${Date.now()}`,
+			object: 'chat.completion',
+			created: Math.floor(Date.now() / 1000),
+			model: 'gpt-4o-mini',
+			choices: [
+				{
+					index: 0,
+					message,
+					finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop',
+				},
+			],
+			usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+		},
+	};
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RunData = Record<string, any[]>;
+
+const runDataOf = (execution: ExecutionSummary): RunData => execution.data.resultData.runData;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function outputOf(execution: ExecutionSummary, nodeName: string): any[] {
+	const runs = runDataOf(execution)[nodeName];
+	if (!runs) {
+		throw new Error(
+			`${nodeName} did not run in execution ${execution.id}; ran: ${Object.keys(runDataOf(execution)).join(', ')}`,
+		);
+	}
+	return runs[0].data.main[0];
+}
+
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+
+/**
+ * What the editor would flag or silently drop: missing required parameters, parameters the node no
+ * longer has (renamed ones), and option values it no longer offers, here and one collection deep.
+ */
+function parameterProblems(node: INode, description: INodeTypeDescription): string[] {
+	const problems: string[] = [];
+	const given = node.parameters as INodeParameters;
+	const resolved =
+		NodeHelpers.getNodeParameters(description.properties, given, true, false, node, description) ??
+		{};
+	const issues = NodeHelpers.getNodeParametersIssues(
+		description.properties,
+		{ ...node, parameters: resolved },
+		description,
+	);
+	if (issues) problems.push(JSON.stringify(issues));
+	for (const key of Object.keys(given)) {
+		if (!(key in resolved)) problems.push(`"${key}" is not a parameter of this node (any more)`);
+	}
+	const checkOptions = (property: INodeProperties, value: unknown, path: string) => {
+		if (property.type !== 'options' && property.type !== 'multiOptions') return;
+		if (isExpression(value) || property.typeOptions?.loadOptionsMethod) return;
+		const allowed = (property.options ?? []).map((o) => (o as { value?: unknown }).value);
+		for (const v of Array.isArray(value) ? value : [value]) {
+			if (!allowed.includes(v))
+				problems.push(`${path}: ${JSON.stringify(v)} is not one of ${allowed}`);
+		}
+	};
+	for (const property of description.properties) {
+		if (!(property.name in given)) continue;
+		if (!NodeHelpers.displayParameter(resolved, property, node, description)) continue;
+		const value = given[property.name];
+		checkOptions(property, value, property.name);
+		if (property.type === 'collection' && value && typeof value === 'object') {
+			for (const [subKey, subValue] of Object.entries(value)) {
+				const sub = (property.options as INodeProperties[] | undefined)?.find(
+					(o) => o.name === subKey,
+				);
+				if (!sub) problems.push(`${property.name}.${subKey} is not an option of this node`);
+				else checkOptions(sub, subValue, `${property.name}.${subKey}`);
+			}
+		}
+	}
+	return problems;
+}
+
+describe('examples/ (real n8n)', () => {
+	let n8n: N8nInstance | undefined;
+	let sandbox: Sandbox | undefined;
+	let chat: Awaited<ReturnType<typeof startCapture>> | undefined;
+	let openAi: Awaited<ReturnType<typeof startCapture>> | undefined;
+	let tarballDir = '';
+	let filesDir = '';
+	let credentialId = '';
+	const imported = new Map<string, { id: string; nodes: INode[] }>();
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ transcribeAfterMs: 300 });
+		chat = await startCapture();
+		openAi = await startCapture(fakeOpenAi);
+		filesDir = await mkdtemp(join(tmpdir(), 'captioning-examples-files-'));
+		const tarball = await packProject();
+		tarballDir = dirname(tarball);
+		n8n = await startN8n({
+			packageTarball: tarball,
+			// what the store-vtt-and-srt example may write to (n8n's default is ~/.n8n-files)
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+		});
+		const credential = await n8n.createCredential(EXAMPLE_CREDENTIAL_NAME, 'captioningApi', {
+			baseUrl: sandbox.url,
+			clientId: 'sandbox-client-id',
+			clientSecret: 'sandbox-client-secret',
+			assertion: 'sandbox-assertion-token',
+			mediaType: sandbox.mediaType,
+		});
+		credentialId = credential.id;
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.stop();
+		await chat?.stop();
+		await openAi?.stop();
+		if (filesDir) await rm(filesDir, { recursive: true, force: true });
+		if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
+	});
+
+	const instance = (): N8nInstance => {
+		if (!n8n) throw new Error('n8n did not start');
+		return n8n;
+	};
+	const service = (): Sandbox => {
+		if (!sandbox) throw new Error('the sandbox did not start');
+		return sandbox;
+	};
+
+	/** What the dev banner tells a user to run: the sandbox's control API over HTTP. */
+	async function simulateTranscription(title: string, text?: string): Promise<string> {
+		const res = await fetch(`${service().url}/_sandbox/transcriptions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ title, text }),
+		});
+		expect(res.status).toBe(202);
+		return ((await res.json()) as { id: string }).id;
+	}
+
+	async function importExample(file: string, workflow: ExampleWorkflow) {
+		const created = await instance().createWorkflow(toPublicApiBody(workflow));
+		imported.set(file, created);
+		return created as { id: string; nodes: INode[] };
+	}
+
+	/** Activates, runs `body`, and deactivates even when it fails: no trigger outlives its test. */
+	async function whileActive(workflowId: string, body: () => Promise<void>): Promise<void> {
+		await instance().activateWorkflow(workflowId);
+		try {
+			await body();
+		} finally {
+			await instance().deactivateWorkflow(workflowId);
+		}
+	}
+
+	let nodeTypes: INodeTypeDescription[] | undefined;
+
+	/** From /types/nodes.json, as the editor sees them: with the tool variants n8n generates. */
+	async function nodeTypeDescription(type: string, version: number) {
+		if (!nodeTypes) {
+			const res = await instance().requestAsOwner('GET', '/types/nodes.json');
+			expect(res.status).toBe(200);
+			nodeTypes = res.body as INodeTypeDescription[];
+		}
+		return nodeTypes.find(
+			(d) =>
+				d.name === type && (Array.isArray(d.version) ? d.version : [d.version]).includes(version),
+		);
+	}
+
+	it('has the four examples, each using the package and otherwise only core nodes', () => {
+		const files = listExampleFiles();
+		expect(files).toEqual([
+			'captions-to-slack.json',
+			'dev-transcription-feed.json',
+			'store-vtt-and-srt.json',
+			'summarise-with-ai-agent.json',
+		]);
+		for (const file of files) {
+			const workflow = loadExample(file);
+			const types = workflow.nodes.map((n) => n.type);
+			expect(types.some((t) => t.startsWith(`${PACKAGE}.`))).toBe(true);
+			for (const type of types) {
+				const core = CORE_PREFIXES.some((prefix) => type.startsWith(prefix));
+				expect([file, type, core || type.startsWith(`${PACKAGE}.`)]).toEqual([file, type, true]);
+			}
+			expect(new Set(workflow.nodes.map((n) => n.name)).size).toBe(workflow.nodes.length);
+			for (const [from, outputs] of Object.entries(workflow.connections)) {
+				findNode(workflow, from);
+				for (const targets of Object.values(outputs).flat(2)) findNode(workflow, targets.node);
+			}
+			for (const node of workflow.nodes) {
+				// the captioning credential is linked on import by this name (examples/README.md)
+				const reference = node.credentials?.captioningApi;
+				if (reference) expect(reference.name).toBe(EXAMPLE_CREDENTIAL_NAME);
+				// n8n derives a unique webhook path from the workflow id when there is no webhookId
+				expect(node.webhookId).toBeUndefined();
+			}
+		}
+	});
+
+	it('imports every example through the public API, linking the credential by its name', async () => {
+		for (const file of listExampleFiles()) {
+			const workflow = loadExample(file);
+			const created = await importExample(file, workflow);
+			for (const node of created.nodes) {
+				if (node.credentials?.captioningApi) {
+					expect([file, node.name, node.credentials.captioningApi]).toEqual([
+						file,
+						node.name,
+						{ id: credentialId, name: EXAMPLE_CREDENTIAL_NAME },
+					]);
+				}
+			}
+			const stored = await instance().api('GET', `/workflows/${created.id}`);
+			expect(stored.nodes.map((n: INode) => n.name).sort()).toEqual(
+				workflow.nodes.map((n) => n.name).sort(),
+			);
+		}
+	});
+
+	it('uses only node types and versions this n8n has, with valid parameters', async () => {
+		const problems: string[] = [];
+		for (const [file, { nodes }] of imported) {
+			for (const node of nodes) {
+				const description = await nodeTypeDescription(node.type, node.typeVersion);
+				const found = description
+					? parameterProblems(node, description)
+					: [`n8n has no ${node.type} version ${node.typeVersion}`];
+				problems.push(...found.map((problem) => `${file} › ${node.name}: ${problem}`));
+			}
+		}
+		expect(problems).toEqual([]);
+	});
+
+	it('gives the AI agent example a valid Captioning tool node', async () => {
+		const { nodes } = imported.get('summarise-with-ai-agent.json')!;
+		const tool = nodes.find((n) => n.type === `${PACKAGE}.captioningTool`);
+		expect(tool).toMatchObject({
+			name: 'Read Captions',
+			parameters: { resource: 'captionFile', operation: 'convert', to: 'segments' },
+		});
+		const description = await nodeTypeDescription(tool!.type, tool!.typeVersion);
+		// n8n generates the tool variant of a usableAsTool node: an ai_tool output and a description
+		expect(description).toMatchObject({
+			name: `${PACKAGE}.captioningTool`,
+			outputs: ['ai_tool'],
+		});
+		expect(description!.properties.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['toolDescription', 'resource', 'operation']),
+		);
+		const example = loadExample('summarise-with-ai-agent.json');
+		expect(example.connections['Read Captions']).toEqual({
+			ai_tool: [[{ node: 'Summarise Transcript', type: 'ai_tool', index: 0 }]],
+		});
+	});
+
+	it('runs the dev example for both events', async () => {
+		const { id } = imported.get('dev-transcription-feed.json')!;
+		const text = 'Hello and welcome. This is the dev example, end to end.';
+		await whileActive(id, async () => {
+			const transcriptionId = await simulateTranscription('Dev example', text);
+			const executions = await instance().waitForExecutions(id, { count: 2 });
+			expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+			const byEvent = new Map(
+				executions.map((e) => [outputOf(e, 'Captioning Trigger')[0].json.eventType, e]),
+			);
+
+			const created = byEvent.get('transcription.created')!;
+			expect(outputOf(created, 'Waiting for Captions')[0].json).toMatchObject({
+				transcriptionId,
+				title: 'Dev example',
+			});
+			expect(runDataOf(created)['Convert to SRT']).toBeUndefined();
+
+			const transcribed = byEvent.get('transcription.transcribed')!;
+			const [summary] = outputOf(transcribed, 'Transcript Summary');
+			expect(summary.json).toEqual({
+				title: 'Dev example',
+				durationSeconds: expect.any(Number),
+				confidencePercent: expect.any(Number),
+				wordCount: text.split(/\s+/).length,
+				transcript: text,
+			});
+			expect(summary.json.confidencePercent).toBeGreaterThan(50);
+			const [converted] = outputOf(transcribed, 'Convert to SRT');
+			expect(converted.binary.vtt).toMatchObject({ fileName: 'dev-example.vtt' });
+			expect(converted.binary.srt).toMatchObject({
+				fileName: 'dev-example.srt',
+				mimeType: expect.stringMatching(/^application\/x-subrip/),
+			});
+		});
+	});
+
+	it('runs captions-to-slack, posting the message to the configured webhook URL', async () => {
+		const workflow = loadExample('captions-to-slack.json');
+		setAssignment(workflow, 'Settings', 'chatWebhookUrl', `${chat!.url}/services/T1/B2/secret`);
+		setAssignment(workflow, 'Settings', 'maxTranscriptChars', 40);
+		const { id } = await importExample('captions-to-slack.json (configured)', workflow);
+		const text = 'Revenue grew <fast> & steadily. Next quarter looks even better for everyone.';
+		await whileActive(id, async () => {
+			await simulateTranscription('Q3 <Product> & roadmap', text);
+			const [execution] = await instance().waitForExecutions(id);
+			expect(execution.status).toBe('success');
+			// the trigger subscribed to transcription.transcribed only: one event, one execution
+			const { data } = await instance().api('GET', `/executions?workflowId=${id}`);
+			expect(data).toHaveLength(1);
+		});
+		expect(chat!.requests).toHaveLength(1);
+		const [post] = chat!.requests;
+		expect(post).toMatchObject({ method: 'POST', url: '/services/T1/B2/secret' });
+		expect(post.headers['content-type']).toMatch(/^application\/json/);
+		const message = JSON.parse(post.body) as { text: string };
+		expect(Object.keys(message)).toEqual(['text']);
+		const [headline, quote, ...rest] = message.text.split('\n');
+		expect(headline).toMatch(
+			/^:memo: \*Q3 &lt;Product&gt; &amp; roadmap\* is transcribed \(0:\d\d, \d+% confidence\)$/,
+		);
+		expect(quote).toBe('>Revenue grew &lt;fast&gt; &amp; steadily. Next…');
+		expect(rest).toEqual([]);
+	});
+
+	it('runs store-vtt-and-srt, writing both files to the configured folder', async () => {
+		const workflow = loadExample('store-vtt-and-srt.json');
+		setAssignment(workflow, 'Settings', 'outputFolder', filesDir);
+		const { id } = await importExample('store-vtt-and-srt.json (configured)', workflow);
+		const text =
+			'First sentence of the stored captions. A second sentence follows it. And a third one ends it.';
+		let transcriptionId = '';
+		await whileActive(id, async () => {
+			transcriptionId = await simulateTranscription('Stored: Captions & Co', text);
+			const [execution] = await instance().waitForExecutions(id);
+			expect(execution.status).toBe('success');
+			expect(outputOf(execution, 'Write SRT File')[0].json.fileName).toBe(
+				join(filesDir, `stored-captions-co-${transcriptionId.slice(0, 8)}.srt`),
+			);
+		});
+		const base = `stored-captions-co-${transcriptionId.slice(0, 8)}`;
+		expect((await readdir(filesDir)).sort()).toEqual([`${base}.srt`, `${base}.vtt`]);
+		const vtt = await readFile(join(filesDir, `${base}.vtt`), 'utf8');
+		const srt = await readFile(join(filesDir, `${base}.srt`), 'utf8');
+		expect(vtt).toBe(service().transcriptions.get(transcriptionId)!.files.vtt.content);
+		const vttCues = vtt.match(/^\d\d:\d\d:\d\d\.\d{3} --> /gm) ?? [];
+		const srtCues = srt.match(/^\d+\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\r?$/gm) ?? [];
+		expect(srtCues.length).toBeGreaterThan(0);
+		expect(srtCues).toHaveLength(vttCues.length);
+		expect(srt.replace(/\s+/g, ' ')).toContain('A second sentence follows it.');
+	});
+
+	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the captions', async () => {
+		// what a user does for the model: an OpenAI credential; "OpenAI account" links it on import
+		await instance().createCredential('OpenAI account', 'openAiApi', {
+			apiKey: 'sk-local-test',
+			url: `${openAi!.url}/v1`,
+			header: false,
+		});
+		const workflow = loadExample('summarise-with-ai-agent.json');
+		const { id, nodes } = await importExample(
+			'summarise-with-ai-agent.json (with a model)',
+			workflow,
+		);
+		expect(nodes.find((n) => n.name === 'OpenAI Chat Model')!.credentials!.openAiApi.name).toBe(
+			'OpenAI account',
+		);
+		const text = 'Welcome to the launch review. We shipped captions. Questions come last.';
+		let transcriptionId = '';
+		await whileActive(id, async () => {
+			transcriptionId = await simulateTranscription('Launch review', text);
+			const [execution] = await instance().waitForExecutions(id);
+			expect(execution.status).toBe('success');
+			expect(runDataOf(execution)['Read Captions']).toHaveLength(1);
+			const [summary] = outputOf(execution, 'Summary');
+			expect(summary.json).toEqual({
+				title: 'Launch review',
+				transcriptionId,
+				summary: '3 segments; opens at 00:00:00.300 with "Welcome to the launch review."',
+			});
+		});
+		const calls = openAi!.requests.map((r) => JSON.parse(r.body) as ChatRequest);
+		expect(calls).toHaveLength(2);
+		const prompt = JSON.stringify(calls[0].messages);
+		expect(prompt).toContain('Summarise \\"Launch review\\" (about 1 min');
+		// the captions reach the model through the tool only, not as a file attached to the prompt
+		expect(prompt).not.toContain('WEBVTT');
+		// the tool's answer is the Captioning node's convert output: the segments of the sandbox's VTT
+		const toolMessage = calls[1].messages.find((m) => m.role === 'tool')!;
+		const [{ segments }] = JSON.parse(toolMessage.content!) as { segments: { text: string }[] }[];
+		expect(segments.map((segment) => segment.text).join(' ')).toBe(text);
+	});
+
+	it('leaves no webhook endpoint registered once the examples are deactivated', async () => {
+		const res = await fetch(`${service().url}/_sandbox/webhook_endpoints`);
+		expect(((await res.json()) as { endpoints: unknown[] }).endpoints).toEqual([]);
+	});
+});

@@ -1,0 +1,100 @@
+// The importable workflows in examples/, for the e2e tests and `npm run dev`: loading them, making the
+// edits a user makes after importing one (a URL, a folder, a credential), and the body the public API
+// takes. Which credential an example's nodes use is fixed up as a user's import would (see
+// examples/README.md): by the credential's name, or by writing its id into the workflow.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PROJECT_ROOT } from './n8n';
+
+export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
+
+/** The name the examples give their Captioning credential; n8n links one of this name on import. */
+export const EXAMPLE_CREDENTIAL_NAME = 'Captioning account';
+
+export interface CredentialReference {
+	id: string | null;
+	name: string;
+}
+
+export interface ExampleNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, CredentialReference>;
+	webhookId?: string;
+	disabled?: boolean;
+}
+
+export interface ExampleWorkflow {
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<string, Record<string, { node: string; type: string; index: number }[][]>>;
+	settings?: Record<string, unknown>;
+}
+
+/** File names of every example, sorted. */
+export function listExampleFiles(): string[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+}
+
+/** A fresh copy of an example, to patch freely. */
+export function loadExample(file: string): ExampleWorkflow {
+	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+}
+
+export function findNode(workflow: Pick<ExampleWorkflow, 'nodes'>, name: string): ExampleNode {
+	const node = workflow.nodes.find((n) => n.name === name);
+	if (!node)
+		throw new Error(`no node "${name}" in ${workflow.nodes.map((n) => n.name).join(', ')}`);
+	return node;
+}
+
+interface Assignment {
+	id: string;
+	name: string;
+	value: unknown;
+	type: string;
+}
+
+/** Sets a field of an Edit Fields (Set) node, as a user edits an example's "Settings" node. */
+export function setAssignment(
+	workflow: ExampleWorkflow,
+	nodeName: string,
+	field: string,
+	value: unknown,
+): void {
+	const node = findNode(workflow, nodeName);
+	const list = (node.parameters.assignments as { assignments?: Assignment[] } | undefined)
+		?.assignments;
+	const assignment = list?.find((a) => a.name === field);
+	if (!assignment) throw new Error(`node "${nodeName}" sets no field "${field}"`);
+	assignment.value = value;
+}
+
+/** Points every node that uses a credential of this type at the given one. */
+export function useCredential(
+	workflow: ExampleWorkflow,
+	type: string,
+	credential: { id: string; name: string },
+): void {
+	for (const node of workflow.nodes) {
+		if (node.credentials?.[type])
+			node.credentials[type] = { id: credential.id, name: credential.name };
+	}
+}
+
+/** The fields POST/PUT /api/v1/workflows accepts. */
+export function toPublicApiBody(workflow: ExampleWorkflow): Record<string, unknown> {
+	return {
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: workflow.settings ?? { executionOrder: 'v1' },
+	};
+}
