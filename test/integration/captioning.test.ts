@@ -407,6 +407,64 @@ describe('Caption File', () => {
 		expect(vtt.binary!.out.fileName).toBe('weekly-sync.vtt');
 	});
 
+	test('Convert reads text or a URL too: what an AI agent tool has, since tools get no input files', async () => {
+		await setUp();
+		const item = await transcribedItem('Tool call');
+		const [fromUrl] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				inputSource: 'url',
+				url: (item.json.files as IDataObject).vtt,
+				from: 'auto',
+				to: 'text',
+				options: {},
+			},
+			[{ json: {} }],
+		);
+		expect(fromUrl.json.text).toBe('Hello world. This is a caption test with ünïcode and 日本語.');
+		const vtt =
+			'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nFirst line\n\n00:00:03.000 --> 00:00:04.000\nSecond\n';
+		const [fromText] = await run(
+			{
+				resource: 'captionFile',
+				operation: 'convert',
+				inputSource: 'text',
+				content: vtt,
+				from: 'auto',
+				to: 'srt',
+				outputBinaryPropertyName: 'srt',
+				options: {},
+			},
+			[{ json: {} }],
+		);
+		expect(binaryText(fromText, 'srt')).toBe(
+			'1\n00:00:01,000 --> 00:00:02,500\nFirst line\n\n2\n00:00:03,000 --> 00:00:04,000\nSecond\n',
+		);
+		expect(fromText.binary!.srt.fileName).toBe('captions.srt');
+		sandbox.advanceClock(3601);
+		const expired = await run({
+			resource: 'captionFile',
+			operation: 'convert',
+			inputSource: 'url',
+			url: (item.json.files as IDataObject).vtt,
+			from: 'vtt',
+			to: 'text',
+			options: {},
+		}).catch((e) => e);
+		expect(expired.message).toMatch(/has expired/);
+		const empty = await run({
+			resource: 'captionFile',
+			operation: 'convert',
+			inputSource: 'text',
+			content: ' ',
+			from: 'auto',
+			to: 'text',
+			options: {},
+		}).catch((e) => e);
+		expect(empty.message).toBe('Caption Text is empty');
+	});
+
 	test('Convert refuses what cannot be done, saying what can', async () => {
 		await setUp();
 		const vttItem: INodeExecutionData = {
@@ -472,6 +530,7 @@ describe('Caption File', () => {
 			},
 			[vttItem],
 		).catch((e) => e);
-		expect(missing.message).toMatch(/nope/);
+		expect(missing.message).toBe('The input item has no binary field "nope"');
+		expect(missing.description).toBe('It has: data.');
 	});
 });

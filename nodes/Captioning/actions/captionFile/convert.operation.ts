@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { downloadOrThrow } from './shared';
 import {
 	CaptionFormatError,
 	type CaptionSourceFormat,
@@ -16,12 +17,60 @@ import {
 
 const properties: INodeProperties[] = [
 	{
+		displayName: 'Input',
+		name: 'inputSource',
+		type: 'options',
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binary',
+				description: 'A caption file in a binary field of the input item',
+			},
+			{
+				name: 'Text',
+				value: 'text',
+				description: 'The caption file’s content as text, e.g. from an expression or an AI agent',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'A signed caption file URL, downloaded first',
+			},
+		],
+		default: 'binary',
+		description:
+			'Where the caption file comes from. As an AI agent tool, use Text or URL: tools get no input files.',
+	},
+	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
 		required: true,
+		displayOptions: { show: { inputSource: ['binary'] } },
 		hint: 'The binary field that holds the caption file, e.g. "vtt" after the Captioning Trigger downloaded it',
+	},
+	{
+		displayName: 'Caption Text',
+		name: 'content',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		default: '',
+		required: true,
+		displayOptions: { show: { inputSource: ['text'] } },
+		placeholder: 'WEBVTT …',
+		description: 'The whole WebVTT file, or the Google Speech-to-Text JSON',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { inputSource: ['url'] } },
+		placeholder: 'https://…?expires=…&signature=…',
+		description:
+			'The signed URL of a caption file, e.g. {{ $JSON.files.vtt }} after the Captioning Trigger',
 	},
 	{
 		displayName: 'From',
@@ -117,23 +166,75 @@ export function detectFormat(content: string): CaptionSourceFormat | undefined {
 	return undefined;
 }
 
+interface CaptionInput {
+	content: string;
+	/** Base of the output file name. */
+	name: string;
+	/** Where the content came from, for messages. */
+	label: string;
+}
+
+async function readInput(
+	ctx: IExecuteFunctions,
+	i: number,
+	item: INodeExecutionData,
+	chosen: CaptionSourceFormat | 'auto',
+): Promise<CaptionInput> {
+	const source = ctx.getNodeParameter('inputSource', i, 'binary') as string;
+	if (source === 'text') {
+		const content = String(ctx.getNodeParameter('content', i) ?? '');
+		if (!content.trim()) {
+			throw new NodeOperationError(ctx.getNode(), 'Caption Text is empty', { itemIndex: i });
+		}
+		return { content, name: 'captions', label: 'Caption Text' };
+	}
+	if (source === 'url') {
+		const url = String(ctx.getNodeParameter('url', i) ?? '').trim();
+		const format =
+			chosen === 'auto' ? (/google_stt|\.json(\?|$)/i.test(url) ? 'google_stt' : 'vtt') : chosen;
+		const file = await downloadOrThrow(ctx, url, format, item.json.title, i);
+		return {
+			content: file.data.toString('utf8'),
+			name: file.fileName,
+			label: 'the file at the URL',
+		};
+	}
+	const binaryPropertyName = ctx.getNodeParameter('binaryPropertyName', i) as string;
+	if (!item.binary?.[binaryPropertyName]) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The input item has no binary field "${binaryPropertyName}"`,
+			{
+				itemIndex: i,
+				description: item.binary
+					? `It has: ${Object.keys(item.binary).join(', ')}.`
+					: 'It has no files. Download one first (Caption File → Download, or the trigger’s Download Caption Files), or set Input to Text or URL.',
+			},
+		);
+	}
+	const buffer = await ctx.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	return {
+		content: buffer.toString('utf8'),
+		name: item.binary[binaryPropertyName].fileName ?? 'captions',
+		label: `"${binaryPropertyName}"`,
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	item: INodeExecutionData,
 ): Promise<INodeExecutionData[]> {
-	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
 	const to = this.getNodeParameter('to', i) as CaptionTargetFormat;
 	const chosen = this.getNodeParameter('from', i) as CaptionSourceFormat | 'auto';
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	this.helpers.assertBinaryData(i, binaryPropertyName);
-	const buffer = await this.helpers.getBinaryDataBuffer(i, binaryPropertyName);
-	const content = buffer.toString('utf8');
+	const input = await readInput(this, i, item, chosen);
+	const content = input.content;
 	const from = chosen === 'auto' ? detectFormat(content) : chosen;
 	if (!from) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The file in "${binaryPropertyName}" is neither WebVTT nor Google Speech-to-Text JSON`,
+			`The file in ${input.label} is neither WebVTT nor Google Speech-to-Text JSON`,
 			{
 				itemIndex: i,
 				description:
@@ -166,7 +267,7 @@ export async function execute(
 		if (error instanceof CaptionFormatError) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The ${from} file in "${binaryPropertyName}" cannot be read: ${error.message}`,
+				`The ${from} file in ${input.label} cannot be read: ${error.message}`,
 				{ itemIndex: i },
 			);
 		}
@@ -189,8 +290,7 @@ export async function execute(
 			},
 		];
 	}
-	const source = item.binary?.[binaryPropertyName];
-	const base = (source?.fileName ?? 'captions').replace(/(\.google_stt)?\.[^.]+$/, '');
+	const base = input.name.replace(/(\.google_stt)?\.[^.]+$/, '');
 	const outputName = this.getNodeParameter('outputBinaryPropertyName', i) as string;
 	const file = await this.helpers.prepareBinaryData(
 		Buffer.from(converted.content, 'utf8'),

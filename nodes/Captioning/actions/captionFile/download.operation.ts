@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchSignedFile } from '../../shared/download';
+import { downloadOrThrow } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -91,29 +91,7 @@ export async function execute(
 		source === 'url'
 			? (this.getNodeParameter('url', i) as string).trim()
 			: urlFromItem(this, item, format, i);
-	if (!/^https?:\/\//i.test(url)) {
-		throw new NodeOperationError(this.getNode(), 'The URL must start with http:// or https://', {
-			itemIndex: i,
-		});
-	}
-	const outcome = await fetchSignedFile(
-		(o) => this.helpers.httpRequest(o),
-		url,
-		format,
-		item.json.title,
-	);
-	if (!outcome.ok) {
-		throw new NodeApiError(
-			this.getNode(),
-			{ status: outcome.status ?? null },
-			{
-				message: outcome.message,
-				httpCode: outcome.status ? String(outcome.status) : undefined,
-				itemIndex: i,
-			},
-		);
-	}
-	const { data, fileName, mimeType } = outcome.file;
+	const { data, fileName, mimeType } = await downloadOrThrow(this, url, format, item.json.title, i);
 	return [
 		{
 			json: item.json,
