@@ -6,7 +6,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	// one n8n at a time on a 2-core machine; maxWorkers 1 makes jest run in band
 	maxWorkers: 1,
 	testTimeout: 300000,

@@ -73,3 +73,26 @@ JSON
 	fi
 	printf '%s\n' "$dir"
 }
+
+# Installs playwright-core (cached outside the clone, keyed by version; not in package.json, so that adding it
+# reinstalls nothing) and exports the node_modules folder the browser test loads it from.
+ensure_playwright() {
+	local version="${CAPTIONING_PLAYWRIGHT_VERSION:-1.65.1}"
+	local dir="$CAPTIONING_CACHE/playwright-$version"
+	if [ ! -f "$dir/node_modules/playwright-core/package.json" ]; then
+		log "installing playwright-core@$version into $dir"
+		mkdir -p "$dir"
+		# its install script would download a browser: the test drives Debian's Chromium instead
+		npm install --prefix "$dir" --no-save --no-package-lock --ignore-scripts --loglevel=error \
+			--no-audit --no-fund "playwright-core@$version" >&2
+	fi
+	export CAPTIONING_PLAYWRIGHT_DIR="$dir/node_modules"
+}
+
+# Installs Debian's Chromium (the browser the browser test drives) when it is missing; needs root.
+ensure_chromium() {
+	[ -x /usr/bin/chromium ] && return 0
+	log "installing Debian's chromium (apt-get)"
+	apt-get update >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >&2
+}

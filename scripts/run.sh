@@ -16,7 +16,7 @@ build_dist() {
 	rm -rf dist && mv "$out" dist
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|sandbox|dev|n8n-install|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|browser|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) build_dist ;;
@@ -31,6 +31,12 @@ test) jest "$@" ;;
 e2e)
 	ensure_n8n >/dev/null
 	jest -c jest.e2e.config.js --runInBand "$@"
+	;;
+browser)
+	ensure_chromium
+	ensure_playwright
+	ensure_n8n >/dev/null
+	jest -c jest.browser.config.js --runInBand "$@"
 	;;
 n8n-install) ensure_n8n ;;
 sandbox) exec tsx sandbox/cli.ts "$@" ;;
