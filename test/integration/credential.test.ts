@@ -79,6 +79,26 @@ describe('token economy', () => {
 	});
 });
 
+describe('executions that start together on a cold credential', () => {
+	test('share one assertion grant (within a process) instead of one each', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async () => await listEndpoints(h)),
+		);
+		expect(results).toHaveLength(20);
+		expect(grants(sandbox)).toEqual(['assertion:200']);
+		expect(sandbox.stats.apiRequests).toBe(20);
+	});
+
+	test('a failed grant is not shared: fixing the credential works at once', async () => {
+		const h = createHarness(credentialsFor(sandbox, { assertion: 'wrong-assertion-value' }));
+		await expect(listEndpoints(h)).rejects.toThrow(/rejected the Assertion Token/);
+		h.store.data.assertion = DEFAULT_CLIENT.assertions[0];
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(grants(sandbox)).toEqual(['assertion:400', 'assertion:200']);
+	});
+});
+
 describe('renewal', () => {
 	test('an expired access token: one refresh grant, and the POST is applied exactly once', async () => {
 		const h = createHarness(credentialsFor(sandbox));

@@ -1,4 +1,5 @@
 // The grant flow behind the credential's preAuthentication: refresh when possible, fall back to the assertion.
+import { createHash } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import {
@@ -56,12 +57,11 @@ async function callTokenEndpoint(
 	);
 }
 
-export async function obtainTokens(
+async function grantTokens(
 	http: Http,
-	data: Record<string, unknown>,
-	now: () => number = Date.now,
+	credentials: CaptioningCredentials,
+	now: () => number,
 ): Promise<SavedTokens> {
-	const credentials = readCredentials(data);
 	let grant = chooseGrant(credentials);
 	let outcome = await callTokenEndpoint(http, grant, credentials);
 	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
@@ -71,4 +71,47 @@ export async function obtainTokens(
 	if (!outcome.ok)
 		throw new CredentialError(describeTokenFailure(outcome.failure, grant, credentials));
 	return toSavedTokens(outcome.token, credentials, now());
+}
+
+/** How long a fresh grant answers callers that read the credential before it was saved. */
+export const SHARED_GRANT_MS = 10_000;
+const grants = new Map<string, { promise: Promise<SavedTokens>; settledAt?: number }>();
+
+/** Callers with the same credential values (and the same saved refresh token) share one grant. */
+export function grantKey(c: CaptioningCredentials): string {
+	return createHash('sha256')
+		.update([c.baseUrl, c.clientId, c.clientSecret, c.assertion, c.refreshToken ?? ''].join('\n'))
+		.digest('hex');
+}
+
+/**
+ * Executions that start together on a credential without a token all run preAuthentication before the first
+ * token is saved: within a process they share one grant instead of each asking for one.
+ */
+export async function obtainTokens(
+	http: Http,
+	data: Record<string, unknown>,
+	now: () => number = Date.now,
+): Promise<SavedTokens> {
+	const credentials = readCredentials(data);
+	const key = grantKey(credentials);
+	const shared = grants.get(key);
+	if (shared && (shared.settledAt === undefined || now() - shared.settledAt < SHARED_GRANT_MS)) {
+		return await shared.promise;
+	}
+	const entry: { promise: Promise<SavedTokens>; settledAt?: number } = {
+		promise: grantTokens(http, credentials, now),
+	};
+	grants.set(key, entry);
+	entry.promise.then(
+		() => {
+			entry.settledAt = now();
+			for (const [k, v] of grants) {
+				if (v.settledAt !== undefined && now() - v.settledAt >= SHARED_GRANT_MS) grants.delete(k);
+			}
+		},
+		// a failure is not shared: the next call tries again (after the user fixed the credential)
+		() => grants.delete(key),
+	);
+	return await entry.promise;
 }
