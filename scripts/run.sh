@@ -16,7 +16,7 @@ build_dist() {
 	rm -rf dist && mv "$out" dist
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|browser|sandbox|dev|n8n-install|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|faults|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) build_dist ;;
@@ -43,6 +43,18 @@ sandbox) exec tsx sandbox/cli.ts "$@" ;;
 dev)
 	ensure_n8n >/dev/null
 	exec tsx scripts/dev.ts "$@"
+	;;
+bench)
+	ensure_n8n >/dev/null
+	exec tsx bench/run.ts "$@"
+	;;
+faults)
+	ensure_n8n >/dev/null
+	jest -c jest.faults.config.js --runInBand "$@"
+	;;
+queue)
+	ensure_n8n >/dev/null
+	jest -c jest.queue.config.js --runInBand "$@"
 	;;
 exec) exec "$@" ;;
 *) echo "unknown task: $task" >&2 && exit 2 ;;

@@ -1,0 +1,238 @@
+// Workflows, credentials and execution bookkeeping for the benchmark, on top of the e2e harness's real n8n.
+import { randomUUID } from 'node:crypto';
+
+import type { ExecutionSummary, N8nInstance } from '../../test/e2e/harness/n8n';
+import type { ClientConfig } from '../../sandbox/oauth';
+import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
+import { ACTION_TYPE } from './build';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const TRIGGER_NODE_NAME = 'Captioning Trigger';
+export const WEBHOOK_NODE_NAME = 'Webhook';
+
+export async function createCaptioningCredential(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	name: string,
+	client: ClientConfig = DEFAULT_CLIENT,
+): Promise<string> {
+	const credential = await n8n.createCredential(name, 'captioningApi', {
+		baseUrl: sandbox.url,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		assertion: client.assertions[0],
+		mediaType: sandbox.mediaType,
+	});
+	return credential.id;
+}
+
+const noOp = (x: number) => ({
+	id: randomUUID(),
+	name: 'No Operation, do nothing',
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	position: [x, 0],
+	parameters: {},
+});
+
+function chain(names: string[]) {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/** Captioning Trigger -> NoOp. `seenEvents` pre-fills the de-duplication list (steady state). */
+export function triggerWorkflow(options: {
+	name: string;
+	type: string;
+	typeVersion: number;
+	credentialId: string;
+	events?: string[];
+	seenEvents?: Array<[string, number]>;
+}) {
+	const noop = noOp(250);
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER_NODE_NAME,
+				type: options.type,
+				typeVersion: options.typeVersion,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: {
+					registration: 'api',
+					events: options.events ?? ['transcription.created', 'transcription.transcribed'],
+					options: {},
+				},
+				credentials: { captioningApi: { id: options.credentialId, name: 'bench' } },
+			},
+			noop,
+		],
+		connections: chain([TRIGGER_NODE_NAME, noop.name]),
+		settings: { executionOrder: 'v1' },
+		...(options.seenEvents
+			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: { seenEvents: options.seenEvents } } }
+			: {}),
+	};
+}
+
+/** n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp. */
+export function webhookWorkflow(options: { name: string; path: string }) {
+	const noop = noOp(250);
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: WEBHOOK_NODE_NAME,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: {
+					httpMethod: 'POST',
+					path: options.path,
+					responseMode: 'onReceived',
+					options: {},
+				},
+			},
+			noop,
+		],
+		connections: chain([WEBHOOK_NODE_NAME, noop.name]),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export const ACTION_NODE_NAME = 'Captioning';
+
+/**
+ * Webhook -> Split Out (the request's `items` array, one item each) -> Captioning: one API call per item.
+ * Called with `{ items: [...] }` bodies to run the action node on N items.
+ */
+export function actionWorkflow(options: {
+	name: string;
+	path: string;
+	credentialId: string;
+	parameters: Record<string, unknown>;
+}) {
+	const split = {
+		id: randomUUID(),
+		name: 'Split Out',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [250, 0],
+		parameters: { fieldToSplitOut: 'body.items', options: {} },
+	};
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: WEBHOOK_NODE_NAME,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: {
+					httpMethod: 'POST',
+					path: options.path,
+					responseMode: 'onReceived',
+					options: {},
+				},
+			},
+			split,
+			{
+				id: randomUUID(),
+				name: ACTION_NODE_NAME,
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				position: [500, 0],
+				parameters: options.parameters,
+				credentials: { captioningApi: { id: options.credentialId, name: 'bench' } },
+			},
+		],
+		connections: chain([WEBHOOK_NODE_NAME, split.name, ACTION_NODE_NAME]),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export async function deactivate(n8n: N8nInstance, workflowId: string): Promise<void> {
+	await n8n.api('POST', `/workflows/${encodeURIComponent(workflowId)}/deactivate`, {});
+}
+
+/** The production URL of an activated Captioning Trigger, with its token, from the sandbox's registration. */
+export function triggerUrl(sandbox: Sandbox, n8n: N8nInstance, webhookId: string): string {
+	const prefix = `${n8n.webhookBaseUrl}/${webhookId}/webhook?`;
+	const endpoint = [...sandbox.endpoints.values()].find((e) => e.callbackUri.startsWith(prefix));
+	if (!endpoint) throw new Error(`no endpoint registered at the sandbox for ${prefix}`);
+	return endpoint.callbackUri;
+}
+
+/** Executions of a workflow newer than `afterId` (ids grow), newest first. */
+export async function executionsAfter(
+	n8n: N8nInstance,
+	workflowId: string,
+	afterId: number,
+	includeData = false,
+): Promise<ExecutionSummary[]> {
+	const found: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	for (;;) {
+		const query = new URLSearchParams({
+			workflowId,
+			limit: includeData ? '100' : '250',
+			includeData: String(includeData),
+		});
+		if (cursor) query.set('cursor', cursor);
+		const page = await n8n.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		let older = false;
+		for (const execution of page.data) {
+			if (Number(execution.id) <= afterId) {
+				older = true;
+				continue;
+			}
+			found.push(execution);
+		}
+		if (older || !page.nextCursor || page.data.length === 0) return found;
+		cursor = page.nextCursor;
+	}
+}
+
+/** The newest execution id of the whole instance (0 when there is none). */
+export async function newestExecutionId(n8n: N8nInstance): Promise<number> {
+	const page = await n8n.api<{ data: ExecutionSummary[] }>('GET', '/executions?limit=1');
+	return page.data.length ? Number(page.data[0].id) : 0;
+}
+
+/**
+ * Waits until `count` executions of the workflow newer than `afterId` have finished; returns them and the time
+ * the last one stopped.
+ */
+export async function waitForFinished(
+	n8n: N8nInstance,
+	workflowId: string,
+	afterId: number,
+	count: number,
+	options: { timeoutMs?: number; includeData?: boolean } = {},
+): Promise<ExecutionSummary[]> {
+	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+	for (;;) {
+		const executions = await executionsAfter(n8n, workflowId, afterId, options.includeData);
+		const finished = executions.filter((e) => e.stoppedAt);
+		if (finished.length >= count) return finished;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`only ${finished.length}/${count} executions of workflow ${workflowId} finished in time`,
+			);
+		}
+		await sleep(500);
+	}
+}

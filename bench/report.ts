@@ -1,0 +1,474 @@
+// Turns the raw runs into figures (median and spread over repetitions), the console table and the figures block
+// of BENCHMARKS.md.
+import { readFile, writeFile } from 'node:fs/promises';
+
+import type { MachineInfo, LoadSample } from './lib/machine';
+import { roundSummary, summarize, type Summary } from './lib/stats';
+import type { RateLimitRun, TokenEconomyRun } from './measure/api';
+import type { IsolateCount } from './measure/isolates';
+import type { LatencyRound } from './measure/latency';
+import type { ReceiveCost } from './measure/receive-cost';
+import { TARGET_LABELS, type TargetKey, type ThroughputRun } from './measure/throughput';
+
+export interface ThroughputFigures {
+	targets: Partial<
+		Record<
+			TargetKey,
+			{
+				eventsPerSecond: Summary;
+				p50Ms: Summary;
+				p99Ms: Summary;
+				n8nCpuMsPerRequest: Summary;
+			}
+		>
+	>;
+	/** Paired per round: ours ÷ webhook measured back to back. */
+	ratioOursToWebhook?: Summary;
+	ratioOursV2ToWebhook?: Summary;
+}
+
+export interface Results {
+	schema: 1;
+	/** When measuring started (after any --wait-quiet wait). */
+	date: string;
+	durationSeconds: number;
+	/** The --wait-quiet wait before measuring: whether the 1-minute load fell below the threshold. */
+	quietWait?: { threshold: number; quiet: boolean; waitedSeconds: number };
+	machine: MachineInfo;
+	load: Array<{ phase: string } & LoadSample>;
+	versions: Record<string, string>;
+	settings: Record<string, unknown>;
+	summary: {
+		throughput: Record<string, Record<string, ThroughputFigures>>;
+		isolates: Record<string, IsolateCount[]>;
+		isolateCycle?: { cpuMs: Summary; wallMs: Summary };
+		latency: Record<
+			string,
+			Partial<
+				Record<
+					TargetKey,
+					{ p50Ms: Summary; p99Ms: Summary; answerP50Ms: Summary; answerP99Ms: Summary }
+				>
+			>
+		>;
+		tokenEconomy?: Record<
+			string,
+			{
+				tokenRequestsPer1000Calls: Summary;
+				tokenRequests: Summary;
+				apiCalls: Summary;
+				unauthorized: number;
+				failedExecutions: number;
+			}
+		>;
+		rateLimit?: Array<{
+			n: number;
+			ratePerSecond: number;
+			announced: boolean;
+			ratio: Summary;
+			seconds: Summary;
+			rateLimited: Summary;
+			failures: number;
+			failedExecutions: number;
+		}>;
+		receiveCost?: {
+			totalUs: Summary;
+			stepsUs: Record<string, Summary>;
+			/** n8n's CPU per request for our trigger and for the Webhook node, default configuration, item 1. */
+			n8nCpuUsPerRequest: Partial<Record<TargetKey, Summary>>;
+			/** The trigger's own code as a share of what n8n spends per request on it. */
+			sharePercent?: number;
+		};
+	};
+	raw: {
+		throughput: Record<string, ThroughputRun[]>;
+		idleCpuRate: Record<string, number>;
+		isolates: Record<string, IsolateCount[]>;
+		latency: Record<string, LatencyRound[]>;
+		tokenEconomy: TokenEconomyRun[];
+		rateLimit: RateLimitRun[];
+		receiveCost: ReceiveCost[];
+		isolateCycle: Array<{ cpuMsPerCycle: number; wallMsPerCycle: number }>;
+	};
+}
+
+const s = (values: number[], digits = 3) => roundSummary(summarize(values), digits);
+
+function pairedRatios(runs: ThroughputRun[], numerator: TargetKey, denominator: TargetKey) {
+	const ratios: number[] = [];
+	for (const run of runs.filter((r) => r.target === numerator)) {
+		const partner = runs.find(
+			(r) => r.target === denominator && r.round === run.round && r.concurrency === run.concurrency,
+		);
+		if (partner) ratios.push(run.eventsPerSecond / partner.eventsPerSecond);
+	}
+	return ratios.length ? s(ratios) : undefined;
+}
+
+export function buildSummary(results: Results): Results['summary'] {
+	const { raw } = results;
+	const summary: Results['summary'] = { throughput: {}, isolates: raw.isolates, latency: {} };
+	for (const [config, runs] of Object.entries(raw.throughput)) {
+		summary.throughput[config] = {};
+		for (const concurrency of [...new Set(runs.map((r) => r.concurrency))]) {
+			const atConcurrency = runs.filter((r) => r.concurrency === concurrency);
+			const figures: ThroughputFigures = { targets: {} };
+			for (const target of [...new Set(atConcurrency.map((r) => r.target))]) {
+				const mine = atConcurrency.filter((r) => r.target === target);
+				figures.targets[target] = {
+					eventsPerSecond: s(
+						mine.map((r) => r.eventsPerSecond),
+						2,
+					),
+					p50Ms: s(
+						mine.map((r) => r.p50Ms),
+						1,
+					),
+					p99Ms: s(
+						mine.map((r) => r.p99Ms),
+						1,
+					),
+					n8nCpuMsPerRequest: s(
+						mine.map((r) => r.n8nCpuMsPerRequest),
+						1,
+					),
+				};
+			}
+			figures.ratioOursToWebhook = pairedRatios(atConcurrency, 'ours', 'webhook');
+			figures.ratioOursV2ToWebhook = pairedRatios(atConcurrency, 'oursV2', 'webhook');
+			summary.throughput[config][String(concurrency)] = figures;
+		}
+	}
+	if (raw.isolateCycle.length) {
+		summary.isolateCycle = {
+			cpuMs: s(
+				raw.isolateCycle.map((r) => r.cpuMsPerCycle),
+				1,
+			),
+			wallMs: s(
+				raw.isolateCycle.map((r) => r.wallMsPerCycle),
+				1,
+			),
+		};
+	}
+	for (const [config, rounds] of Object.entries(raw.latency)) {
+		summary.latency[config] = {};
+		for (const target of [...new Set(rounds.map((r) => r.target))]) {
+			const mine = rounds.filter((r) => r.target === target);
+			summary.latency[config][target] = {
+				p50Ms: s(
+					mine.map((r) => r.p50Ms),
+					1,
+				),
+				p99Ms: s(
+					mine.map((r) => r.p99Ms),
+					1,
+				),
+				answerP50Ms: s(
+					mine.map((r) => r.answerP50Ms),
+					1,
+				),
+				answerP99Ms: s(
+					mine.map((r) => r.answerP99Ms),
+					1,
+				),
+			};
+		}
+	}
+	if (raw.tokenEconomy.length) {
+		summary.tokenEconomy = {};
+		for (const mode of [...new Set(raw.tokenEconomy.map((r) => r.mode))]) {
+			const mine = raw.tokenEconomy.filter((r) => r.mode === mode);
+			summary.tokenEconomy[mode] = {
+				tokenRequestsPer1000Calls: s(
+					mine.map((r) => r.tokenRequestsPer1000Calls),
+					2,
+				),
+				tokenRequests: s(mine.map((r) => r.tokenRequests)),
+				apiCalls: s(mine.map((r) => r.apiCalls)),
+				unauthorized: mine.reduce((t, r) => t + r.unauthorized, 0),
+				failedExecutions: mine.reduce((t, r) => t + r.failedExecutions, 0),
+			};
+		}
+	}
+	if (raw.rateLimit.length) {
+		const cases = new Map<string, RateLimitRun[]>();
+		for (const run of raw.rateLimit) {
+			const key = `${run.n}/${run.ratePerSecond}/${run.announced}`;
+			cases.set(key, [...(cases.get(key) ?? []), run]);
+		}
+		summary.rateLimit = [...cases.values()].map((runs) => ({
+			n: runs[0].n,
+			ratePerSecond: runs[0].ratePerSecond,
+			announced: runs[0].announced,
+			ratio: s(runs.map((r) => r.ratio)),
+			seconds: s(
+				runs.map((r) => r.seconds),
+				2,
+			),
+			rateLimited: s(runs.map((r) => r.rateLimited)),
+			failures: runs.reduce((t, r) => t + r.failures, 0),
+			failedExecutions: runs.filter((r) => r.executionStatus !== 'success').length,
+		}));
+	}
+	if (raw.receiveCost.length) {
+		const steps: Record<string, Summary> = {};
+		for (const name of Object.keys(raw.receiveCost[0].stepsUs)) {
+			steps[name] = s(
+				raw.receiveCost.map((r) => r.stepsUs[name]),
+				1,
+			);
+		}
+		const n8nCpu: Partial<Record<TargetKey, Summary>> = {};
+		const defaultRuns = raw.throughput.default ?? [];
+		for (const target of ['ours', 'webhook'] as const) {
+			const mine = defaultRuns.filter((r) => r.target === target);
+			if (mine.length)
+				n8nCpu[target] = s(
+					mine.map((r) => r.n8nCpuMsPerRequest * 1000),
+					0,
+				);
+		}
+		const totalUs = s(
+			raw.receiveCost.map((r) => r.totalUs),
+			1,
+		);
+		summary.receiveCost = {
+			totalUs,
+			stepsUs: steps,
+			n8nCpuUsPerRequest: n8nCpu,
+			sharePercent: n8nCpu.ours
+				? Math.round((totalUs.median / n8nCpu.ours.median) * 10_000) / 100
+				: undefined,
+		};
+	}
+	return summary;
+}
+
+// ---- presentation ------------------------------------------------------------------------------------------
+
+const fmt = (value: number | undefined, digits = 1) =>
+	value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+
+/** "median (min–max)" */
+const spread = (summary: Summary | undefined, digits = 1) =>
+	summary
+		? summary.n > 1
+			? `${fmt(summary.median, digits)} (${fmt(summary.min, digits)}–${fmt(summary.max, digits)})`
+			: fmt(summary.median, digits)
+		: '–';
+
+function table(header: string[], rows: string[][]): string[] {
+	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+	const line = (cells: string[]) => cells.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ');
+	return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+}
+
+function markdownTable(header: string[], rows: string[][]): string[] {
+	return [
+		`| ${header.join(' | ')} |`,
+		`| ${header.map(() => '---').join(' | ')} |`,
+		...rows.map((r) => `| ${r.join(' | ')} |`),
+	];
+}
+
+interface Section {
+	title: string;
+	header: string[];
+	rows: string[][];
+	notes?: string[];
+}
+
+function sections(results: Results): Section[] {
+	const { summary } = results;
+	const out: Section[] = [];
+	const configLabel = (key: string) =>
+		({ default: 'default', lazyAcquire: 'LAZY_ACQUIRE=true', poolSize2: 'POOL_SIZE=2' })[key] ??
+		key;
+
+	const throughputRows: string[][] = [];
+	for (const [config, byConcurrency] of Object.entries(summary.throughput)) {
+		for (const [concurrency, figures] of Object.entries(byConcurrency)) {
+			for (const [target, f] of Object.entries(figures.targets)) {
+				const ratio =
+					target === 'ours'
+						? figures.ratioOursToWebhook
+						: target === 'oursV2'
+							? figures.ratioOursV2ToWebhook
+							: undefined;
+				throughputRows.push([
+					configLabel(config),
+					concurrency,
+					TARGET_LABELS[target as TargetKey],
+					spread(f!.eventsPerSecond),
+					spread(f!.p50Ms, 0),
+					spread(f!.p99Ms, 0),
+					spread(f!.n8nCpuMsPerRequest),
+					ratio ? spread(ratio, 2) : '',
+				]);
+			}
+		}
+	}
+	if (throughputRows.length) {
+		out.push({
+			title: '1. Trigger throughput vs the Webhook node (same n8n, 2 KB body, trigger -> NoOp)',
+			header: [
+				'config',
+				'conns',
+				'target',
+				'events/s',
+				'p50 ms',
+				'p99 ms',
+				'n8n CPU ms/req',
+				'÷ webhook',
+			],
+			rows: throughputRows,
+		});
+	}
+	const isolateRows: string[][] = [];
+	for (const [config, counts] of Object.entries(summary.isolates)) {
+		for (const c of counts) {
+			isolateRows.push([
+				configLabel(config),
+				TARGET_LABELS[c.target],
+				fmt(c.isolatesPerRequest, 2),
+				fmt(c.syncColdStartsPerRequest, 2),
+				fmt(c.evaluationsPerRequest, 2),
+			]);
+		}
+	}
+	if (isolateRows.length || summary.isolateCycle) {
+		out.push({
+			title: '1b. Expression isolates per request (n8n counters) and the cost of one',
+			header: ['config', 'target', 'isolates/req', 'built sync/req', 'evaluations/req'],
+			rows: isolateRows,
+			notes: summary.isolateCycle
+				? [
+						`one isolate cycle (acquire, evaluate, release, rebuild): ${spread(summary.isolateCycle.cpuMs)} ms CPU, ` +
+							`${spread(summary.isolateCycle.wallMs)} ms wall`,
+					]
+				: [],
+		});
+	}
+	if (summary.tokenEconomy) {
+		out.push({
+			title: '2. Token economy (20 executions x 50 items of Get Many, one token lifetime)',
+			header: ['executions', 'API calls', 'token requests', 'per 1,000 calls', '401s', 'failed'],
+			rows: Object.entries(summary.tokenEconomy).map(([mode, t]) => [
+				mode,
+				spread(t.apiCalls, 0),
+				spread(t.tokenRequests, 0),
+				spread(t.tokenRequestsPer1000Calls, 2),
+				String(t.unauthorized),
+				String(t.failedExecutions),
+			]),
+		});
+	}
+	if (summary.rateLimit) {
+		out.push({
+			title: '3. Rate-limit efficiency (create N endpoints, sandbox limited to R/s)',
+			header: ['N', 'R/s', 'limits', 'seconds', 'time ÷ (N/R)', '429s', 'failures'],
+			rows: summary.rateLimit.map((r) => [
+				String(r.n),
+				String(r.ratePerSecond),
+				r.announced ? 'announced' : 'unannounced',
+				spread(r.seconds, 2),
+				spread(r.ratio, 3),
+				spread(r.rateLimited, 0),
+				String(r.failures + r.failedExecutions),
+			]),
+		});
+	}
+	if (summary.receiveCost) {
+		const rc = summary.receiveCost;
+		out.push({
+			title: '4. Receive-path cost (trigger code alone, warm) vs n8n per request',
+			header: ['what', 'CPU µs per event'],
+			rows: [
+				['trigger receive path, total', spread(rc.totalUs)],
+				...Object.entries(rc.stepsUs).map(([name, v]) => [`  ${name}`, spread(v)]),
+				...Object.entries(rc.n8nCpuUsPerRequest).map(([target, v]) => [
+					`n8n per request: ${TARGET_LABELS[target as TargetKey]}`,
+					spread(v, 0),
+				]),
+			],
+			notes:
+				rc.sharePercent !== undefined
+					? [`the trigger's own code is ${rc.sharePercent}% of n8n's CPU per request for it`]
+					: [],
+		});
+	}
+	const latencyRows: string[][] = [];
+	for (const [config, byTarget] of Object.entries(summary.latency)) {
+		for (const [target, l] of Object.entries(byTarget)) {
+			latencyRows.push([
+				configLabel(config),
+				TARGET_LABELS[target as TargetKey],
+				spread(l!.p50Ms, 0),
+				spread(l!.p99Ms, 0),
+				spread(l!.answerP50Ms, 0),
+			]);
+		}
+	}
+	if (latencyRows.length) {
+		out.push({
+			title: '5. Delivery latency (sandbox send -> execution stoppedAt)',
+			header: ['config', 'target', 'p50 ms', 'p99 ms', 'send -> 2xx p50 ms'],
+			rows: latencyRows,
+		});
+	}
+	return out;
+}
+
+function header(results: Results): string[] {
+	const m = results.machine;
+	const v = results.versions;
+	const loads = results.load.map((l) => l.load[0]);
+	const wait = results.quietWait;
+	return [
+		`${results.date}: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${v.node}, n8n ${v.n8n}, ` +
+			`n8n-nodes-captioning ${v.package}`,
+		`1-minute load during the run: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} ` +
+			`(at start ${loads[0]?.toFixed(2)}); figures are median (min–max) over repetitions`,
+		...(wait
+			? [
+					wait.quiet
+						? `Waited ${wait.waitedSeconds} s for a 1-minute load below ${wait.threshold}`
+						: `The 1-minute load did not fall below ${wait.threshold} within ${Math.round(wait.waitedSeconds / 60)} min of waiting: other work shared the machine`,
+				]
+			: []),
+	];
+}
+
+export function printTable(results: Results): void {
+	const lines = ['', ...header(results)];
+	for (const section of sections(results)) {
+		lines.push('', section.title, ...table(section.header, section.rows));
+		for (const note of section.notes ?? []) lines.push(`  ${note}`);
+	}
+	process.stdout.write(lines.join('\n') + '\n\n');
+}
+
+export function renderMarkdown(results: Results): string {
+	const lines = header(results).map((l) => `${l}.`);
+	lines.push('');
+	for (const section of sections(results)) {
+		lines.push(`**${section.title}**`, '', ...markdownTable(section.header, section.rows), '');
+		for (const note of section.notes ?? [])
+			lines.push(`${note[0].toUpperCase()}${note.slice(1)}.`, '');
+	}
+	return lines.join('\n').trimEnd() + '\n';
+}
+
+const START = '<!-- bench:figures:start (written by `npm run bench -- --update-doc`) -->';
+const END = '<!-- bench:figures:end -->';
+
+/** Replaces the figures block of BENCHMARKS.md; the rest of the file is written by hand. */
+export async function updateDoc(path: string, figures: string): Promise<void> {
+	const text = await readFile(path, 'utf8');
+	const start = text.indexOf(START);
+	const end = text.indexOf(END);
+	if (start < 0 || end < start)
+		throw new Error(`${path} has no figures block (${START} ... ${END})`);
+	await writeFile(path, `${text.slice(0, start + START.length)}\n\n${figures}\n${text.slice(end)}`);
+}
