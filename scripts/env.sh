@@ -37,7 +37,8 @@ ensure_node24() {
 ensure_deps() {
 	local stamp="$PROJECT_ROOT/node_modules/.captioning-lock-hash"
 	local want
-	want="$(cat "$PROJECT_ROOT/package-lock.json" "$PROJECT_ROOT/package.json" | sha256sum | cut -d' ' -f1)-$CAPTIONING_NODE_VERSION"
+	# the lock alone: it records package.json's dependencies, and a change of scripts needs no reinstall
+	want="$(sha256sum <"$PROJECT_ROOT/package-lock.json" | cut -d' ' -f1)-$CAPTIONING_NODE_VERSION"
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
 	# several scripts may start at once (CI steps, parallel test runs): one installs, the others wait
 	mkdir -p "$CAPTIONING_CACHE"
