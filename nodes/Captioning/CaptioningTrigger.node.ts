@@ -7,7 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import { transcriptFromCaptions } from './shared/captions';
@@ -15,7 +15,9 @@ import { fetchSignedFile } from './shared/download';
 import { checkExists, create, remove } from './trigger/lifecycle';
 import {
 	checkToken,
+	DEDUPE_LIMIT,
 	flattenEvent,
+	isJsonContentType,
 	isSelectedEvent,
 	readDeliveryBody,
 	rememberEvent,
@@ -23,7 +25,17 @@ import {
 	validateEvent,
 } from './trigger/receive';
 import { readRegistration, TOKEN_PARAMETER } from './trigger/registration';
-import { rememberInProcess } from './trigger/recent';
+import {
+	attachList,
+	CLAIM_POLL_MS,
+	claimInProcess,
+	MAX_CLAIM_WAIT_MS,
+	mergeSeen,
+	settleInProcess,
+	startedInProcess,
+} from './trigger/recent';
+
+const is2xx = (status: number) => status >= 200 && status < 300;
 
 export class CaptioningTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -162,8 +174,17 @@ export class CaptioningTrigger implements INodeType {
 			if (refused) return reject(refused);
 		}
 
-		if (!req.rawBody) await req.readRawBody();
-		const body = readDeliveryBody(req.headers['content-type'], req.rawBody);
+		const contentType = req.headers['content-type'];
+		// n8n has already streamed a multipart/form-data body into its form parser: reading it again throws,
+		// and an exception here makes n8n answer 500 and record a failed execution
+		if (!req.rawBody && isJsonContentType(contentType)) {
+			try {
+				await req.readRawBody();
+			} catch {
+				return reject({ status: 400, message: 'The request body could not be read.' });
+			}
+		}
+		const body = readDeliveryBody(contentType, req.rawBody);
 		if (!body.ok) return reject(body.rejection);
 		const validated = validateEvent(body.body);
 		if (!validated.ok) return reject(validated.rejection);
@@ -174,19 +195,39 @@ export class CaptioningTrigger implements INodeType {
 			return answer(200, { received: true, ignored: `event type ${eventType} is not selected` });
 		}
 
-		// the service redelivers after a non-2xx; an id already started must not start a second execution
-		const node = this.getNode();
+		// the service redelivers after a non-2xx; an id already started must not start a second execution:
+		// trigger/recent.ts knows this process's starts, the static data those of other processes and runs
+		const triggerKey = `${this.getWorkflow().id}:${this.getNode().id}`;
+		const eventId = event.data.id;
 		const nowSeconds = Math.floor(Date.now() / 1000);
-		const remembered = rememberEvent(staticData.seenEvents, event.data.id, nowSeconds);
-		const seenHere = rememberInProcess(
-			`${this.getWorkflow().id}:${node.id}`,
-			event.data.id,
-			nowSeconds,
-		);
-		if (remembered.duplicate || seenHere) {
+		const answered = () => (res.writableEnded ? is2xx(res.statusCode) : undefined);
+		let claim = claimInProcess(triggerKey, eventId, nowSeconds, answered);
+		// a copy that arrives while another request starts the event waits for the outcome of that start
+		for (let waitedMs = 0; claim.state === 'starting'; waitedMs += CLAIM_POLL_MS) {
+			if (waitedMs >= MAX_CLAIM_WAIT_MS) {
+				return answer(409, {
+					error:
+						'An earlier delivery of this event is still being started: deliver it again later.',
+				});
+			}
+			await Promise.race([claim.settled, sleep(CLAIM_POLL_MS)]);
+			claim = claimInProcess(triggerKey, eventId, nowSeconds, answered);
+		}
+		if (claim.state === 'started') return answer(200, { received: true, duplicate: true });
+		// n8n answers 2xx once the execution exists (queued, in queue mode)
+		res.once('finish', () => settleInProcess(triggerKey, eventId, is2xx(res.statusCode)));
+		const remembered = rememberEvent(staticData.seenEvents, eventId, nowSeconds);
+		if (remembered.duplicate) {
+			settleInProcess(triggerKey, eventId, true);
 			return answer(200, { received: true, duplicate: true });
 		}
-		staticData.seenEvents = remembered.seen;
+		const seen = mergeSeen(
+			remembered.seen,
+			startedInProcess(triggerKey, DEDUPE_LIMIT),
+			DEDUPE_LIMIT,
+		);
+		attachList(triggerKey, eventId, seen);
+		staticData.seenEvents = seen;
 
 		const options = this.getNodeParameter('options', {}) as {
 			downloadFormats?: string[];

@@ -42,7 +42,9 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 	return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading BOM in the text: the decoder would otherwise drop one silently, and with the
+// replace below a body with two BOMs would pass, which neither JSON nor n8n's own parser accept
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export type BodyResult = { ok: true; body: unknown } | { ok: false; rejection: Rejection };
 
