@@ -1,0 +1,65 @@
+// Workflow and execution helpers on top of an N8nInstance that several suites need: every execution
+// across the public API's pages, and a deactivation that waits for n8n's publication outbox.
+import {
+	type ExecutionSummary,
+	type N8nInstance,
+	N8nHttpError,
+	type PublicationStatus,
+} from './n8n';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** Every execution (of one workflow, or all), following the public API's cursor. */
+export async function listExecutions(
+	n8n: N8nInstance,
+	options: { workflowId?: string; includeData?: boolean } = {},
+): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	do {
+		const query = new URLSearchParams({
+			includeData: String(options.includeData ?? false),
+			limit: '250',
+		});
+		if (options.workflowId) query.set('workflowId', options.workflowId);
+		if (cursor) query.set('cursor', cursor);
+		const page = await n8n.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		all.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return all;
+}
+
+/**
+ * POST /api/v1/workflows/<id>/deactivate, then waits until the publication outbox has removed the
+ * triggers (n8n 2.41 unpublishes asynchronously, as it publishes).
+ */
+export async function deactivateWorkflow(
+	n8n: N8nInstance,
+	id: string,
+	options: { timeoutMs?: number } = {},
+): Promise<void> {
+	await n8n.api('POST', `/workflows/${encodeURIComponent(id)}/deactivate`, {});
+	const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+	for (;;) {
+		let status: PublicationStatus;
+		try {
+			status = await n8n.rest<PublicationStatus>(
+				'GET',
+				`/workflows/${encodeURIComponent(id)}/publication-status`,
+			);
+		} catch (error) {
+			// N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: deactivation was synchronous
+			if (error instanceof N8nHttpError && error.status === 404) return;
+			throw error;
+		}
+		if (status.status === 'not_published' && status.pendingVersionId === null) return;
+		if (Date.now() > deadline) {
+			throw new Error(`workflow ${id} still ${JSON.stringify(status)} after deactivation`);
+		}
+		await delay(100);
+	}
+}
