@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
+import { CAPTION_FORMAT_OPTIONS, EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import { transcriptFromCaptions } from './shared/captions';
 import { fetchSignedFile } from './shared/download';
 import { checkExists, create, remove } from './trigger/lifecycle';
@@ -120,10 +120,7 @@ export class CaptioningTrigger implements INodeType {
 						displayName: 'Download Caption Files',
 						name: 'downloadFormats',
 						type: 'multiOptions',
-						options: [
-							{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
-							{ name: 'WebVTT', value: 'vtt' },
-						],
+						options: CAPTION_FORMAT_OPTIONS,
 						default: [],
 						description:
 							'Fetch these files into binary properties when the event arrives (their signed URLs expire soon after), and add the plain transcript text to the item',

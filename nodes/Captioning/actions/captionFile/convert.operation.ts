@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { CAPTION_FORMAT_OPTIONS } from '../../shared/constants';
 import { downloadOrThrow } from './shared';
 import {
 	CaptionFormatError,
@@ -76,11 +77,7 @@ const properties: INodeProperties[] = [
 		displayName: 'From',
 		name: 'from',
 		type: 'options',
-		options: [
-			{ name: 'Detect Automatically', value: 'auto' },
-			{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
-			{ name: 'WebVTT', value: 'vtt' },
-		],
+		options: [{ name: 'Detect Automatically', value: 'auto' }, ...CAPTION_FORMAT_OPTIONS],
 		default: 'auto',
 	},
 	{

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { CAPTION_FORMAT_OPTIONS } from '../../shared/constants';
 import { downloadOrThrow } from './shared';
 
 const properties: INodeProperties[] = [
@@ -32,10 +33,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Format',
 		name: 'format',
 		type: 'options',
-		options: [
-			{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
-			{ name: 'WebVTT', value: 'vtt' },
-		],
+		options: CAPTION_FORMAT_OPTIONS,
 		default: 'vtt',
 		description: 'Which caption file to download',
 	},
