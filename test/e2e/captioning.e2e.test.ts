@@ -10,12 +10,10 @@ import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../.
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
 import { packProject } from './harness/pack';
+import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from './harness/workflows';
 
-const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
 const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
-const TRIGGER_NODE = 'Captioning Trigger';
-const RECEIVED_NODE = 'Received';
 // Redeliveries 1, 4, 10, 22 and 46 s after the first attempt: n8n's restart (5-15 s on a busy 2-core
 // machine) fits well inside.
 const RETRY_DELAYS_MS = [1_000, 3_000, 6_000, 12_000, 24_000];
@@ -194,37 +192,18 @@ afterAll(async () => {
 describe('Captioning package in a real n8n', () => {
 	it('registers exactly one endpoint with the production URL and the chosen events on activation', async () => {
 		trigger.webhookId = randomUUID();
-		const created = await instance().createWorkflow({
-			name: 'Captions arrive',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: TRIGGER_NODE,
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId: trigger.webhookId,
-					parameters: {
-						registration: 'api',
-						events: EVENTS,
-						options: { downloadFormats: ['vtt', 'google_stt'] },
-					},
-					credentials: { captioningApi: credential },
+		const created = await instance().createWorkflow(
+			triggerWorkflow({
+				name: 'Captions arrive',
+				webhookId: trigger.webhookId,
+				credential,
+				parameters: {
+					registration: 'api',
+					events: EVENTS,
+					options: { downloadFormats: ['vtt', 'google_stt'] },
 				},
-				{
-					id: randomUUID(),
-					name: RECEIVED_NODE,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [250, 0],
-					parameters: {},
-				},
-			],
-			connections: {
-				[TRIGGER_NODE]: { main: [[{ node: RECEIVED_NODE, type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
+			}),
+		);
 		trigger.workflowId = created.id;
 		expect(sb().endpoints.size).toBe(0);
 

@@ -19,7 +19,12 @@ import {
 	startN8n,
 } from '../e2e/harness/n8n';
 import { packProject } from '../e2e/harness/pack';
-import { deactivateWorkflow, listExecutions } from '../e2e/harness/workflows';
+import {
+	deactivateWorkflow,
+	listExecutions,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../e2e/harness/workflows';
 import {
 	type Delivery,
 	type Expectation,
@@ -30,9 +35,7 @@ import {
 } from './deliveries';
 import { createSender, mapPool, type RawResponse, type Sender } from './http';
 
-const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
 const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
-const TRIGGER_NODE = 'Captioning Trigger';
 const ACTION_NODE = 'Captioning';
 const SELECTED = 'transcription.transcribed';
 const UNSELECTED = 'transcription.created';
@@ -157,23 +160,15 @@ beforeAll(async () => {
 
 	trigger.webhookId = randomUUID();
 	trigger.productionUrl = `${instance().webhookBaseUrl}/${trigger.webhookId}/webhook`;
-	const created = await instance().createWorkflow({
-		name: 'Faults: trigger',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER_NODE,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: trigger.webhookId,
-				parameters: { registration: 'api', events: [SELECTED], options: {} },
-				credentials: { captioningApi: credential },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	});
+	const created = await instance().createWorkflow(
+		triggerWorkflow({
+			name: 'Faults: trigger',
+			webhookId: trigger.webhookId,
+			credential,
+			parameters: { registration: 'api', events: [SELECTED], options: {} },
+			alone: true,
+		}),
+	);
 	trigger.workflowId = created.id;
 	await instance().activateWorkflow(trigger.workflowId);
 }, 300_000);

@@ -13,13 +13,10 @@ import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../.
 import type { DeliveryAttempt } from '../../sandbox/delivery';
 import { type ExecutionSummary, PROJECT_ROOT } from '../e2e/harness/n8n';
 import { packProject } from '../e2e/harness/pack';
-import { listExecutions } from '../e2e/harness/workflows';
+import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../e2e/harness/workflows';
 import { type QueueCluster, startQueueCluster } from './cluster';
 import { type Services, startServices } from './services';
 
-const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
-const TRIGGER_NODE = 'Captioning Trigger';
-const RECEIVED_NODE = 'Received';
 // both event types: each transcription is two events, created at once and transcribed a bit later
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 const TRANSCRIPTIONS = Number(process.env.CAPTIONING_QUEUE_TRANSCRIPTIONS ?? 500);
@@ -187,33 +184,14 @@ afterAll(async () => {
 describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers)', () => {
 	it('registers exactly one endpoint, with the webhook process URL, when main activates', async () => {
 		trigger.webhookId = randomUUID();
-		const created = await n8n().main.createWorkflow({
-			name: 'Captions in queue mode',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: TRIGGER_NODE,
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId: trigger.webhookId,
-					parameters: { registration: 'api', events: EVENTS },
-					credentials: { captioningApi: credential },
-				},
-				{
-					id: randomUUID(),
-					name: RECEIVED_NODE,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [250, 0],
-					parameters: {},
-				},
-			],
-			connections: {
-				[TRIGGER_NODE]: { main: [[{ node: RECEIVED_NODE, type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
+		const created = await n8n().main.createWorkflow(
+			triggerWorkflow({
+				name: 'Captions in queue mode',
+				webhookId: trigger.webhookId,
+				credential,
+				parameters: { registration: 'api', events: EVENTS },
+			}),
+		);
 		trigger.workflowId = created.id;
 		expect(sb().endpoints.size).toBe(0);
 

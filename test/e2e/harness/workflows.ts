@@ -1,5 +1,7 @@
 // Workflow and execution helpers on top of an N8nInstance that several suites need: every execution
 // across the public API's pages, and a deactivation that waits for n8n's publication outbox.
+import { randomUUID } from 'node:crypto';
+
 import {
 	type ExecutionSummary,
 	type N8nInstance,
@@ -62,4 +64,47 @@ export async function deactivateWorkflow(
 		}
 		await delay(100);
 	}
+}
+
+export const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
+export const TRIGGER_NODE = 'Captioning Trigger';
+export const RECEIVED_NODE = 'Received';
+
+/**
+ * The workflow the suites activate: the Captioning Trigger with the given parameters, followed by a NoOp named
+ * RECEIVED_NODE unless `alone`. The body for POST /api/v1/workflows.
+ */
+export function triggerWorkflow(options: {
+	name: string;
+	webhookId: string;
+	credential: { id: string; name: string };
+	parameters: Record<string, unknown>;
+	alone?: boolean;
+}): Record<string, unknown> {
+	const trigger = {
+		id: randomUUID(),
+		name: TRIGGER_NODE,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: options.webhookId,
+		parameters: options.parameters,
+		credentials: { captioningApi: options.credential },
+	};
+	const received = {
+		id: randomUUID(),
+		name: RECEIVED_NODE,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [250, 0],
+		parameters: {},
+	};
+	return {
+		name: options.name,
+		nodes: options.alone ? [trigger] : [trigger, received],
+		connections: options.alone
+			? {}
+			: { [TRIGGER_NODE]: { main: [[{ node: RECEIVED_NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
 }
