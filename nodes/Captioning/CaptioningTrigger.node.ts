@@ -230,11 +230,9 @@ export class CaptioningTrigger implements INodeType {
 			downloadFormats?: string[];
 			rawBody?: boolean;
 		};
-		const item: INodeExecutionData = {
-			json: options.rawBody ? (body.body as IDataObject) : flattenEvent(event),
-		};
-		const formats = options.downloadFormats ?? [];
 		const flat = flattenEvent(event);
+		const item: INodeExecutionData = { json: options.rawBody ? (body.body as IDataObject) : flat };
+		const formats = options.downloadFormats ?? [];
 		const files = flat.files as Record<string, string>;
 		const wanted = formats.filter((format) => files[format]);
 		if (wanted.length === 0) return { workflowData: [[item]] };
