@@ -81,28 +81,25 @@ export function triggerWorkflow(options: {
 	};
 }
 
+/** n8n's Webhook node (v2, static parameters, answers on receipt), the start of the reference workflows. */
+function webhookNode(path: string) {
+	return {
+		id: randomUUID(),
+		name: WEBHOOK_NODE_NAME,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+}
+
 /** n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp. */
 export function webhookWorkflow(options: { name: string; path: string }) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: WEBHOOK_NODE_NAME,
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: options.path,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-			noop,
-		],
+		nodes: [webhookNode(options.path), noop],
 		connections: chain([WEBHOOK_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
 	};
@@ -131,20 +128,7 @@ export function actionWorkflow(options: {
 	return {
 		name: options.name,
 		nodes: [
-			{
-				id: randomUUID(),
-				name: WEBHOOK_NODE_NAME,
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: options.path,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
+			webhookNode(options.path),
 			split,
 			{
 				id: randomUUID(),
