@@ -33,20 +33,31 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-interface FullResponse {
-	body: unknown;
-	headers: Record<string, string | string[] | undefined>;
-	statusCode: number;
-}
-
 /** Total time a call may spend waiting out rate limits before it gives up with an error. */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
+/** The service's whole answer: status, headers (e.g. `Location`) and the body as it came (empty answers too). */
+export interface ApiResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+/** One call, parsed with `schema`: for answers whose shape the package relies on. */
 export async function captioningApiRequest<S extends ZodTypeAny>(
 	this: CaptioningContext,
 	request: ApiRequest,
 	schema: S,
 ): Promise<z.infer<S>> {
+	const response = await captioningApiCall.call(this, request);
+	return parseBody(this, response, schema, request);
+}
+
+/** One call, answered as it came: for answers whose shape the contract leaves open ("not shown"). */
+export async function captioningApiCall(
+	this: CaptioningContext,
+	request: ApiRequest,
+): Promise<ApiResponse> {
 	const credentials = await this.getCredentials<{ baseUrl: string; clientId: string }>(
 		CREDENTIAL_TYPE,
 		request.itemIndex,
@@ -74,9 +85,9 @@ export async function captioningApiRequest<S extends ZodTypeAny>(
 				this,
 				CREDENTIAL_TYPE,
 				{ ...options },
-			)) as FullResponse;
+			)) as ApiResponse;
 			pacer.afterResponse(response.headers);
-			return parseBody(this, response, schema, request);
+			return response;
 		} catch (error) {
 			const failure = readFailure(error);
 			if (failure) pacer.afterResponse(failure.headers);
@@ -200,7 +211,7 @@ function toApiError(
 
 function parseBody<S extends ZodTypeAny>(
 	ctx: CaptioningContext,
-	response: FullResponse,
+	response: ApiResponse,
 	schema: S,
 	request: ApiRequest,
 ): z.infer<S> {
