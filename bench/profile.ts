@@ -16,7 +16,8 @@ import { startSandbox } from '../sandbox/server';
 import { buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
 import { eventTemplate, type EventTemplate } from './lib/event';
-import { runLoad } from './lib/load';
+import { postOnce, runLoad } from './lib/load';
+import { statementKey } from './lib/queries';
 import {
 	findPidByCommandLine,
 	loadSample,
@@ -49,6 +50,11 @@ const { values } = parseArgs({
 		seconds: { type: 'string', default: '15' },
 		prime: { type: 'string', default: String(Math.ceil(DEDUPE_LIMIT * 1.1)) },
 		prefilled: { type: 'boolean', default: false },
+		queries: {
+			type: 'string',
+			default: '20',
+			description: 'requests per target for the SQL count; 0: none',
+		},
 	},
 });
 
@@ -208,6 +214,65 @@ async function profileWindow(
 	};
 }
 
+/**
+ * SQL statements per request, counted from n8n's own query log (a separate n8n started with typeorm's query
+ * logging on, never used for a timing): one request at a time per target, nothing else talking to n8n.
+ */
+async function countQueries(
+	packages: Awaited<ReturnType<typeof buildPackages>>,
+	env: Record<string, string>,
+	template: EventTemplate,
+	requests: number,
+): Promise<Record<string, { perRequest: number; byStatement: Record<string, number> }>> {
+	let output = '';
+	const sandbox = await startSandbox({ rateLimit: null });
+	const n8n = await startN8n({
+		packageTarball: [packages.shipped, packages.floor],
+		env: { ...env, DB_LOGGING_ENABLED: 'true', DB_LOGGING_OPTIONS: 'query' },
+		onOutput: (chunk) => {
+			output += chunk;
+		},
+	});
+	try {
+		const credentialId = await createCaptioningCredential(n8n, sandbox, 'queries');
+		const counts: Record<string, { perRequest: number; byStatement: Record<string, number> }> = {};
+		for (const spec of targetSpecs(packages.trigger).filter((s) =>
+			['ours', 'floor', 'webhook'].includes(s.key),
+		)) {
+			const target = await createTarget(n8n, sandbox, credentialId, spec);
+			const before = await newestExecutionId(n8n);
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+			const start = output.length;
+			for (let i = 0; i < requests; i++) {
+				const answer = await postOnce(target.url, template.next());
+				if (answer.status !== 200) throw new Error(`${spec.key}: ${answer.status} ${answer.text}`);
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			}
+			await new Promise((resolve) => setTimeout(resolve, 3000));
+			const lines = output
+				.slice(start)
+				.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+				.split('\n');
+			const byStatement: Record<string, number> = {};
+			let total = 0;
+			for (const line of lines.filter((l) => /\bquery:/.test(l))) {
+				const key = statementKey(line);
+				byStatement[key] = (byStatement[key] ?? 0) + 1 / requests;
+				total++;
+			}
+			await waitForFinished(n8n, target.workflowId, before, requests);
+			counts[spec.key] = { perRequest: total / requests, byStatement };
+			process.stderr.write(
+				`${spec.key}: ${(total / requests).toFixed(1)} SQL statements per request\n`,
+			);
+		}
+		return counts;
+	} finally {
+		await n8n.stop();
+		await sandbox.stop();
+	}
+}
+
 async function main() {
 	const setting = values.setting!;
 	if (!SETTINGS[setting]) throw new Error(`--setting: default, lazy or legacy, not ${setting}`);
@@ -297,12 +362,18 @@ async function main() {
 			for (const [thread, ms] of Object.entries(w.threadsCpuMs)) {
 				add(`  thread: ${thread}`, t, perRequest(w, ms));
 			}
-			add('main thread, profiled (busy)', t, perRequest(w, w.profile.busyMs));
+			// the sampler ticks by wall time, also while a loaded machine has the thread waiting for a core:
+			// its shares are scaled to the main thread's CPU time from /proc
+			const mainCpuMs = Object.entries(w.threadsCpuMs).find(([name]) =>
+				name.startsWith('main'),
+			)![1];
+			const scale = w.profile.busyMs > 0 ? mainCpuMs / w.profile.busyMs : 0;
+			add('main thread, profiled samples (wall ms, unscaled)', t, perRequest(w, w.profile.busyMs));
 			for (const [owner, ms] of Object.entries(w.profile.byOwner)) {
-				add(`  self: ${owner}`, t, perRequest(w, ms));
+				add(`  self: ${owner}`, t, perRequest(w, ms * scale));
 			}
 			for (const [marker, ms] of Object.entries(w.profile.byMarker)) {
-				add(`  under: ${marker}`, t, perRequest(w, ms));
+				add(`  under: ${marker}`, t, perRequest(w, ms * scale));
 			}
 			add('execution data, bytes', t, w.executionDataBytes);
 		}
@@ -329,10 +400,18 @@ async function main() {
 			savedStaticDataBytesAtEnd: await savedStaticDataBytes(n8n, ours.workflowId),
 			rounds: Number(values.rounds),
 			secondsPerWindow: Number(values.seconds),
-			note: 'ms per request (median over rounds); "under" = time with that place on the stack',
+			note:
+				'ms of CPU per request, median over rounds; "self"/"under" rows are shares of the profile scaled ' +
+				'to the main thread CPU time; "under" = time with that place on the stack',
 			table,
 			windows,
 		};
+		const queryRequests = Number(values.queries);
+		await n8n.stop(); // idempotent: one n8n at a time
+		const queries = queryRequests
+			? await countQueries(packages, SETTINGS[setting], template, queryRequests)
+			: undefined;
+		Object.assign(out, { queries });
 		const file = join(PROJECT_ROOT, 'bench', 'tmp', `profile-${setting}.json`);
 		await mkdir(join(PROJECT_ROOT, 'bench', 'tmp'), { recursive: true });
 		await writeFile(file, JSON.stringify(out, null, 2));
@@ -344,6 +423,13 @@ async function main() {
 			process.stdout.write(
 				`${line([entry.row, ...columns.map((c) => entry[c]), entry['ours − floor'] ?? ''])}\n`,
 			);
+		}
+		for (const [key, q] of Object.entries(queries ?? {})) {
+			const statements = Object.entries(q.byStatement)
+				.sort((a, b) => b[1] - a[1])
+				.map(([statement, n]) => `${statement} ${n.toFixed(2)}`)
+				.join(', ');
+			process.stdout.write(`SQL per request, ${key}: ${q.perRequest.toFixed(2)} (${statements})\n`);
 		}
 		process.stdout.write(`\nwrote ${file}\n`);
 	} finally {

@@ -2,6 +2,7 @@
 //   bash scripts/run.sh test -- --roots '<rootDir>/bench'
 import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
+import { statementKey } from '../lib/queries';
 import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
 import { roundOrder, targetSpecs, type ThroughputRun } from '../measure/throughput';
 
@@ -205,5 +206,20 @@ describe('analyseProfile', () => {
 		expect(result.busyMs).toBe(4);
 		expect(result.byOwner).toEqual({ ours: 3, n8n: 1 });
 		expect(result.byMarker).toEqual({ request: 4, ours: 3 });
+	});
+});
+
+describe('statementKey', () => {
+	it('names the statement by verb and main table', () => {
+		expect(statementKey('query: SELECT "a"."id" FROM "workflow_entity" "a" WHERE x = ?')).toBe(
+			'SELECT workflow_entity',
+		);
+		expect(statementKey('2026 debug query: INSERT INTO "execution_entity"("id") VALUES (?)')).toBe(
+			'INSERT execution_entity',
+		);
+		expect(statementKey('query: UPDATE "workflow_entity" SET "staticData" = ?')).toBe(
+			'UPDATE workflow_entity',
+		);
+		expect(statementKey('query: BEGIN TRANSACTION')).toBe('BEGIN');
 	});
 });
