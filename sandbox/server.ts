@@ -1,5 +1,5 @@
 // The sandbox: a faithful local implementation of the captioning service's published contract
-// (../shared/captioning-api.md), plus a visibly separate control API under /_sandbox/ for tests and demos.
+// (docs/captioning-api.md), plus a visibly separate control API under /_sandbox/ for tests and demos.
 // Every choice the contract leaves open is written down in ASSUMPTIONS.md; where it has several plausible
 // readings, each is a named variant (variants.ts) that this file only wires in.
 import { randomUUID } from 'node:crypto';
