@@ -61,7 +61,7 @@ const binaryText = (item: INodeExecutionData, key: string) =>
 	Buffer.from(item.binary![key].data, 'base64').toString('utf8');
 
 describe('Webhook Endpoint', () => {
-	test('Create sends callback_uri and repeated enabled_events[] form-encoded, and outputs the service’s answer', async () => {
+	test('Create sends callback_uri and repeated enabled_events[] form-encoded, and outputs the endpoint flat', async () => {
 		await setUp();
 		const [item] = await run({
 			resource: 'webhookEndpoint',
@@ -71,13 +71,11 @@ describe('Webhook Endpoint', () => {
 		});
 		const [endpoint] = sandbox.endpoints.values();
 		expect(endpoint.enabledEvents).toEqual(['transcription.created', 'transcription.transcribed']);
-		expect(item.json).toMatchObject({
+		expect(item.json).toEqual({
 			id: endpoint.id,
-			type: 'webhook_endpoint',
-			attributes: {
-				callback_uri: 'https://example.com/hooks/captions',
-				enabled_events: endpoint.enabledEvents,
-			},
+			callback_uri: 'https://example.com/hooks/captions',
+			enabled_events: endpoint.enabledEvents,
+			created_at: endpoint.createdAt,
 		});
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -96,7 +94,7 @@ describe('Webhook Endpoint', () => {
 			await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: false, limit: 2 }),
 		).toHaveLength(2);
 		const all = await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true });
-		expect(all.map((i) => (i.json.attributes as IDataObject).callback_uri)).toEqual([
+		expect(all.map((i) => i.json.callback_uri)).toEqual([
 			'https://example.com/1',
 			'https://example.com/2',
 			'https://example.com/3',
@@ -113,7 +111,7 @@ describe('Webhook Endpoint', () => {
 		expect(sandbox.endpoints.has(id)).toBe(false);
 		await expect(
 			run({ resource: 'webhookEndpoint', operation: 'get', endpointId: id }),
-		).rejects.toThrow(/no \/webhook_endpoints\/.* \(HTTP 404\)/);
+		).rejects.toThrow(`There is no webhook endpoint with ID "${id}" at the service (HTTP 404)`);
 	});
 
 	test('a bad callback URI is the user’s error (NodeOperationError with itemIndex), and nothing is sent', async () => {
