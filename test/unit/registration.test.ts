@@ -16,7 +16,8 @@ import {
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 const TOKEN = 'tok-secret-value';
-const stored = { endpointId: 'ep-1', webhookUrl: URL_, events: EVENTS, token: TOKEN };
+const withoutId = { webhookUrl: URL_, events: EVENTS, token: TOKEN };
+const stored = { endpointId: 'ep-1', ...withoutId };
 const flat = (overrides: Record<string, unknown> = {}) => ({
 	id: 'ep-1',
 	callback_uri: callbackUriWithToken(URL_, TOKEN),
@@ -26,7 +27,6 @@ const flat = (overrides: Record<string, unknown> = {}) => ({
 
 describe('readRegistration', () => {
 	test('a registration without an endpoint id (the service did not say it) is complete', () => {
-		const { endpointId: _, ...withoutId } = stored;
 		expect(readRegistration({ registration: withoutId })).toEqual(withoutId);
 		expect(readRegistration({ registration: { ...withoutId, endpointId: null } })).toEqual(
 			withoutId,
@@ -75,7 +75,6 @@ describe('matching endpoints in either shape', () => {
 	test('endpointMatches a flat endpoint; without a stored id the id is not compared', () => {
 		expect(endpointMatches(flat(), stored)).toBe(true);
 		expect(endpointMatches(flat({ id: 'ep-2' }), stored)).toBe(false);
-		const { endpointId: _, ...withoutId } = stored;
 		expect(endpointMatches(flat({ id: 'ep-2' }), withoutId)).toBe(true);
 		expect(endpointMatches(flat({ enabled_events: ['transcription.created'] }), stored)).toBe(
 			false,
