@@ -227,6 +227,8 @@ describe('shouldFallBackToAssertion', () => {
 		['401 without a code', { kind: 'refused', status: 401 }],
 		['403 without a code', { kind: 'refused', status: 403 }],
 		['404', { kind: 'refused', status: 404 }],
+		['401 with an HTML page', { kind: 'not-json', status: 401, contentType: 'text/html' }],
+		['400 with an empty body', { kind: 'not-json', status: 400, contentType: '' }],
 	] as const)('a refused refresh, %s: falls back to the assertion', (_name, failure) => {
 		expect(shouldFallBackToAssertion(failure)).toBe(true);
 	});
@@ -235,7 +237,8 @@ describe('shouldFallBackToAssertion', () => {
 		['429 (a rate limit, not a refusal)', { kind: 'refused', status: 429 }],
 		['a server failure', { kind: 'server', status: 500 }],
 		['an unreachable service', { kind: 'unreachable', code: 'ECONNREFUSED' }],
-		['a body that is not JSON', { kind: 'not-json', status: 200, contentType: 'text/html' }],
+		['a 200 that is not JSON', { kind: 'not-json', status: 200, contentType: 'text/html' }],
+		['a 429 that is not JSON', { kind: 'not-json', status: 429, contentType: 'text/plain' }],
 		['an invalid token response', { kind: 'invalid-response', detail: 'x' }],
 	] as const)('%s: no fallback', (_name, failure) => {
 		expect(shouldFallBackToAssertion(failure)).toBe(false);

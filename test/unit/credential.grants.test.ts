@@ -92,7 +92,7 @@ describe('which grant', () => {
 		'the %s changed since the tokens were saved: the assertion grant with the new values, the old refresh token unused',
 		async (_name, edit) => {
 			const before = values();
-			const data = { ...saved(before), ...edit };
+			const data: Record<string, unknown> = { ...saved(before), ...edit };
 			const endpoint = tokenEndpoint({
 				status: 200,
 				body: { ...token(3), refresh_token: undefined },

@@ -151,17 +151,13 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 
 /**
  * A refused refresh grant is answered by starting again from the assertion: services refuse a rotated, revoked or
- * expired refresh token with 400 or 401, with `invalid_grant`, `invalid_client` or no code at all. A 429 is not a
- * refusal (the assertion grant would meet the same limit); 5xx and an unreachable service are not either: the
- * refresh token is probably still good, and a second grant would only double the load on a failing service.
+ * expired refresh token with 400 or 401, with `invalid_grant`, `invalid_client`, no code, or no JSON at all. A 429
+ * is not a refusal (the assertion grant would meet the same limit); 5xx and an unreachable service are not either:
+ * the refresh token is probably still good, and a second grant would only double the load on a failing service.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
-	return (
-		failure.kind === 'refused' &&
-		failure.status >= 400 &&
-		failure.status < 500 &&
-		failure.status !== 429
-	);
+	const status = failure.kind === 'refused' || failure.kind === 'not-json' ? failure.status : 0;
+	return status >= 400 && status < 500 && status !== 429;
 }
 
 export type TokenFailure =
