@@ -909,3 +909,161 @@ describe('waiting on the rate limit ends', () => {
 		expect(front.seen.filter((r) => r.path === '/webhook_endpoints')).toHaveLength(1);
 	});
 });
+
+// ---- under the sandbox's readings of what the contract leaves open ----------------------------------------------
+
+describe.each(['401', '400'] as const)('token-refusal=%s', (refusal) => {
+	beforeEach(() => {
+		sandbox.setVariants({ 'token-refusal': refusal });
+	});
+
+	test('all tokens revoked: the refused refresh ends in one assertion grant and a working call', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await listEndpoints(h);
+		sandbox.tokens.revoke('all');
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(grants(sandbox)).toEqual(['assertion:200', `refresh_token:${refusal}`, 'assertion:200']);
+	});
+
+	test('a refresh token rotated away elsewhere: one assertion grant and a working call', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await listEndpoints(h);
+		const spent = await fetch(
+			`${sandbox.url}/oauth/token?${new URLSearchParams({
+				grant_type: 'refresh_token',
+				refresh_token: String(h.store.data.refreshToken),
+				client_id: DEFAULT_CLIENT.clientId,
+				client_secret: DEFAULT_CLIENT.clientSecret,
+			})}`,
+			{ method: 'POST' },
+		);
+		expect(spent.status).toBe(200);
+		sandbox.advanceClock(7201);
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(grants(sandbox)).toEqual([
+			'assertion:200',
+			'refresh_token:200',
+			`refresh_token:${refusal}`,
+			'assertion:200',
+		]);
+	});
+
+	test('the credential test passes with valid values', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		expect(await credentialTest(h)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test.each([
+		[
+			'a wrong assertion',
+			{ assertion: 'wrong-assertion-value' },
+			/rejected the Assertion Token \(invalid_grant\)/,
+		],
+		[
+			'a wrong client secret',
+			{ clientSecret: 'wrong-secret-value' },
+			/rejected the Client ID or Client Secret \(invalid_client\)/,
+		],
+		['a wrong API media type', { mediaType: 'application/json' }, /API Media Type \(HTTP 406\)/],
+	])('the credential test names %s', async (_name, overrides, message) => {
+		const result = await credentialTest(createHarness(credentialsFor(sandbox, overrides)));
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expect(grants(sandbox)[0]).toMatch(
+			'mediaType' in overrides ? /^assertion:200$/ : new RegExp(`^assertion:${refusal}$`),
+		);
+		expectNoSecretIn(result.message);
+	});
+
+	test('an edited assertion with a refresh token saved: a credential test makes one assertion grant with it', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await listEndpoints(h);
+		h.store.data.assertion = 'wrong-assertion-value';
+		const result = await credentialTest(h);
+		expect(result.message).toMatch(/rejected the Assertion Token/);
+		// the refresh token of the old values would have passed: it was not tried
+		expect(grants(sandbox)).toEqual(['assertion:200', `assertion:${refusal}`]);
+	});
+});
+
+describe.each(['absent-404', 'absent-405'] as const)('manage=%s', (manage) => {
+	const status = manage === 'absent-404' ? 404 : 405;
+	beforeEach(() => {
+		sandbox.setVariants({ manage });
+	});
+
+	test('the credential test passes with valid values: the grant proves them, the missing read is no failure', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		expect(await credentialTest(h)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(sandbox.requestLog.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /oauth/token 200',
+			`GET /webhook_endpoints ${status}`,
+		]);
+	});
+
+	test.each([
+		['a wrong assertion', { assertion: 'wrong-assertion-value' }, /rejected the Assertion Token/],
+		[
+			'a wrong client secret',
+			{ clientSecret: 'wrong-secret-value' },
+			/rejected the Client ID or Client Secret/,
+		],
+		[
+			'a wrong client ID',
+			{ clientId: 'no-such-client' },
+			/rejected the Client ID or Client Secret/,
+		],
+		[
+			'a Base URL with no service',
+			{ baseUrl: 'http://127.0.0.1:9' },
+			/Could not reach the captioning service/,
+		],
+	])('the credential test names %s', async (_name, overrides, message) => {
+		const result = await credentialTest(createHarness(credentialsFor(sandbox, overrides)));
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expectNoSecretIn(result.message);
+	});
+
+	test('a wrong media type cannot show where there is nothing to read; the first call names it', async () => {
+		const h = createHarness(credentialsFor(sandbox, { mediaType: 'application/json' }));
+		expect(await credentialTest(h)).toMatchObject({ status: 'OK' });
+		await expect(createEndpoint(h, 'http://127.0.0.1:1/hook')).rejects.toThrow(
+			/does not accept the API Media Type set in the credential \(HTTP 406\)/,
+		);
+	});
+});
+
+describe.each(['seconds', 'zero', 'date', 'absent'] as const)('retry-after=%s', (retryAfter) => {
+	test('a burst over the limit: every call succeeds, and no retry follows its 429 in under a second', async () => {
+		await restart({ rateLimit: { limit: 2, windowMs: 1000 }, announceRateLimit: false });
+		sandbox.setVariants({ 'retry-after': retryAfter });
+		const front = await startFront(sandbox.url);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		const ctx = h.executeContext(h.makeNode('credentialProbe'), [{ json: {} }]);
+		for (let i = 0; i < 5; i++) {
+			await captioningApiRequest.call(
+				ctx,
+				{ method: 'GET', path: '/webhook_endpoints', itemIndex: i },
+				webhookEndpointListSchema,
+			);
+		}
+		const api = front.seen.filter((r) => r.path === '/webhook_endpoints');
+		expect(api.filter((r) => r.status === 200)).toHaveLength(5);
+		const refused = api.flatMap((r, i) => (r.status === 429 ? [[r, api[i + 1]]] : []));
+		expect(refused.length).toBeGreaterThanOrEqual(1);
+		for (const [limited, next] of refused) {
+			expect(next.at - limited.at).toBeGreaterThanOrEqual(900);
+		}
+	}, 30_000);
+});
+
+test('retry-after=date, a window that reopens in an hour: a clear error at once, no wait', async () => {
+	await restart({ rateLimit: { limit: 1, windowMs: 3_600_000 }, announceRateLimit: false });
+	sandbox.setVariants({ 'retry-after': 'date' });
+	const h = createHarness(credentialsFor(sandbox));
+	await listEndpoints(h);
+	const started = Date.now();
+	await expect(listEndpoints(h)).rejects.toThrow(
+		/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node waits in all/,
+	);
+	expect(Date.now() - started).toBeLessThan(2000);
+});
