@@ -126,9 +126,11 @@ export class CaptioningApi implements ICredentialType {
 	}
 
 	/**
-	 * preAuthentication runs in every test, so a grant proves Base URL, Client ID, Client Secret and Assertion
-	 * Token. Then one read: where the service has it, it proves the token and the API Media Type too; an answer
-	 * of a service without that endpoint (404, 405, 501) does not fail the test, as only POST is published.
+	 * n8n runs preAuthentication in every test, so a grant (or one made for the same values in the last 10 s)
+	 * proves Base URL, Client ID, Client Secret and Assertion Token. Then one read: where the service has it, it
+	 * proves the token and the API Media Type too; a service without that endpoint (404, 405, 501) does not fail
+	 * the test, as only POST /webhook_endpoints is published. n8n 1.123 ignores `except`: there the read
+	 * never fails the test, and the grant alone is checked.
 	 */
 	test: ICredentialTestRequest = {
 		request: {

@@ -561,8 +561,13 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 		await listEndpoints(h);
 		sandbox.advanceClock(7201);
 		front.seen.length = 0;
-		await expect(listEndpoints(h)).rejects.toThrow(/token endpoint failed with HTTP 503/);
+		const error = (await listEndpoints(h).then(
+			() => new Error('expected the call to fail'),
+			(e: Error) => e,
+		)) as Error;
+		expect(error.message).toMatch(/token endpoint failed with HTTP 503/);
 		expect(wire(front)).toEqual(['GET /webhook_endpoints bearer 401', 'token refresh_token 503']);
+		expectNoSecretIn(JSON.stringify({ ...error, m: error.message, s: error.stack }));
 	});
 });
 
@@ -881,9 +886,14 @@ describe('waiting on the rate limit ends', () => {
 		const started = Date.now();
 		const call = captioningApiCall.call(ctx, { method: 'GET', path: '/webhook_endpoints' });
 		setTimeout(() => controller.abort(), 300);
-		await expect(call).rejects.toThrow(
+		const error = (await call.then(
+			() => new Error('expected the call to fail'),
+			(e: Error) => e,
+		)) as Error;
+		expect(error.message).toMatch(
 			/The execution was cancelled while GET \/webhook_endpoints was waiting for the service's rate limit/,
 		);
+		expectNoSecretIn(JSON.stringify({ ...error, m: error.message, s: error.stack }));
 		expect(Date.now() - started).toBeLessThan(2000);
 		expect(front.seen.filter((r) => r.path === '/webhook_endpoints')).toHaveLength(1);
 	});
