@@ -13,6 +13,8 @@ import {
 	type CaptionSourceFormat,
 	type CaptionTargetFormat,
 	convertCaptions,
+	DEFAULT_CUE_LAYOUT,
+	DEFAULT_MAX_CUE_MS,
 	SUPPORTED_CONVERSIONS,
 } from '../../shared/captions';
 
@@ -127,7 +129,8 @@ const properties: INodeProperties[] = [
 				name: 'maxCueChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: 84,
+				// the same defaults apply when the option is not added (shared/captions/words.ts)
+				default: DEFAULT_CUE_LAYOUT.maxCueChars,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 			{
@@ -135,7 +138,7 @@ const properties: INodeProperties[] = [
 				name: 'maxLineChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: 42,
+				default: DEFAULT_CUE_LAYOUT.maxLineChars,
 				description: 'Lines longer than this are wrapped, two lines per cue at most',
 			},
 			{
@@ -143,7 +146,7 @@ const properties: INodeProperties[] = [
 				name: 'maxCueSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 6,
+				default: DEFAULT_MAX_CUE_MS / 1000,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 		],
