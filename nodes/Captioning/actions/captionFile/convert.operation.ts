@@ -18,6 +18,10 @@ import {
 	SUPPORTED_CONVERSIONS,
 } from '../../shared/captions';
 
+// the editor shows the defaults that apply when an option is not added (shared/captions/words.ts)
+const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
+const MAX_CUE_SECONDS = DEFAULT_MAX_CUE_MS / 1000;
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Input',
@@ -129,8 +133,7 @@ const properties: INodeProperties[] = [
 				name: 'maxCueChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				// the same defaults apply when the option is not added (shared/captions/words.ts)
-				default: DEFAULT_CUE_LAYOUT.maxCueChars,
+				default: MAX_CUE_CHARS,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 			{
@@ -138,7 +141,7 @@ const properties: INodeProperties[] = [
 				name: 'maxLineChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: DEFAULT_CUE_LAYOUT.maxLineChars,
+				default: MAX_LINE_CHARS,
 				description: 'Lines longer than this are wrapped, two lines per cue at most',
 			},
 			{
@@ -146,7 +149,7 @@ const properties: INodeProperties[] = [
 				name: 'maxCueSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_CUE_MS / 1000,
+				default: MAX_CUE_SECONDS,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 		],
