@@ -201,6 +201,17 @@ describe('hostile deliveries are refused', () => {
 			/data\.id/,
 		],
 		[
+			'an id with bytes that are not UTF-8 (two such ids would be one)',
+			delivery(
+				Buffer.from(
+					JSON.stringify(event('a@b')).split('@').join(String.fromCharCode(0xff)),
+					'latin1',
+				),
+			),
+			400,
+			/not valid UTF-8/,
+		],
+		[
 			'an id too long to be the service’s',
 			delivery(mutate((e) => (e.data.id = 'i'.repeat(201)))),
 			400,

@@ -1,5 +1,6 @@
 // The trigger's receive-path readers (trigger/receive.ts) and registration decisions, branch by branch.
 import {
+	checkIdBytes,
 	checkToken,
 	flattenEvent,
 	ignoredBecause,
@@ -113,7 +114,7 @@ describe('readDeliveryBody', () => {
 			'',
 			undefined,
 		]) {
-			expect(readDeliveryBody(type, raw)).toEqual({ ok: true, body: { a: 1 } });
+			expect(readDeliveryBody(type, raw)).toEqual({ ok: true, body: { a: 1 }, lossy: false });
 		}
 	});
 
@@ -121,6 +122,7 @@ describe('readDeliveryBody', () => {
 		expect(readDeliveryBody('application/json', Buffer.from('\uFEFF{"a":2}'))).toEqual({
 			ok: true,
 			body: { a: 2 },
+			lossy: false,
 		});
 		expect(readDeliveryBody('application/json', Buffer.from('\uFEFF\uFEFF{"a":2}'))).toMatchObject({
 			ok: false,
@@ -137,7 +139,21 @@ describe('readDeliveryBody', () => {
 		expect(readDeliveryBody('application/json', body)).toEqual({
 			ok: true,
 			body: { title: 'caf\uFFFD' },
+			lossy: true,
 		});
+		// a U+FFFD the sender wrote is not a loss
+		expect(readDeliveryBody('application/json', Buffer.from('{"title":"\uFFFD"}'))).toMatchObject({
+			lossy: false,
+		});
+	});
+
+	test('an id is refused only when bytes that were not UTF-8 became part of it', () => {
+		expect(checkIdBytes('a\uFFFDb', true)).toEqual({
+			status: 400,
+			message: expect.stringMatching(/data\.id\) is not valid UTF-8/),
+		});
+		expect(checkIdBytes('a\uFFFDb', false)).toBeUndefined();
+		expect(checkIdBytes('ab', true)).toBeUndefined();
 	});
 
 	test('a body that could not be read gets 415 naming the content type', () => {

@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { checkStored, claimInProcess, settleInProcess } from './recent';
 import {
+	checkIdBytes,
 	checkToken,
 	type Download,
 	flattenEvent,
@@ -166,6 +167,8 @@ export function receiveNow(
 	if (!body.ok) return reject(body.rejection);
 	const head = validateEvent(body.body);
 	if (!head.ok) return reject(head.rejection);
+	const garbled = checkIdBytes(head.event.id, body.lossy);
+	if (garbled) return reject(garbled);
 	if (!isSelectedEvent(head.event.eventType, delivery.selectedEvents)) {
 		return { kind: 'ignore', message: ignoredBecause(head.event.eventType) };
 	}

@@ -48,8 +48,16 @@ export function checkToken(expected: string | undefined, given: unknown): Reject
 // bytes that are not UTF-8 become U+FFFD, as in n8n's own parser: a stray Latin-1 byte in a title must not
 // cost the event. ignoreBOM keeps a BOM in the text, so that exactly one is stripped below.
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export type BodyResult = { ok: true; body: unknown } | { ok: false; rejection: Rejection };
+export type BodyResult =
+	| {
+			ok: true;
+			body: unknown;
+			/** Some bytes were not UTF-8 and became U+FFFD: values with U+FFFD may have been others. */
+			lossy: boolean;
+	  }
+	| { ok: false; rejection: Rejection };
 
 /**
  * Reads the delivery's JSON from the raw bytes, whatever the content type says. `raw` is undefined when the
@@ -74,8 +82,16 @@ export function readDeliveryBody(
 			rejection: { status: 400, message: 'The body is empty; expected a webhook event (JSON).' },
 		};
 	}
+	let text: string;
+	let lossy = false;
 	try {
-		return { ok: true, body: JSON.parse(utf8.decode(raw).replace(/^\uFEFF/, '')) };
+		text = strictUtf8.decode(raw);
+	} catch {
+		text = utf8.decode(raw);
+		lossy = true;
+	}
+	try {
+		return { ok: true, body: JSON.parse(text.replace(/^\uFEFF/, '')), lossy };
 	} catch (error) {
 		return {
 			ok: false,
@@ -85,6 +101,16 @@ export function readDeliveryBody(
 			},
 		};
 	}
+}
+
+/** De-duplication needs the id exactly: bytes that were not UTF-8 leave it unknown (two ids would be one). */
+export function checkIdBytes(id: string, lossy: boolean): Rejection | undefined {
+	return lossy && id.includes('\uFFFD')
+		? {
+				status: 400,
+				message: 'Not a webhook event: its id (data.id) is not valid UTF-8.',
+			}
+		: undefined;
 }
 
 export interface EventHead {
