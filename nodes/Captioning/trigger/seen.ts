@@ -25,10 +25,6 @@ export function minuteOf(epochMs: number): number {
 	return Math.floor(epochMs / 60_000);
 }
 
-export function seenEntry(hash: string, minute: number): string {
-	return hash + minute.toString(36).padStart(MINUTE_CHARS, '0').slice(-MINUTE_CHARS);
-}
-
 const entryMinute = (list: string, at: number) =>
 	parseInt(list.slice(at + HASH_CHARS, at + ENTRY_CHARS), 36);
 
@@ -64,6 +60,13 @@ export function appendSeen(
 	return trimSeen(next, nowMinute, limit);
 }
 
+const minuteText = (minute: number) =>
+	Math.max(0, minute).toString(36).padStart(MINUTE_CHARS, '0').slice(-MINUTE_CHARS);
+
+export function seenEntry(hash: string, minute: number): string {
+	return hash + minuteText(minute);
+}
+
 /**
  * Both lists in one: each hash once with its earliest minute, oldest first, expired entries dropped,
  * at most `limit` (the newest).
@@ -71,27 +74,30 @@ export function appendSeen(
 export function mergeSeen(a: string, b: string, nowMinute: number, limit = SEEN_LIMIT): string {
 	if (a === '' || a === b) return trimSeen(b, nowMinute, limit);
 	if (b === '') return trimSeen(a, nowMinute, limit);
-	return normalise(a + b, nowMinute, limit);
+	return mergeSorted(a, b, nowMinute, limit);
 }
 
-/** Sorts entries by minute, keeps each hash once (its earliest), drops expired ones, keeps the newest. */
-function normalise(entriesText: string, nowMinute: number, limit: number): string {
-	const entries: Array<[minute: number, entry: string]> = [];
-	for (let at = 0; at + ENTRY_CHARS <= entriesText.length; at += ENTRY_CHARS) {
-		const minute = entryMinute(entriesText, at);
-		if (!expired(minute, nowMinute)) {
-			entries.push([minute, entriesText.slice(at, at + ENTRY_CHARS)]);
-		}
-	}
-	// a stable sort keeps the first of two equal minutes first
-	entries.sort((x, y) => x[0] - y[0]);
+// Both lists are oldest first: one pass, as in the merge step of a merge sort. Padded base36 minutes compare
+// as text in the order of their numbers.
+function mergeSorted(a: string, b: string, nowMinute: number, limit: number): string {
+	const oldestKept = minuteText(nowMinute - SEEN_TTL_MINUTES + 1);
+	const minute = (list: string, at: number) => list.slice(at + HASH_CHARS, at + ENTRY_CHARS);
 	const kept = new Set<string>();
 	const out: string[] = [];
-	for (const [, entry] of entries) {
-		const hash = entry.slice(0, HASH_CHARS);
+	let i = 0;
+	let j = 0;
+	while (i + ENTRY_CHARS <= a.length || j + ENTRY_CHARS <= b.length) {
+		const fromA =
+			j + ENTRY_CHARS > b.length || (i + ENTRY_CHARS <= a.length && minute(a, i) <= minute(b, j));
+		const list = fromA ? a : b;
+		const at = fromA ? i : j;
+		if (fromA) i += ENTRY_CHARS;
+		else j += ENTRY_CHARS;
+		if (minute(list, at) < oldestKept) continue;
+		const hash = list.slice(at, at + HASH_CHARS);
 		if (kept.has(hash)) continue;
 		kept.add(hash);
-		out.push(entry);
+		out.push(list.slice(at, at + ENTRY_CHARS));
 	}
 	return out.slice(-limit).join('');
 }
@@ -108,8 +114,12 @@ export function readStoredSeen(value: unknown, nowMinute: number): string {
 			(entry): entry is [string, number] =>
 				Array.isArray(entry) && typeof entry[0] === 'string' && Number.isFinite(entry[1]),
 		)
-		.map(([id, seenAt]) => seenEntry(eventHash(id), minuteOf(seenAt * 1000)));
-	return normalise(entries.join(''), nowMinute, SEEN_LIMIT);
+		.map(([id, seenAt]) => seenEntry(eventHash(id), minuteOf(seenAt * 1000)))
+		.sort((x, y) => {
+			const [p, q] = [x.slice(HASH_CHARS), y.slice(HASH_CHARS)];
+			return p < q ? -1 : p > q ? 1 : 0;
+		});
+	return mergeSorted(entries.join(''), '', nowMinute, SEEN_LIMIT);
 }
 
 /**
