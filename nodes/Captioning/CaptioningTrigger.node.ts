@@ -30,7 +30,10 @@ export class CaptioningTrigger implements INodeType {
 		name: 'captioningTrigger',
 		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: n8n 2.x evaluates an expression for every request to a version-1 trigger (webhook-helpers'
+		// parseRequestBody reads options.binaryData); the node behaves the same in both versions
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when the captioning service creates or finishes a transcription',
@@ -67,6 +70,14 @@ export class CaptioningTrigger implements INodeType {
 					},
 				],
 				default: 'api',
+			},
+			{
+				displayName:
+					'Where the service offers no way to delete webhook endpoints, deactivating keeps this workflow’s endpoint (the next activation reuses it). To stop its deliveries for good, delete it in the service’s developers dashboard.',
+				name: 'apiNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['api'] } },
 			},
 			{
 				displayName:

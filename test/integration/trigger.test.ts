@@ -281,7 +281,7 @@ describe('receiving', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('malformed bodies get 400 and other content types 415, with nothing started', async () => {
+	test('hostile bodies are refused (not JSON 400, no event id 400, unreadable 415), with nothing started', async () => {
 		await setUp();
 		await activate();
 		const url = endpoints()[0].callbackUri;
@@ -290,10 +290,16 @@ describe('receiving', () => {
 		const bad = await post('{"data":');
 		expect(bad.status).toBe(400);
 		expect((await json(bad)).error).toMatch(/not valid JSON/);
-		const wrongShape = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
-		expect(wrongShape.status).toBe(400);
-		expect((await json(wrongShape)).error).toMatch(/data\.attributes: Required/);
-		expect((await post('hello', 'text/plain')).status).toBe(415);
+		const noId = await post(JSON.stringify({ data: { type: 'webhook_event' } }));
+		expect(noId.status).toBe(400);
+		expect((await json(noId)).error).toMatch(/data\.id/);
+		expect((await post('hello', 'text/plain')).status).toBe(400);
+		const multipart = await fetch(url, { method: 'POST', body: new FormData() });
+		expect(multipart.status).toBe(415);
+		// an event id without an event type cannot be acted on: acknowledged, so the service stops retrying
+		const noType = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
+		expect(noType.status).toBe(200);
+		expect((await json(noType)).ignored).toBeDefined();
 		expect(server.executions).toHaveLength(0);
 	});
 
@@ -324,12 +330,21 @@ describe('receiving', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('Raw Body outputs the event exactly as the service sent it', async () => {
+	test('Raw Body outputs the event as the service sent it, without the callback token', async () => {
 		await setUp({ events: ['transcription.transcribed'], options: { rawBody: true } });
 		await activate();
 		const { events } = await sandbox.transcribe();
 		await sandbox.idle();
-		expect(server.executions[0].items[0].json).toEqual(JSON.parse(events[0].body));
+		const sent = JSON.parse(events[0].body) as { data: { attributes: { uri: string } } };
+		const output = server.executions[0].items[0].json as typeof sent;
+		// everything as the service sent it, except the callback token, which never reaches execution data
+		const token = new URL(sent.data.attributes.uri).searchParams.get('token')!;
+		expect(JSON.stringify(output)).not.toContain(token);
+		const uri = new URL(sent.data.attributes.uri);
+		uri.searchParams.delete('token');
+		expect(output.data.attributes.uri).toBe(uri.toString());
+		output.data.attributes.uri = sent.data.attributes.uri;
+		expect(output).toEqual(sent);
 	});
 
 	test('Download Caption Files: binary files and transcript text on the item, and the 2xx does not wait for them', async () => {
