@@ -1354,6 +1354,9 @@ function tokenInBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 		['the callback URI as a file URL', [...FILE, 'url'], target.callbackUri],
 		['the token as created_at', ['data', 'attributes', 'created_at'], target.token],
 		['the token as the subject id', [...SUBJECT, 'id'], target.token],
+		// formats become member names of the item's `files`: the token must leave names too
+		['the token as a file format', [...FILE, 'format'], target.token],
+		['the callback URI as a file format', [...FILE, 'format'], target.callbackUri],
 	];
 	return placements.map(([label, path, value]) => {
 		const event = validEvent(rng, target);

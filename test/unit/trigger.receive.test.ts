@@ -496,6 +496,21 @@ describe('withoutSecret and removeSecret', () => {
 		expect(cleaned.included[0].attributes.duration).toBe(61.5);
 	});
 
+	test('member names too (files keyed by a format that carries the token), never overwriting a member', () => {
+		const value = {
+			files: { [TOKEN]: 'https://f/a', [`vtt?token=${TOKEN}`]: 'https://f/b', vtt: 'https://f/c' },
+			formats: [TOKEN, `vtt?token=${TOKEN}`],
+		};
+		removeSecret(value, TOKEN);
+		expect(JSON.stringify(value)).not.toContain(TOKEN);
+		expect(value.files).toEqual({
+			'[redacted]': 'https://f/a',
+			vtt: 'https://f/c',
+			vtt_: 'https://f/b',
+		});
+		expect(value.formats).toEqual(['[redacted]', 'vtt']);
+	});
+
 	test('deeper than the stack allows', () => {
 		let deep: unknown = TOKEN;
 		for (let i = 0; i < 100_000; i++) deep = [deep];
