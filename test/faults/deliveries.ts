@@ -257,8 +257,9 @@ const FIELDS: Field[] = [
 	{ path: ['data'], accepts: ['object'], required: true, role: 'event-id' },
 	{
 		path: ['data', 'id'],
-		accepts: ['string'],
-		alsoWrong: ['', 'i'.repeat(201)],
+		// an exact non-negative integer is an id too (a service that numbers its events); other numbers are not
+		accepts: ['string', 'number'],
+		alsoWrong: ['', 'i'.repeat(201), -1, 1.5, 1e21, -1e-7, 2 ** 53 + 2],
 		required: true,
 		role: 'event-id',
 	},

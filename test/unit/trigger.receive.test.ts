@@ -223,7 +223,8 @@ describe('validateEvent: only the event id is required', () => {
 			/data\.id: Required/,
 		],
 		['an empty id', { data: { id: '' } }, /data\.id/],
-		['a number id', { data: { id: 42 } }, /data\.id: Expected string/],
+		['a fractional id', { data: { id: 4.2 } }, /data\.id: Expected string/],
+		['a negative id', { data: { id: -1 } }, /data\.id: Expected string/],
 		['an id of 201 characters', { data: { id: 'i'.repeat(201) } }, /data\.id/],
 	])('%s is refused with 400 naming data.id', (_name, body, path) => {
 		const result = validateEvent(body);
