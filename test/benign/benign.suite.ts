@@ -62,6 +62,7 @@ const suiteStarted = Date.now();
 const summary: Record<string, unknown> = { seed: SEED, expressionEngine: EXPRESSION_ENGINE };
 const problemLog: Record<string, unknown[]> = {};
 const lines: string[] = [];
+const AS_SENT = '(as the service sends it)';
 
 const sb = (): Sandbox => {
 	if (!sandbox) throw new Error('the sandbox did not start');
@@ -381,62 +382,70 @@ async function runPhase(
 			`sent in ${seconds(sendMs)}, executions settled after ${seconds(totalMs)}`,
 	);
 
-	// per variation: how many carried it, and how many of those had a problem; the catalogue has each alone
-	const names = [
-		...new Set(
-			deliveries.flatMap((d) =>
-				d.variations.length ? d.variations : ['(as the service sends it)'],
-			),
-		),
-	].sort();
+	// per variation: how many carried it and had a problem; the catalogue delivery has it alone
+	const labelsOf = (d: BenignDelivery) => (d.variations.length ? d.variations : [AS_SENT]);
+	const names = [...new Set(deliveries.flatMap(labelsOf))].sort();
 	const perVariation = names.map((name) => {
-		const mine = outcomes.filter((o) =>
-			(o.delivery.variations.length
-				? o.delivery.variations
-				: ['(as the service sends it)']
-			).includes(name),
-		);
-		const alone = mine.filter((o) => o.delivery.kind === 'catalogue');
+		const mine = outcomes.filter((o) => labelsOf(o.delivery).includes(name));
+		const alone = mine
+			.filter((o) => o.delivery.kind === 'catalogue')
+			.sort((a, b) => a.delivery.eventType.localeCompare(b.delivery.eventType));
 		return {
 			name,
 			sent: mine.length,
-			problems: mine.filter((o) => o.problems.length).length,
+			withProblem: mine.filter((o) => o.problems.length).length,
 			alone: alone.map((o) => ({
-				eventType: o.delivery.eventType,
+				eventType: o.delivery.eventType.replace('transcription.', ''),
 				status: o.res.status,
 				problems: o.problems.map(redact),
 			})),
 		};
 	});
-	const bad = perVariation.filter((v) => v.problems > 0);
-	if (bad.length) {
+	const refusedAlone = perVariation.filter((v) => v.alone.some((a) => a.problems.length));
+	const aloneFine = new Set(
+		perVariation
+			.filter((v) => v.alone.length && !v.alone.some((a) => a.problems.length))
+			.map((v) => v.name),
+	);
+	// a combination that fails although each of its variations passes alone
+	const interactions = failed.filter(
+		(o) => o.delivery.kind === 'random' && labelsOf(o.delivery).every((n) => aloneFine.has(n)),
+	);
+	if (refusedAlone.length) {
 		lines.push(
-			`${phase}: variations with a problem (${bad.length} of ${perVariation.length}); "alone": the catalogue delivery with only that variation`,
+			`${phase}: ${refusedAlone.length} of ${perVariation.length} variations fail alone (the catalogue delivery with only that variation):`,
 			table([
-				['variation', 'sent', 'with a problem', 'alone: created / transcribed'],
-				...bad.map((v) => [
-					v.name.slice(0, 70),
-					String(v.sent),
-					String(v.problems),
-					v.alone.map((a) => `${a.status}${a.problems.length ? ' ✗' : ' ✓'}`).join(' / ') || '-',
+				['variation', 'alone', 'carried by', 'first problem'],
+				...refusedAlone.map((v) => [
+					v.name.slice(0, 60),
+					v.alone
+						.map((a) => `${a.eventType} ${a.status}${a.problems.length ? ' ✗' : ' ✓'}`)
+						.join(', '),
+					`${v.withProblem}/${v.sent} ✗`,
+					(v.alone.find((a) => a.problems.length)?.problems[0] ?? '')
+						.replace(/^answered /, '')
+						.slice(0, 150),
 				]),
 			]),
 		);
 	}
-	const firstAnswers = new Map<string, string>();
-	for (const o of failed) {
-		for (const p of o.problems) {
-			const key = p
-				.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>')
-				.replace(/execution \d+/, 'execution')
-				.slice(0, 160);
-			if (!firstAnswers.has(key)) firstAnswers.set(key, redact(key));
-		}
-	}
-	if (firstAnswers.size)
+	if (interactions.length) {
 		lines.push(
-			`${phase}: distinct problems:\n  ${[...firstAnswers.values()].slice(0, 25).join('\n  ')}`,
+			`${phase}: ${interactions.length} combinations fail although each of their variations passes alone:`,
+			...interactions
+				.slice(0, 10)
+				.map(
+					(o) =>
+						`  ${o.delivery.variations.join(' + ').slice(0, 200)}: ${redact(o.problems.join('; ')).slice(0, 200)}`,
+				),
 		);
+	}
+	// error executions a failure left without the event on their item
+	const orphanErrors = histogram(
+		extra.map((e) => `${e.status}: ${(errorOf(e) ?? '(no message)').slice(0, 120)}`),
+	);
+	if (extra.length)
+		lines.push(`${phase}: executions without a delivery's event id: ${orphanErrors}`);
 
 	summary[phase] = {
 		deliveries: deliveries.length,
@@ -450,6 +459,8 @@ async function runPhase(
 		sendSeconds: sendMs / 1000,
 		settledSeconds: totalMs / 1000,
 		concurrency: CONCURRENCY,
+		interactions: interactions.length,
+		executionsWithoutEventId: orphanErrors,
 		perVariation: perVariation.map(({ alone, ...v }) => ({
 			...v,
 			alone: alone.map((a) => `${a.eventType} ${a.status}${a.problems.length ? ' ✗' : ' ✓'}`),
@@ -471,16 +482,29 @@ async function runPhase(
 	return { outcomes, extra, realExecutions: real };
 }
 
+/** At most 25 entries, then how many more: a failing run stays readable. */
+const capped = (list: string[]) =>
+	list.length > 25 ? [...list.slice(0, 25), `… and ${list.length - 25} more`] : list;
+
 function expectClean(result: PhaseResult, trigger: Trigger) {
 	expect(
-		result.outcomes
-			.filter((o) => o.problems.length)
-			.map(
-				(o) => `${o.delivery.variations.join(', ') || 'as sent'}: ${redact(o.problems.join('; '))}`,
-			),
+		capped(
+			result.outcomes
+				.filter((o) => o.problems.length)
+				.map((o) =>
+					`${o.delivery.variations.join(', ') || AS_SENT}: ${redact(o.problems.join('; '))}`.slice(
+						0,
+						400,
+					),
+				),
+		),
 	).toEqual([]);
 	expect(
-		result.extra.map((e) => `execution ${e.id} (${e.status}) for event ${eventIdOf(e)}`),
+		capped(
+			result.extra.map(
+				(e) => `execution ${e.id} (${e.status}) for event ${eventIdOf(e)}: ${errorOf(e) ?? ''}`,
+			),
+		),
 	).toEqual([]);
 	expect(result.realExecutions.map((e) => e.status).sort()).toEqual(
 		trigger.realEventIds.map(() => 'success'),

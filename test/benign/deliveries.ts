@@ -157,6 +157,16 @@ class Builder {
 	}
 }
 
+/** The variations that change this template: on a created event (no files yet) some have nothing to change. */
+export function effectiveOn(template: JsonObject, variations: readonly Variation[] = VARIATIONS) {
+	return variations.filter((variation) => {
+		const event = structuredClone(template);
+		const before = JSON.stringify(event);
+		variation.apply(event, new Rng(1));
+		return JSON.stringify(event) !== before;
+	});
+}
+
 export interface PlanOptions {
 	seed: number;
 	/** Deliveries in all: the catalogue first, then random combinations up to this number. */
@@ -170,9 +180,12 @@ export interface PlanOptions {
 export function planDeliveries(target: BenignTarget, options: PlanOptions): BenignDelivery[] {
 	const rng = new Rng(options.seed);
 	const builder = new Builder(rng, target);
+	const usable = Object.fromEntries(
+		EVENT_TYPES.map((type) => [type, effectiveOn(target.templates[type])]),
+	) as Record<EventType, Variation[]>;
 	for (const type of EVENT_TYPES) {
 		builder.build(type, [], PLAIN_WIRE, { kind: 'catalogue' });
-		for (const variation of VARIATIONS) {
+		for (const variation of usable[type]) {
 			builder.build(type, [variation], PLAIN_WIRE, { kind: 'catalogue' });
 		}
 		for (const wire of singleWireVariations()) builder.build(type, [], wire, { kind: 'catalogue' });
@@ -180,7 +193,7 @@ export function planDeliveries(target: BenignTarget, options: PlanOptions): Beni
 	builder.build('transcription.transcribed', [ONE_MIB_TITLE], PLAIN_WIRE, { kind: 'catalogue' });
 	while (builder.deliveries.length < options.total) {
 		const type = rng.pick(EVENT_TYPES);
-		const chosen = rng.sample(VARIATIONS, rng.int(1, 4));
+		const chosen = rng.sample(usable[type], rng.int(1, 4));
 		builder.build(type, chosen, randomWire(rng), { kind: 'random' });
 	}
 	return rng.shuffle(builder.deliveries);
@@ -311,13 +324,14 @@ export function planDownloads(
 	builder.build('transcription.created', [], PLAIN_WIRE, { kind: 'catalogue', files: {} });
 
 	const keepsFiles = VARIATIONS.filter((v) => v.keepsFiles && v.group !== 'title');
+	const onCreated = effectiveOn(target.templates['transcription.created'], keepsFiles);
 	const others = VARIATIONS.filter((v) => !v.keepsFiles);
 	const sources = [SANDBOX_FILES, ...CONTENT_DISPOSITIONS.map((_, i) => served(i)), ...FAILURES];
 	while (builder.deliveries.length < options.total) {
 		if (rng.chance(0.15)) {
 			builder.build(
 				'transcription.created',
-				rng.sample(keepsFiles, rng.int(0, 2)),
+				rng.sample(onCreated, rng.int(0, 2)),
 				randomWire(rng),
 				{
 					kind: 'random',

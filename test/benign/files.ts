@@ -57,11 +57,14 @@ export async function startFileServer(content: Record<string, string>): Promise<
 	};
 	const fileResponse = (res: ServerResponse, format: string, disposition: string | undefined) => {
 		const body = content[format] ?? '';
-		res.writeHead(200, {
-			'content-type': format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/json',
-			'content-length': Buffer.byteLength(body),
-			...(disposition === undefined ? {} : { 'content-disposition': disposition }),
-		});
+		res.setHeader(
+			'content-type',
+			format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/json',
+		);
+		res.setHeader('content-length', Buffer.byteLength(body));
+		// set apart: writeHead() with an object refuses the bytes above 0x7f that setHeader() lets through
+		if (disposition !== undefined) res.setHeader('content-disposition', disposition);
+		res.writeHead(200);
 		res.end(body);
 	};
 	const server: Server = createServer((req, res) => {
