@@ -49,6 +49,8 @@ const CONCURRENCY = 16;
 // one n8n at ~20 webhook requests/s on 2 cores. Answers and executions are the same on 'legacy';
 // CAPTIONING_BENIGN_EXPRESSION_ENGINE=vm runs the default.
 const EXPRESSION_ENGINE = process.env.CAPTIONING_BENIGN_EXPRESSION_ENGINE ?? 'legacy';
+/** The trigger's typeVersion (a version 2 evaluates no expression per request); unset: the harness's. */
+const TRIGGER_VERSION = process.env.CAPTIONING_BENIGN_TRIGGER_VERSION;
 const RESULTS = join(PROJECT_ROOT, 'test-results');
 const SUMMARY_FILE = join(RESULTS, 'benign-summary.json');
 const PROBLEMS_FILE = join(RESULTS, 'benign-problems.json');
@@ -59,7 +61,11 @@ let files: FileServer | undefined;
 let tarball: string | undefined;
 let sender: Sender | undefined;
 const suiteStarted = Date.now();
-const summary: Record<string, unknown> = { seed: SEED, expressionEngine: EXPRESSION_ENGINE };
+const summary: Record<string, unknown> = {
+	seed: SEED,
+	expressionEngine: EXPRESSION_ENGINE,
+	triggerVersion: TRIGGER_VERSION ?? 'harness default',
+};
 const problemLog: Record<string, unknown[]> = {};
 const lines: string[] = [];
 const AS_SENT = '(as the service sends it)';
@@ -121,14 +127,18 @@ async function createTrigger(
 ) {
 	trigger.webhookId = randomUUID();
 	trigger.productionUrl = `${instance().webhookBaseUrl}/${trigger.webhookId}/webhook`;
-	const created = await instance().createWorkflow(
-		triggerWorkflow({
-			name: trigger.name,
-			webhookId: trigger.webhookId,
-			credential,
-			parameters: { registration: 'api', events: [...EVENT_TYPES], options },
-		}),
-	);
+	const workflow = triggerWorkflow({
+		name: trigger.name,
+		webhookId: trigger.webhookId,
+		credential,
+		parameters: { registration: 'api', events: [...EVENT_TYPES], options },
+	});
+	if (TRIGGER_VERSION) {
+		for (const node of workflow.nodes as Array<{ name: string; typeVersion: number }>) {
+			if (node.name === TRIGGER_NODE) node.typeVersion = Number(TRIGGER_VERSION);
+		}
+	}
+	const created = await instance().createWorkflow(workflow);
 	trigger.workflowId = created.id;
 	await instance().activateWorkflow(trigger.workflowId);
 }
@@ -200,7 +210,7 @@ afterAll(async () => {
 	summary.totalSeconds = Number(((Date.now() - suiteStarted) / 1000).toFixed(1));
 	summary.n8nStartSeconds = n8n?.timings.map((t) => t.totalSeconds);
 	lines.push(
-		`benign suite: ${seconds(Date.now() - suiteStarted)} in all, seed ${SEED}, n8n expression engine ${EXPRESSION_ENGINE}`,
+		`benign suite: ${seconds(Date.now() - suiteStarted)} in all, seed ${SEED}, n8n expression engine ${EXPRESSION_ENGINE}, trigger typeVersion ${TRIGGER_VERSION ?? 'as the harness builds it'}`,
 	);
 	process.stdout.write(`\n${lines.join('\n')}\n`);
 	await mkdir(RESULTS, { recursive: true }).catch(() => undefined);
