@@ -4,8 +4,9 @@
 // 1. Deliveries: each answered 2xx, each starting exactly one successful execution whose item carries its id.
 // 2. The same with "Download Caption Files" on: odd file names, odd Content-Disposition values, files that
 //    404, reset or never answer (then `downloadErrors` on the item, still one successful execution).
-// 3. A redelivered sample starts nothing new.
-// 4. No callback token, client secret, assertion or issued token in any execution's data or log line.
+// 3. The same with "Raw Body" on (the event as it came, callback URI included, on the item).
+// 4. A redelivered sample starts nothing new.
+// 5. No callback token, client secret, assertion or issued token in any execution's data or log line.
 // The tests build on each other and run in this order.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -42,7 +43,8 @@ const DOWNLOADS = Number(process.env.CAPTIONING_BENIGN_DOWNLOADS ?? 200);
 const MIN_DELIVERIES = 1_000;
 /** Downloads that never answer: each holds its execution until the download's own timeout. */
 const TIMEOUTS = 2;
-const REDELIVERED = { deliveries: 100, downloads: 20 };
+const REDELIVERED = { deliveries: 100, downloads: 20, rawBody: 10 };
+const RAW_BODY = Number(process.env.CAPTIONING_BENIGN_RAW_BODY ?? 60);
 const CONCURRENCY = 16;
 // As in the faults suite: n8n 2.41's default 'vm' expression engine costs a fresh V8 isolate per request
 // to a typeVersion-1 trigger (webhook-helpers.js evaluates $parameter["options"]["binaryData"]), capping
@@ -106,13 +108,22 @@ const downloads: Trigger = {
 	productionUrl: '',
 	realEventIds: [],
 };
+// Raw Body puts data.attributes.uri, the callback URI, into the item: the secret scan's hardest case
+const raw: Trigger = {
+	name: 'Benign: raw body',
+	workflowId: '',
+	webhookId: '',
+	productionUrl: '',
+	realEventIds: [],
+};
+const TRIGGERS = [main, downloads, raw];
 const targetOf = (trigger: Trigger): BenignTarget => {
 	if (!trigger.target) throw new Error(`${trigger.name} has no registration`);
 	return trigger.target;
 };
 
 /** Every callback token registered, for redaction and the secret scan. */
-const tokens = () => [main, downloads].map((t) => t.target?.token).filter((t): t is string => !!t);
+const tokens = () => TRIGGERS.map((t) => t.target?.token).filter((t): t is string => !!t);
 const redact = (text: string) =>
 	tokens().reduce(
 		(out, token) =>
@@ -175,11 +186,12 @@ beforeAll(async () => {
 	});
 	await createTrigger(main, credential, {});
 	await createTrigger(downloads, credential, { downloadFormats: [...DOWNLOAD_FORMATS] });
+	await createTrigger(raw, credential, { rawBody: true });
 
 	// one real transcription: its events are the templates every delivery is varied from
 	const { events } = await sb().transcribe({ title: 'Quarterly product update' });
 	await sb().idle();
-	for (const trigger of [main, downloads]) {
+	for (const trigger of TRIGGERS) {
 		const { endpoint, path, token } = registrationOf(trigger);
 		trigger.realEventIds = events.filter((e) => e.endpointId === endpoint.id).map((e) => e.id);
 		trigger.target = {
@@ -190,7 +202,10 @@ beforeAll(async () => {
 		};
 	}
 	const attempts = sb().deliveries.map((d) => d.status);
-	if (attempts.length !== 4 || !attempts.every((s) => s !== undefined && is2xx(s))) {
+	if (
+		attempts.length !== 2 * TRIGGERS.length ||
+		!attempts.every((s) => s !== undefined && is2xx(s))
+	) {
 		throw new Error(`the real events were answered ${JSON.stringify(attempts)}, not 2xx`);
 	}
 
@@ -550,6 +565,16 @@ describe('benign deliveries', () => {
 		expectClean(phases.downloads, downloads);
 	});
 
+	it('with Raw Body on: each executed once, the event as it came on the item', async () => {
+		const deliveries = planDeliveries(targetOf(raw), {
+			seed: SEED + 3,
+			total: RAW_BODY,
+			randomOnly: true,
+		});
+		phases.rawBody = await runPhase('rawBody', raw, deliveries, { quietMs: 10_000, maxMs: 60_000 });
+		expectClean(phases.rawBody, raw);
+	});
+
 	it('starts nothing new when a sample is delivered again', async () => {
 		const rng = new Rng(SEED + 2);
 		const pick = (phase: string, count: number) =>
@@ -564,11 +589,12 @@ describe('benign deliveries', () => {
 		const sample = [
 			...pick('deliveries', REDELIVERED.deliveries),
 			...pick('downloads', REDELIVERED.downloads),
+			...pick('rawBody', REDELIVERED.rawBody),
 		];
 		const executionsOfBoth = async (includeData = false) =>
 			(
 				await Promise.all(
-					[main, downloads].map((t) =>
+					TRIGGERS.map((t) =>
 						listExecutions(instance(), { workflowId: t.workflowId, includeData }),
 					),
 				)
@@ -578,7 +604,7 @@ describe('benign deliveries', () => {
 		const responses = await mapPool(sample, CONCURRENCY, (d) => sender!.send(d));
 		// and the sandbox's own redelivery of the real events
 		const attemptsBefore = sb().deliveries.length;
-		for (const id of [...main.realEventIds, ...downloads.realEventIds]) sb().redeliver(id);
+		for (const id of TRIGGERS.flatMap((t) => t.realEventIds)) sb().redeliver(id);
 		await sb().idle();
 		const sandboxAnswers = sb()
 			.deliveries.slice(attemptsBefore)
@@ -587,8 +613,7 @@ describe('benign deliveries', () => {
 		const fresh = (await executionsOfBoth(true)).filter((e) => !before.has(e.id));
 		const redelivered = new Set([
 			...sample.map((d) => d.eventId),
-			...main.realEventIds,
-			...downloads.realEventIds,
+			...TRIGGERS.flatMap((t) => t.realEventIds),
 		]);
 		// another event's new execution means an earlier phase was still running (it timed out)
 		const newExecutions = fresh.filter((e) => redelivered.has(eventIdOf(e) ?? ''));
@@ -655,7 +680,7 @@ describe('secrets', () => {
 			found,
 		};
 		expect(executions.length).toBeGreaterThan(0);
-		expect(tokens()).toHaveLength(2);
+		expect(tokens()).toHaveLength(TRIGGERS.length);
 		expect(found).toEqual(
 			Object.fromEntries(Object.keys(found).map((kind) => [kind, { executions: 0, logs: 0 }])),
 		);

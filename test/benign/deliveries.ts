@@ -171,6 +171,8 @@ export interface PlanOptions {
 	seed: number;
 	/** Deliveries in all: the catalogue first, then random combinations up to this number. */
 	total: number;
+	/** Leave the catalogue out: random combinations only. */
+	randomOnly?: boolean;
 }
 
 /**
@@ -183,14 +185,16 @@ export function planDeliveries(target: BenignTarget, options: PlanOptions): Beni
 	const usable = Object.fromEntries(
 		EVENT_TYPES.map((type) => [type, effectiveOn(target.templates[type])]),
 	) as Record<EventType, Variation[]>;
-	for (const type of EVENT_TYPES) {
+	for (const type of options.randomOnly ? [] : EVENT_TYPES) {
 		builder.build(type, [], PLAIN_WIRE, { kind: 'catalogue' });
 		for (const variation of usable[type]) {
 			builder.build(type, [variation], PLAIN_WIRE, { kind: 'catalogue' });
 		}
 		for (const wire of singleWireVariations()) builder.build(type, [], wire, { kind: 'catalogue' });
 	}
-	builder.build('transcription.transcribed', [ONE_MIB_TITLE], PLAIN_WIRE, { kind: 'catalogue' });
+	if (!options.randomOnly) {
+		builder.build('transcription.transcribed', [ONE_MIB_TITLE], PLAIN_WIRE, { kind: 'catalogue' });
+	}
 	while (builder.deliveries.length < options.total) {
 		const type = rng.pick(EVENT_TYPES);
 		const chosen = rng.sample(usable[type], rng.int(1, 4));

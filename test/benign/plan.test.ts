@@ -96,6 +96,13 @@ describe('the deliveries phase', () => {
 		expect(bytes(14)).not.toEqual(bytes(13));
 	});
 
+	it('leaves the catalogue out when asked for random combinations only', () => {
+		const plan = planDeliveries(target, { seed: 15, total: 60, randomOnly: true });
+		expect(plan).toHaveLength(60);
+		expect(plan.every((d) => d.kind === 'random' && d.variations.length > 0)).toBe(true);
+		expect(planProblems(plan, target)).toEqual([]);
+	});
+
 	it('catches a delivery that lost its token, its id or its type', () => {
 		const [first, second, third] = planDeliveries(target, { seed: 13, total: 1_050 });
 		const broken = [
