@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { PROJECT_ROOT, startN8n, type N8nInstance } from '../test/e2e/harness/n8n';
-import { DEDUPE_LIMIT } from '../nodes/Captioning/trigger/receive';
+import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
+import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';
 import { buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
@@ -48,7 +49,7 @@ const { values } = parseArgs({
 		'preview-v2': { type: 'boolean', default: false },
 		rounds: { type: 'string', default: '2' },
 		seconds: { type: 'string', default: '15' },
-		prime: { type: 'string', default: String(Math.ceil(DEDUPE_LIMIT * 1.1)) },
+		prime: { type: 'string', default: String(Math.ceil(SEEN_LIMIT * 1.1)) },
 		prefilled: { type: 'boolean', default: false },
 		queries: {
 			type: 'string',
@@ -72,9 +73,11 @@ const MARKERS: Marker[] = [
 		url: `${OURS}CaptioningTrigger.node.js`,
 		functionName: 'webhook',
 	},
+	{ label: 'ours: trigger/pipeline.js', url: `${OURS}trigger/pipeline.js` },
 	{ label: 'ours: trigger/receive.js', url: `${OURS}trigger/receive.js` },
-	{ label: 'ours: trigger/recent.js (in-process dedupe)', url: `${OURS}trigger/recent.js` },
-	{ label: 'ours: zod', url: 'n8n-nodes-captioning/node_modules/zod/' },
+	{ label: 'ours: trigger/recent.js (in-process claims)', url: `${OURS}trigger/recent.js` },
+	{ label: 'ours: trigger/seen.js (stored list)', url: `${OURS}trigger/seen.js` },
+	{ label: 'ours: zod', url: '/node_modules/zod/' },
 	{ label: 'floor: webhook()', url: 'n8n-nodes-bench-floor/' },
 	{
 		label: 'n8n: LiveWebhooks (request, static data save)',
@@ -306,14 +309,18 @@ async function main() {
 		const staticBytes = await savedStaticDataBytes(n8n, ours.workflowId);
 		if (values.prefilled) {
 			// the state the previous benchmark assumed: a full list in the static data n8n has saved
-			const now = Math.floor(Date.now() / 1000);
+			const minute = minuteOf(Date.now());
 			const workflow = await n8n.createWorkflow(
 				triggerWorkflow({
 					name: 'profile: prefilled',
 					type: SHIPPED_TRIGGER_TYPE,
 					typeVersion: packages.trigger.defaultVersion,
 					credentialId,
-					seenEvents: Array.from({ length: DEDUPE_LIMIT }, () => [randomUUID(), now]),
+					nodeStaticData: {
+						[SEEN_FIELDS.production]: Array.from({ length: SEEN_LIMIT }, () =>
+							seenEntry(eventHash(randomUUID()), minute),
+						).join(''),
+					},
 				}),
 			);
 			await n8n.activateWorkflow(workflow.id);

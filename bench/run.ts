@@ -12,7 +12,7 @@ import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, PROJECT_ROOT, resolveN8nDir, startN8n } from '../test/e2e/harness/n8n';
 import type { N8nInstance } from '../test/e2e/harness/n8n';
-import { DEDUPE_LIMIT } from '../nodes/Captioning/trigger/receive';
+import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
 import { eventTemplate, type EventTemplate } from './lib/event';
@@ -112,8 +112,8 @@ const settings = {
 	durationSeconds: Number(values.duration ?? (quick ? 4 : 10)),
 	concurrencies: (values.concurrency ?? '4').split(',').map(Number),
 	/** Steady state: at least the de-duplication limit of distinct events through the trigger. */
-	dedupeLimit: DEDUPE_LIMIT,
-	primeEvents: Number(values.prime ?? (quick ? 100 : Math.ceil(DEDUPE_LIMIT * 1.1))),
+	dedupeLimit: SEEN_LIMIT,
+	primeEvents: Number(values.prime ?? (quick ? 100 : Math.ceil(SEEN_LIMIT * 1.1))),
 	previewV2: values['preview-v2'] === true,
 	n8nSettings: settingKeys,
 	bodyBytes: 2048,

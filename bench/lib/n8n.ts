@@ -47,8 +47,9 @@ function chain(names: string[]) {
 }
 
 /**
- * Captioning Trigger -> NoOp. `seenEvents` pre-fills the de-duplication list in the saved static data (not the
- * state traffic leaves: n8n 2.41.1 does not save static data on the webhook path that starts an execution).
+ * Captioning Trigger -> NoOp. `nodeStaticData` pre-fills the trigger's saved static data (a full
+ * de-duplication list there is not a state traffic leaves: n8n 2.41.1 does not save static data on the
+ * webhook path that starts an execution).
  */
 export function triggerWorkflow(options: {
 	name: string;
@@ -56,7 +57,7 @@ export function triggerWorkflow(options: {
 	typeVersion: number;
 	credentialId: string;
 	events?: string[];
-	seenEvents?: Array<[string, number]>;
+	nodeStaticData?: Record<string, unknown>;
 }) {
 	const noop = noOp(250);
 	return {
@@ -80,8 +81,8 @@ export function triggerWorkflow(options: {
 		],
 		connections: chain([TRIGGER_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
-		...(options.seenEvents
-			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: { seenEvents: options.seenEvents } } }
+		...(options.nodeStaticData
+			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: options.nodeStaticData } }
 			: {}),
 	};
 }
