@@ -211,22 +211,26 @@ async function profileWindow(
 		eventsPerSecond: load.totalOk / seconds,
 		groupCpuMs,
 		threadsCpuMs,
-		profile: analyseProfile(profile, MARKERS),
+		profile: analyseProfile(profile, MARKERS, OURS),
 		executionDataBytes: await executionDataBytes(n8n, target.workflowId),
 		load1: loadSample().load[0],
 	};
 }
 
+type QueryCounts = Record<string, { perRequest: number; byStatement: Record<string, number> }>;
+
 /**
  * SQL statements per request, counted from n8n's own query log (a separate n8n started with typeorm's query
- * logging on, never used for a timing): one request at a time per target, nothing else talking to n8n.
+ * logging on, never used for a timing), nothing else talking to n8n meanwhile: `one at a time` (300 ms apart)
+ * and `4 connections` (closed loop). Ours is primed to its steady state first.
  */
 async function countQueries(
 	packages: Awaited<ReturnType<typeof buildPackages>>,
 	env: Record<string, string>,
 	template: EventTemplate,
 	requests: number,
-): Promise<Record<string, { perRequest: number; byStatement: Record<string, number> }>> {
+	prime: number,
+): Promise<QueryCounts> {
 	let output = '';
 	const sandbox = await startSandbox({ rateLimit: null });
 	const n8n = await startN8n({
@@ -236,38 +240,66 @@ async function countQueries(
 			output += chunk;
 		},
 	});
+	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	try {
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'queries');
-		const counts: Record<string, { perRequest: number; byStatement: Record<string, number> }> = {};
+		const counts: QueryCounts = {};
 		for (const spec of targetSpecs(packages.trigger).filter((s) =>
 			['ours', 'floor', 'webhook'].includes(s.key),
 		)) {
 			const target = await createTarget(n8n, sandbox, credentialId, spec);
-			const before = await newestExecutionId(n8n);
-			await new Promise((resolve) => setTimeout(resolve, 2000));
-			const start = output.length;
-			for (let i = 0; i < requests; i++) {
-				const answer = await postOnce(target.url, template.next());
-				if (answer.status !== 200) throw new Error(`${spec.key}: ${answer.status} ${answer.text}`);
-				await new Promise((resolve) => setTimeout(resolve, 300));
+			if (spec.key === 'ours') await primeTarget(n8n, target, prime, template);
+			const modes: Array<[string, number, () => Promise<void>]> = [
+				[
+					'one at a time',
+					requests,
+					async () => {
+						for (let i = 0; i < requests; i++) {
+							const answer = await postOnce(target.url, template.next());
+							if (answer.status !== 200) throw new Error(`${spec.key}: ${answer.status}`);
+							await sleep(300);
+						}
+					},
+				],
+				[
+					'4 connections',
+					requests * 5,
+					async () => {
+						const load = await runLoad({
+							url: target.url,
+							concurrency: 4,
+							warmupMs: 0,
+							durationMs: 600_000,
+							maxRequests: requests * 5,
+							body: template.next,
+						});
+						if (load.errors) throw new Error(`${spec.key}: ${load.firstError}`);
+					},
+				],
+			];
+			for (const [mode, sent, send] of modes) {
+				const before = await newestExecutionId(n8n);
+				await sleep(2000);
+				const start = output.length;
+				await send();
+				await sleep(3000);
+				const lines = output
+					.slice(start)
+					.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+					.split('\n');
+				const byStatement: Record<string, number> = {};
+				let total = 0;
+				for (const line of lines.filter((l) => /\bquery:/.test(l))) {
+					const key = statementKey(line);
+					byStatement[key] = (byStatement[key] ?? 0) + 1 / sent;
+					total++;
+				}
+				await waitForFinished(n8n, target.workflowId, before, sent);
+				counts[`${spec.key}, ${mode}`] = { perRequest: total / sent, byStatement };
+				process.stderr.write(
+					`${spec.key}, ${mode}: ${(total / sent).toFixed(1)} SQL statements per request\n`,
+				);
 			}
-			await new Promise((resolve) => setTimeout(resolve, 3000));
-			const lines = output
-				.slice(start)
-				.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
-				.split('\n');
-			const byStatement: Record<string, number> = {};
-			let total = 0;
-			for (const line of lines.filter((l) => /\bquery:/.test(l))) {
-				const key = statementKey(line);
-				byStatement[key] = (byStatement[key] ?? 0) + 1 / requests;
-				total++;
-			}
-			await waitForFinished(n8n, target.workflowId, before, requests);
-			counts[spec.key] = { perRequest: total / requests, byStatement };
-			process.stderr.write(
-				`${spec.key}: ${(total / requests).toFixed(1)} SQL statements per request\n`,
-			);
 		}
 		return counts;
 	} finally {
@@ -382,6 +414,9 @@ async function main() {
 			for (const [marker, ms] of Object.entries(w.profile.byMarker)) {
 				add(`  under: ${marker}`, t, perRequest(w, ms * scale));
 			}
+			for (const [fn, ms] of Object.entries(w.profile.byFunction)) {
+				if (ms / w.requests >= 0.01) add(`  ours, function: ${fn}`, t, perRequest(w, ms * scale));
+			}
 			add('execution data, bytes', t, w.executionDataBytes);
 		}
 		const columns = [...new Set(windows.map((w) => label(w.target)))];
@@ -416,7 +451,7 @@ async function main() {
 		const queryRequests = Number(values.queries);
 		await n8n.stop(); // idempotent: one n8n at a time
 		const queries = queryRequests
-			? await countQueries(packages, SETTINGS[setting], template, queryRequests)
+			? await countQueries(packages, SETTINGS[setting], template, queryRequests, prime)
 			: undefined;
 		Object.assign(out, { queries });
 		const file = join(PROJECT_ROOT, 'bench', 'tmp', `profile-${setting}.json`);

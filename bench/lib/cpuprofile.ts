@@ -47,9 +47,21 @@ export interface ProfileBreakdown {
 	byOwner: Record<string, number>;
 	/** Time with the marker anywhere on the stack, ms. */
 	byMarker: Record<string, number>;
+	/** Time with each function of the scripts matching `detailUrl` on the stack, ms (`name file:line`). */
+	byFunction: Record<string, number>;
 }
 
-export function analyseProfile(profile: CpuProfile, markers: readonly Marker[]): ProfileBreakdown {
+/** `name file:line` of a frame (1-based line, as editors show it). */
+export function functionKey(frame: CpuProfileNode['callFrame']): string {
+	const file = frame.url.slice(frame.url.lastIndexOf('/') + 1);
+	return `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+}
+
+export function analyseProfile(
+	profile: CpuProfile,
+	markers: readonly Marker[],
+	detailUrl?: string,
+): ProfileBreakdown {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes) {
@@ -86,6 +98,19 @@ export function analyseProfile(profile: CpuProfile, markers: readonly Marker[]):
 		markerCache.set(id, set);
 		return set;
 	};
+	const functionCache = new Map<number, Set<string>>();
+	const functionsOn = (id: number): Set<string> => {
+		const cached = functionCache.get(id);
+		if (cached) return cached;
+		const up = parent.get(id);
+		const set = new Set(up === undefined ? [] : functionsOn(up));
+		const { callFrame } = byId.get(id)!;
+		if (detailUrl !== undefined && callFrame.url.includes(detailUrl))
+			set.add(functionKey(callFrame));
+		functionCache.set(id, set);
+		return set;
+	};
+	const byFunction: Record<string, number> = {};
 	const byOwner: Record<string, number> = {};
 	const byMarker: Record<string, number> = Object.fromEntries(markers.map((m) => [m.label, 0]));
 	let idleMs = 0;
@@ -100,6 +125,7 @@ export function analyseProfile(profile: CpuProfile, markers: readonly Marker[]):
 		busyMs += ms;
 		byOwner[who] = (byOwner[who] ?? 0) + ms;
 		for (const index of markersOn(id)) byMarker[markers[index].label] += ms;
+		for (const key of functionsOn(id)) byFunction[key] = (byFunction[key] ?? 0) + ms;
 	});
-	return { busyMs, idleMs, byOwner, byMarker };
+	return { busyMs, idleMs, byOwner, byMarker, byFunction };
 }

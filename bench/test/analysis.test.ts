@@ -206,6 +206,11 @@ describe('analyseProfile', () => {
 		expect(result.busyMs).toBe(4);
 		expect(result.byOwner).toEqual({ ours: 3, n8n: 1 });
 		expect(result.byMarker).toEqual({ request: 4, ours: 3 });
+		expect(result.byFunction).toEqual({});
+	});
+	it('times each function of the detailed scripts with everything beneath it', () => {
+		const result = analyseProfile(profile, [], 'node_modules/ours/');
+		expect(result.byFunction).toEqual({ 'webhook t.js:1': 3 });
 	});
 });
 
