@@ -7,13 +7,37 @@ ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
-# Builds into a private folder, then swaps it in: a suite packing dist/ meanwhile never sees half of it.
+# The package as n8n's tooling sees it, in a private folder: its own sources only (no tests, sandbox, bench or
+# docs, which `n8n-node lint` would hold to n8n Cloud's rules and `n8n-node build` would copy into dist/), with
+# tsconfig.build.json as its tsconfig.json and the project's node_modules.
+stage_package() {
+	local stage="$1"
+	rm -rf "$stage" && mkdir -p "$stage"
+	cp -R package.json eslint.config.mjs README.md LICENSE CHANGELOG.md nodes credentials "$stage"/
+	cp tsconfig.build.json "$stage/tsconfig.json"
+	ln -s "$PROJECT_ROOT/node_modules" "$stage/node_modules"
+}
+
+# Runs an n8n-node command in a staged copy of the package; its output only when it fails.
+n8n_node() {
+	local stage="$1"
+	shift
+	local out
+	if ! out="$(cd "$stage" && n8n-node "$@" 2>&1)"; then
+		printf '%s\n' "$out" >&2
+		echo "n8n-node $* failed" >&2
+		return 1
+	fi
+}
+
+# `n8n-node build` (tsc, then the icons) on the staged package, then swapped in: a suite packing dist/ meanwhile
+# never sees half of it.
 build_dist() {
-	local out=".tmp/dist-$$"
-	rm -rf "$out" && mkdir -p .tmp
-	tsc -p tsconfig.build.json --outDir "$out"
-	CAPTIONING_BUILD_OUT="$out" gulp --silent build:assets
-	rm -rf dist && mv "$out" dist
+	local stage=".tmp/build-$$"
+	stage_package "$stage"
+	n8n_node "$stage" build
+	rm -rf dist && mv "$stage/dist" dist
+	rm -rf "$stage"
 }
 
 task="${1:?usage: run.sh <build|lint|test|e2e|faults|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
@@ -21,8 +45,13 @@ shift
 case "$task" in
 build) build_dist ;;
 lint)
-	eslint --max-warnings 0 . "$@"
+	eslint --max-warnings 0 --config eslint.project.config.mjs . "$@"
 	tsc --noEmit -p tsconfig.json
+	# n8n's strict mode: its template eslint.config.mjs unchanged, on the package's own sources
+	stage=".tmp/lint-$$"
+	stage_package "$stage"
+	n8n_node "$stage" lint
+	rm -rf "$stage"
 	# n8n's package scanner runs on what ships: build, pack, scan
 	build_dist
 	node scripts/scan-package.mjs
