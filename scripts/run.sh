@@ -86,7 +86,15 @@ browser)
 	ensure_n8n >/dev/null
 	jest -c jest.browser.config.js --runInBand "$@"
 	;;
-n8n-install) ensure_n8n ;;
+n8n-install)
+	# n8n-install [version...]: each version has its own folder and lock, so they install side by side
+	pids=()
+	for version in "${@:-$CAPTIONING_N8N_VERSION}"; do
+		ensure_n8n "$version" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do wait "$pid"; done
+	;;
 sandbox) exec tsx sandbox/cli.ts "$@" ;;
 dev)
 	ensure_n8n >/dev/null
