@@ -13,8 +13,6 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 export const N8N_VERSION = process.env.CAPTIONING_N8N_VERSION ?? '2.41.1';
-/** The n8n versions the suites run on; scripts/env.sh installs each into its own cache folder. */
-export const SUPPORTED_N8N_VERSIONS = ['2.41.1', '1.123.81'] as const;
 
 /** What differs between the n8n lines the harness starts, decided from the version alone. */
 export interface N8nProfile {
@@ -391,7 +389,7 @@ async function readLedger(path: string): Promise<NodesLedger | null> {
 }
 
 /**
- * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` the way n8n 2.41's
+ * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` the way n8n's (2.41 and 1.123 alike)
  * CommunityPackagesService.downloadPackage does after its `npm pack <name>@<version>`: untar into
  * node_modules/<name>, drop devDependencies, peerDependencies and optionalDependencies from its
  * package.json, `npm install` its remaining dependencies in place with n8n's flags, and record it in the
