@@ -58,7 +58,7 @@ lint_workflows() {
 	done
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|faults|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) build_dist ;;
@@ -107,6 +107,10 @@ bench)
 faults)
 	ensure_n8n >/dev/null
 	jest -c jest.faults.config.js --runInBand "$@"
+	;;
+benign)
+	ensure_n8n >/dev/null
+	jest -c jest.benign.config.js --runInBand "$@"
 	;;
 queue)
 	ensure_n8n >/dev/null
