@@ -17,6 +17,8 @@ describe('runSettings', () => {
 			burstMs: 30_000,
 			kill: 'webhook',
 			killAtShare: 0.4,
+			replays: 50,
+			probeIds: 200,
 		});
 	});
 
@@ -26,6 +28,8 @@ describe('runSettings', () => {
 			transcriptions: 100,
 			burstMs: 10_000,
 			kill: 'webhook',
+			replays: 20,
+			probeIds: 100,
 		});
 	});
 

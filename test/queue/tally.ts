@@ -12,13 +12,20 @@ export interface RunSettings {
 	kill: Kill;
 	/** The process dies this far into the burst (a share of burstMs). */
 	killAtShare: number;
+	/**
+	 * After a webhook process restart, this many events answered 2xx before the kill are delivered again:
+	 * what the service does when an answer is lost in a crash after the execution was queued.
+	 */
+	replays: number;
+	/** Ids sent twice at once through the claim (and, when asked, through n8n's Remove Duplicates). */
+	probeIds: number;
 }
 
 const PROFILES: Record<RunSettings['profile'], Omit<RunSettings, 'kill' | 'profile'>> = {
 	// 500 transcriptions (1,000 events) in 30 s: the burst the README's figures come from
-	full: { transcriptions: 500, burstMs: 30_000, killAtShare: 0.4 },
+	full: { transcriptions: 500, burstMs: 30_000, killAtShare: 0.4, replays: 50, probeIds: 200 },
 	// small enough for CI: 100 transcriptions (200 events) in 10 s, one kill
-	ci: { transcriptions: 100, burstMs: 10_000, killAtShare: 0.4 },
+	ci: { transcriptions: 100, burstMs: 10_000, killAtShare: 0.4, replays: 20, probeIds: 100 },
 };
 
 function positive(name: string, value: string | undefined): number | undefined {
