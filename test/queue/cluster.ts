@@ -53,7 +53,9 @@ export interface QueueCluster {
 	/** http://127.0.0.1:<port> of the webhook process itself. */
 	webhookProcessUrl: string;
 	balancer?: Balancer;
-	/** Every process's output so far, each line prefixed with the process's name. */
+	/** When the cluster started (epoch ms): the zero of the times in logs(). */
+	startedAt: number;
+	/** Every process's output so far, each line prefixed with the process's name and its time. */
 	logs(): string;
 	/** Stops every process and removes their user folders. Idempotent. */
 	stop(): Promise<void>;
@@ -123,11 +125,14 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	const folders: string[] = [];
 	const processes: N8nProcess[] = [];
 	const output: string[] = [];
+	const clusterStarted = Date.now();
+	// each line with the seconds since the cluster started: n8n's own lines carry no time
 	const collect =
 		(name: string) =>
 		(chunk: string): void => {
+			const at = ((Date.now() - clusterStarted) / 1000).toFixed(1);
 			for (const line of chunk.replace(ANSI, '').split('\n')) {
-				if (line.trim()) output.push(`[${name}] ${line}`);
+				if (line.trim()) output.push(`[${name}] +${at} s ${line}`);
 			}
 		};
 	let main: N8nInstance | undefined;
@@ -224,6 +229,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			webhookBaseUrl: `${webhookBase}/webhook`,
 			webhookProcessUrl,
 			balancer,
+			startedAt: clusterStarted,
 			logs: () => output.join('\n'),
 			stop,
 		};

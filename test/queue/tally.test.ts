@@ -1,12 +1,15 @@
 // The queue suite's pure decisions, branch by branch (they run with the suite: jest.queue.config.js).
 import {
+	busiestWorker,
 	countOf,
 	explainMissing,
 	histogram,
 	retryMargin,
+	runningInLog,
 	runSettings,
 	tallyDeliveries,
 	tallyDownstream,
+	timeline,
 } from './tally';
 
 describe('runSettings', () => {
@@ -167,5 +170,41 @@ describe('explainMissing', () => {
 			interrupted: ['crashed', 'failed'],
 			unexplained: ['never-ran', 'succeeded', 'orphan', 'mixed'],
 		});
+	});
+});
+
+describe('runningInLog and busiestWorker', () => {
+	const idle = 'Worker started execution 1 (job 1)\nWorker finished execution 1 (job 1)\n';
+	const busy =
+		'Worker started execution 2 (job 2)\nWorker started execution 3 (job 3)\n' +
+		'Worker finished execution 2 (job 2)\nWorker started execution 4 (job 4)\n';
+
+	it('lists what a worker started and did not finish', () => {
+		expect(runningInLog(idle)).toEqual([]);
+		expect(runningInLog(busy)).toEqual(['3', '4']);
+	});
+
+	it('picks the worker running the most, the first on a tie', () => {
+		expect(busiestWorker([idle, busy])).toBe(1);
+		expect(busiestWorker([busy, busy])).toBe(0);
+		expect(busiestWorker([idle, idle])).toBe(0);
+	});
+});
+
+describe('timeline', () => {
+	it('counts outcomes per bucket from the start', () => {
+		const since = Date.parse('2026-01-01T00:00:00.000Z');
+		expect(
+			timeline(
+				[
+					{ at: '2026-01-01T00:00:00.500Z', outcome: '2xx' },
+					{ at: '2026-01-01T00:00:01.900Z', outcome: '2xx' },
+					{ at: '2026-01-01T00:00:02.000Z', outcome: 'status 503' },
+					{ at: '2026-01-01T00:00:05.100Z', outcome: 'timeout' },
+				],
+				since,
+				2,
+			),
+		).toEqual({ '0': { '2xx': 2 }, '2': { 'status 503': 1 }, '4': { timeout: 1 } });
 	});
 });

@@ -206,3 +206,39 @@ export function explainMissing(
 	}
 	return { interrupted, unexplained };
 }
+
+/** Executions a worker's log shows started and not (yet) finished: "Worker started execution 12 (job 12)". */
+export function runningInLog(log: string): string[] {
+	const started = new Set<string>();
+	for (const [, id] of log.matchAll(/Worker started execution (\d+)/g)) started.add(id);
+	for (const [, id] of log.matchAll(/Worker finished execution (\d+)/g)) started.delete(id);
+	return [...started];
+}
+
+/** The index of the worker with the most executions running (the first on a tie): the one to kill. */
+export function busiestWorker(logs: readonly string[]): number {
+	let best = 0;
+	logs.forEach((log, index) => {
+		if (runningInLog(log).length > runningInLog(logs[best]).length) best = index;
+	});
+	return best;
+}
+
+/**
+ * Delivery attempts per time bucket since `since` (epoch ms), by outcome: `{ "0": { "2xx": 12 }, "2":
+ * { "503": 4, "timeout": 2 } }` with the bucket's start in seconds as key.
+ */
+export function timeline(
+	attempts: readonly { at: string; outcome: string }[],
+	since: number,
+	bucketSeconds: number,
+): Record<string, Record<string, number>> {
+	const result: Record<string, Record<string, number>> = {};
+	for (const { at, outcome } of attempts) {
+		const offset = (Date.parse(at) - since) / 1000;
+		const bucket = String(Math.floor(offset / bucketSeconds) * bucketSeconds);
+		const counts = (result[bucket] ??= {});
+		counts[outcome] = (counts[outcome] ?? 0) + 1;
+	}
+	return result;
+}
