@@ -152,10 +152,10 @@ describe('retryMargin', () => {
 });
 
 describe('explainMissing', () => {
-	it('excuses an event whose every execution was interrupted, and no other', () => {
+	it('sorts missing events by what n8n kept of them', () => {
 		expect(
 			explainMissing(
-				['crashed', 'failed', 'never-ran', 'succeeded', 'orphan', 'mixed'],
+				['crashed', 'failed', 'no-trace', 'succeeded', 'orphan', 'mixed'],
 				[
 					{ eventId: 'crashed', status: 'crashed' },
 					{ eventId: 'failed', status: 'error' },
@@ -168,7 +168,8 @@ describe('explainMissing', () => {
 			),
 		).toEqual({
 			interrupted: ['crashed', 'failed'],
-			unexplained: ['never-ran', 'succeeded', 'orphan', 'mixed'],
+			untraced: ['no-trace'],
+			unexplained: ['succeeded', 'orphan', 'mixed'],
 		});
 	});
 });

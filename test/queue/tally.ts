@@ -182,29 +182,35 @@ export interface ExecutionOutcome {
 	status: string;
 }
 
+const interruptedStatus = (status: string) => status === 'error' || status === 'crashed';
+
 /**
- * Splits missing events into those whose every execution was interrupted (error, crashed: a process died
- * under it) and those with no such excuse: no execution at all, or one that succeeded without reaching
- * the downstream step.
+ * Sorts missing events by what n8n kept of them: every execution carrying the id was interrupted (error,
+ * crashed: a process died under it); no execution carries the id any more (n8n replaces the data of an
+ * execution a dead worker held, trigger item included, with the error); or an execution that succeeded or
+ * never left `new`, which no kill excuses.
  */
 export function explainMissing(
 	missing: readonly string[],
 	executions: readonly ExecutionOutcome[],
-): { interrupted: string[]; unexplained: string[] } {
+): { interrupted: string[]; untraced: string[]; unexplained: string[] } {
 	const statuses = new Map<string, string[]>();
 	for (const { eventId, status } of executions) {
 		if (eventId === undefined) continue;
 		statuses.set(eventId, [...(statuses.get(eventId) ?? []), status]);
 	}
-	const interrupted: string[] = [];
-	const unexplained: string[] = [];
+	const result = {
+		interrupted: [] as string[],
+		untraced: [] as string[],
+		unexplained: [] as string[],
+	};
 	for (const id of missing) {
 		const list = statuses.get(id) ?? [];
-		const wasInterrupted =
-			list.length > 0 && list.every((status) => status === 'error' || status === 'crashed');
-		(wasInterrupted ? interrupted : unexplained).push(id);
+		if (list.length === 0) result.untraced.push(id);
+		else if (list.every(interruptedStatus)) result.interrupted.push(id);
+		else result.unexplained.push(id);
 	}
-	return { interrupted, unexplained };
+	return result;
 }
 
 /** Executions a worker's log shows started and not (yet) finished: "Worker started execution 12 (job 12)". */
