@@ -17,6 +17,8 @@ export interface Balancer {
 	url: string;
 	/** Requests answered by the balancer itself, by status (503: no ready backend, 502: backend failed). */
 	readonly answeredItself: Record<number, number>;
+	/** Why the backend failed the 502s, by error code ('ECONNRESET', 'ECONNREFUSED', …). */
+	readonly backendErrors: Record<string, number>;
 	close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startBalancer(options: {
 }): Promise<Balancer> {
 	const { backend } = options;
 	const answeredItself: Record<number, number> = {};
+	const backendErrors: Record<string, number> = {};
 	let ready = false;
 	let closed = false;
 
@@ -82,9 +85,11 @@ export async function startBalancer(options: {
 				upstreamRes.on('error', () => res.destroy());
 			},
 		);
-		upstream.on('error', () => {
+		upstream.on('error', (error: NodeJS.ErrnoException) => {
 			// the backend died or refused: take it out until its readiness says otherwise
 			ready = false;
+			const code = error.code ?? error.message.slice(0, 40);
+			backendErrors[code] = (backendErrors[code] ?? 0) + 1;
 			answer(res, 502, 'the webhook process failed to answer');
 		});
 		req.pipe(upstream);
@@ -100,6 +105,7 @@ export async function startBalancer(options: {
 	return {
 		url: `http://127.0.0.1:${options.port}`,
 		answeredItself,
+		backendErrors,
 		async close() {
 			closed = true;
 			server.closeAllConnections();

