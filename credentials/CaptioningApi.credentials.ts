@@ -8,6 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { bearerToken, CREDENTIAL_TEST_FAILURES } from '../nodes/Captioning/shared/auth';
 import { DEFAULT_MEDIA_TYPE } from '../nodes/Captioning/shared/constants';
 import { obtainTokens } from '../nodes/Captioning/shared/tokens';
 
@@ -89,11 +90,20 @@ export class CaptioningApi implements ICredentialType {
 			type: 'hidden',
 			default: 0,
 		},
+		// a hash of Base URL, Client ID, Client Secret and Assertion Token: the saved tokens are theirs only
+		{
+			displayName: 'Saved Tokens Belong To',
+			name: 'tokenFingerprint',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	/**
-	 * Runs when the access token is empty, after a 401, and in a credential test: renews with the refresh token,
-	 * or starts again from the assertion when there is none or the service refuses it.
+	 * n8n runs this when the access token is empty, after a 401, and in every credential test: renews with the
+	 * refresh token, or starts again from the assertion when there is none, when it was obtained with other values,
+	 * or when the service refuses it.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
@@ -105,22 +115,36 @@ export class CaptioningApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				Accept: String(credentials.mediaType || DEFAULT_MEDIA_TYPE),
-				Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
-			},
-		};
+		const token = bearerToken(credentials);
+		const headers = { ...requestOptions.headers };
+		// the old values' token is not sent after an edit: the service's 401 makes n8n run preAuthentication
+		if (token) headers.Authorization = `Bearer ${token}`;
+		else delete headers.Authorization;
+		headers.Accept = String(credentials.mediaType || DEFAULT_MEDIA_TYPE);
+		// n8n sends credentials along a redirect to another origin unless told not to
+		return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
 	}
 
-	// obtains a token (preAuthentication always runs in a test), then makes an authenticated call
+	/**
+	 * n8n runs preAuthentication in every test, so a grant (or one made for the same values in the last 10 s)
+	 * proves Base URL, Client ID, Client Secret and Assertion Token. Then one read: where the service has it, it
+	 * proves the token and the API Media Type too; a service without that endpoint (404, 405, 501) does not fail
+	 * the test, as only POST /webhook_endpoints is published. n8n 1.123 ignores `except`: there the read
+	 * never fails the test, and the grant alone is checked.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/webhook_endpoints',
 			method: 'GET',
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: CREDENTIAL_TEST_FAILURES.map((f) => f.status),
+			},
 		},
+		rules: CREDENTIAL_TEST_FAILURES.map(({ status, message }) => ({
+			type: 'responseCode' as const,
+			properties: { value: status, message },
+		})),
 	};
 }

@@ -22,6 +22,8 @@ export interface DeliveryTask {
 	endpointId: string;
 	callbackUri: string;
 	body: string;
+	/** The event's own Content-Type; the settings' one otherwise. */
+	contentType?: string;
 }
 
 export interface DelivererSettings {
@@ -116,7 +118,7 @@ export class Deliverer {
 				const { status } = await post(
 					task.callbackUri,
 					task.body,
-					this.settings.contentType,
+					task.contentType ?? this.settings.contentType,
 					this.settings.timeoutMs,
 				);
 				entry.status = status;

@@ -1,17 +1,40 @@
 // The sandbox: a faithful local implementation of the captioning service's published contract
-// (../shared/captioning-api.md), plus a visibly separate control API under /_sandbox/ for tests and demos.
-// Every choice the contract leaves open is written down in ASSUMPTIONS.md.
+// (docs/captioning-api.md), plus a visibly separate control API under /_sandbox/ for tests and demos.
+// Every choice the contract leaves open is written down in ASSUMPTIONS.md; where it has several plausible
+// readings, each is a named variant (variants.ts) that this file only wires in.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { Deliverer, type DeliveryAttempt } from './delivery';
+import { EventLog, type SentEvent } from './eventLog';
+import { HttpError, JSON_TYPE, jsonApiError, readBody, send } from './http';
 import { type ClientConfig, TokenStore } from './oauth';
+import { FixedWindowLimiter, rateLimitedError, rateLimitHeaders } from './rateLimit';
 import { signPath, verifySignedPath } from './signing';
 import { DEFAULT_TEXT, type GeneratedTranscript, generateTranscript } from './transcripts';
+import {
+	defaultVariants,
+	deliveryContentType,
+	encodeNumbers,
+	eventIdAllocator,
+	parseVariantPatch,
+	tokenRefusalStatus,
+	VARIANT_DIMENSIONS,
+	VariantError,
+	type Variants,
+} from './variants';
+import {
+	assertRouteOffered,
+	type EventType,
+	isEndpointPath,
+	serveEndpoints,
+	type WebhookEndpoint,
+} from './webhookEndpoints';
 
-export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType, type WebhookEndpoint } from './webhookEndpoints';
+export type { SentEvent } from './eventLog';
+export { VARIANT_DIMENSIONS, type VariantDimension, type Variants } from './variants';
 
 export interface SandboxOptions {
 	host?: string;
@@ -28,6 +51,7 @@ export interface SandboxOptions {
 	announceRateLimit?: boolean;
 	retryDelaysMs?: number[];
 	deliveryTimeoutMs?: number;
+	/** A Content-Type for deliveries outside the `delivery` variants; when set it wins over them. */
 	deliveryContentType?: string;
 	signedUrlTtlSeconds?: number;
 	transcribeAfterMs?: number;
@@ -35,6 +59,8 @@ export interface SandboxOptions {
 	fileDelayMs?: number;
 	/** Log one line per request to stderr (the CLI turns this on). */
 	logRequests?: boolean;
+	/** Readings of what the contract leaves "not shown" (sandbox/variants.ts); unnamed dimensions keep the default. */
+	variants?: Partial<Variants>;
 }
 
 export const DEFAULT_CLIENT: ClientConfig = {
@@ -42,14 +68,6 @@ export const DEFAULT_CLIENT: ClientConfig = {
 	clientSecret: 'sandbox-client-secret',
 	assertions: ['sandbox-assertion-token'],
 };
-
-export interface WebhookEndpoint {
-	id: string;
-	clientId: string;
-	callbackUri: string;
-	enabledEvents: EventType[];
-	createdAt: string;
-}
 
 export interface Transcription {
 	id: string;
@@ -63,14 +81,6 @@ export interface Transcription {
 	averageConfidence: number | null;
 }
 
-export interface SentEvent {
-	id: string;
-	eventType: EventType;
-	endpointId: string;
-	transcriptionId: string;
-	body: string;
-}
-
 export interface TranscribeInput {
 	title?: string;
 	text?: string;
@@ -81,72 +91,7 @@ export interface TranscribeInput {
 
 export type TokenFault = 'http500' | 'html' | 'garbage' | null;
 
-const MAX_BODY_BYTES = 1024 * 1024;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/;
-
-class HttpError extends Error {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		message: string,
-		readonly pointer?: string,
-		readonly headers: Record<string, string> = {},
-	) {
-		super(message);
-	}
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new HttpError(413, 'payload_too_large', 'The request body exceeds 1 MiB.'));
-				req.destroy();
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => resolve(Buffer.concat(chunks)));
-		req.on('error', reject);
-	});
-}
-
-function send(
-	res: ServerResponse,
-	status: number,
-	body: unknown,
-	contentType = 'application/vnd.api+json; charset=utf-8',
-	headers: Record<string, string> = {},
-) {
-	const text =
-		body === undefined || Buffer.isBuffer(body) || typeof body === 'string'
-			? (body ?? '')
-			: JSON.stringify(body);
-	res.writeHead(status, {
-		...headers,
-		...(text.length
-			? { 'content-type': contentType, 'content-length': Buffer.byteLength(text) }
-			: {}),
-	});
-	res.end(text);
-}
-
-function jsonApiError(error: HttpError) {
-	return {
-		errors: [
-			{
-				status: String(error.status),
-				code: error.code,
-				title: error.code.replace(/_/g, ' '),
-				detail: error.message,
-				...(error.pointer ? { source: { pointer: error.pointer } } : {}),
-			},
-		],
-	};
-}
 
 /** `Accept` may list several media ranges; the version is chosen by the vendor type among them. */
 export function acceptsVersion(accept: string | undefined, mediaType: string): boolean {
@@ -157,15 +102,22 @@ export function acceptsVersion(accept: string | undefined, mediaType: string): b
 }
 
 export class Sandbox {
-	readonly options: Required<Omit<SandboxOptions, 'rateLimit' | 'refreshTokenTtlSeconds'>> & {
+	readonly options: Required<
+		Omit<
+			SandboxOptions,
+			'rateLimit' | 'refreshTokenTtlSeconds' | 'deliveryContentType' | 'variants'
+		>
+	> & {
 		rateLimit: SandboxOptions['rateLimit'];
 		refreshTokenTtlSeconds: number | null;
+		deliveryContentType: string | undefined;
 	};
 	readonly tokens: TokenStore;
 	readonly deliverer: Deliverer;
 	readonly endpoints = new Map<string, WebhookEndpoint>();
 	readonly transcriptions = new Map<string, Transcription>();
-	readonly events = new Map<string, SentEvent>();
+	/** One record per event per endpoint; `get(id)` and `all(id)` look them up by event id. */
+	readonly events = new EventLog();
 	readonly stats = {
 		assertionGrants: 0,
 		refreshGrants: 0,
@@ -180,8 +132,9 @@ export class Sandbox {
 	private server: Server | undefined;
 	private clockOffsetMs = 0;
 	private readonly signingKey = randomUUID();
-	private readonly windows = new Map<string, { start: number; count: number }>();
+	private readonly limiter = new FixedWindowLimiter();
 	private baseUrl = '';
+	private current: Variants = defaultVariants();
 
 	constructor(options: SandboxOptions = {}) {
 		this.options = {
@@ -195,7 +148,7 @@ export class Sandbox {
 				options.rateLimit === undefined ? { limit: 20, windowMs: 1000 } : options.rateLimit,
 			retryDelaysMs: options.retryDelaysMs ?? [2_000, 10_000, 30_000, 60_000, 120_000],
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
-			deliveryContentType: options.deliveryContentType ?? 'application/json; charset=utf-8',
+			deliveryContentType: options.deliveryContentType,
 			signedUrlTtlSeconds: options.signedUrlTtlSeconds ?? 3600,
 			transcribeAfterMs: options.transcribeAfterMs ?? 1000,
 			fileDelayMs: options.fileDelayMs ?? 0,
@@ -210,9 +163,21 @@ export class Sandbox {
 		this.deliverer = new Deliverer({
 			retryDelaysMs: this.options.retryDelaysMs,
 			timeoutMs: this.options.deliveryTimeoutMs,
-			contentType: this.options.deliveryContentType,
+			contentType: JSON_TYPE,
 			isAllowedHost: (hostname) => LOOPBACK.test(hostname),
 		});
+		if (options.variants) this.setVariants(options.variants);
+	}
+
+	/** The readings of the "not shown" parts now played (a copy; change them with setVariants). */
+	get variants(): Readonly<Variants> {
+		return Object.freeze({ ...this.current });
+	}
+
+	/** Changes the named dimensions, leaving the others; throws a VariantError naming an unknown one. */
+	setVariants(patch: Partial<Variants>): Readonly<Variants> {
+		this.current = { ...this.current, ...parseVariantPatch(patch) };
+		return this.variants;
 	}
 
 	get url(): string {
@@ -328,19 +293,26 @@ export class Sandbox {
 		return this.emit('transcription.transcribed', transcription);
 	}
 
-	/** Sends an event again with the same id and body, as the service's redelivery would. */
-	redeliver(eventId: string): boolean {
-		const event = this.events.get(eventId);
-		const endpoint = event && this.endpoints.get(event.endpointId);
-		if (!event || !endpoint) return false;
-		this.deliverer.enqueue({
-			eventId,
-			eventType: event.eventType,
-			endpointId: endpoint.id,
-			callbackUri: endpoint.callbackUri,
-			body: event.body,
-		});
-		return true;
+	/**
+	 * Sends an event again with the same id and body, as the service's redelivery would: to every endpoint that
+	 * received it (several with `event-id=shared`), or only to `endpointId`. False when none is left to send to.
+	 */
+	redeliver(eventId: string, endpointId?: string): boolean {
+		let sent = false;
+		for (const event of this.events.all(eventId)) {
+			const endpoint = this.endpoints.get(event.endpointId);
+			if (!endpoint || (endpointId !== undefined && endpoint.id !== endpointId)) continue;
+			this.deliverer.enqueue({
+				eventId,
+				eventType: event.eventType,
+				endpointId: endpoint.id,
+				callbackUri: endpoint.callbackUri,
+				body: event.body,
+				contentType: event.contentType,
+			});
+			sent = true;
+		}
+		return sent;
 	}
 
 	signedUrl(path: string): string {
@@ -352,7 +324,7 @@ export class Sandbox {
 		return {
 			id: transcription.id,
 			type: 'transcription',
-			attributes: {
+			attributes: encodeNumbers(this.current.numbers, {
 				title: transcription.title,
 				duration: transcription.durationSeconds,
 				average_confidence: transcription.averageConfidence,
@@ -361,16 +333,19 @@ export class Sandbox {
 					format,
 					url: this.signedUrl(`/files/${transcription.id}/${file.fileName}`),
 				})),
-			},
+			}),
 		};
 	}
 
 	private emit(eventType: EventType, transcription: Transcription): SentEvent[] {
 		const sent: SentEvent[] = [];
+		const nextId = eventIdAllocator(this.current['event-id'], randomUUID);
+		const contentType =
+			this.options.deliveryContentType ?? deliveryContentType(this.current.delivery);
 		for (const endpoint of this.endpoints.values()) {
 			if (!endpoint.enabledEvents.includes(eventType)) continue;
 			if (transcription.clientId && transcription.clientId !== endpoint.clientId) continue;
-			const id = randomUUID();
+			const id = nextId();
 			const body = JSON.stringify({
 				data: {
 					id,
@@ -390,8 +365,9 @@ export class Sandbox {
 				endpointId: endpoint.id,
 				transcriptionId: transcription.id,
 				body,
+				contentType,
 			};
-			this.events.set(id, event);
+			this.events.add(event);
 			sent.push(event);
 			this.deliverer.enqueue({
 				eventId: id,
@@ -399,6 +375,7 @@ export class Sandbox {
 				endpointId: endpoint.id,
 				callbackUri: endpoint.callbackUri,
 				body,
+				contentType,
 			});
 		}
 		return sent;
@@ -430,8 +407,13 @@ export class Sandbox {
 				}
 				return this.signedFile(req, res, url);
 			}
-			if (url.pathname === '/webhook_endpoints' || url.pathname.startsWith('/webhook_endpoints/')) {
-				return await this.api(req, res, url);
+			if (isEndpointPath(url.pathname)) {
+				// a route the service lacks is the router's answer, given before any authentication
+				assertRouteOffered(this.current.manage, method, url.pathname);
+				const clientId = this.authenticate(req);
+				this.limitRate(clientId, res);
+				this.stats.apiRequests++;
+				return await serveEndpoints(this, req, res, url, clientId);
 			}
 			throw new HttpError(404, 'not_found', `No route matches ${method} ${url.pathname}.`);
 		} catch (error) {
@@ -478,7 +460,8 @@ export class Sandbox {
 		if ('error' in result) {
 			this.stats.failedGrants++;
 			const { status, ...body } = result;
-			return send(res, status, body, 'application/json; charset=utf-8', noStore);
+			const refusal = tokenRefusalStatus(this.current['token-refusal'], status);
+			return send(res, refusal, body, JSON_TYPE, noStore);
 		}
 		if (url.searchParams.get('grant_type') === 'assertion') this.stats.assertionGrants++;
 		else this.stats.refreshGrants++;
@@ -503,160 +486,20 @@ export class Sandbox {
 		return bearer.clientId;
 	}
 
-	private rateLimit(clientId: string, res: ServerResponse) {
-		const limit = this.options.rateLimit;
-		if (!limit) return;
+	private limitRate(clientId: string, res: ServerResponse) {
+		const settings = this.options.rateLimit;
+		if (!settings) return;
 		const now = Date.now();
-		// fixed windows aligned to the epoch, as most API gateways count
-		const start = Math.floor(now / limit.windowMs) * limit.windowMs;
-		let window = this.windows.get(clientId);
-		if (!window || window.start !== start) {
-			window = { start, count: 0 };
-			this.windows.set(clientId, window);
-		}
-		const resetMs = window.start + limit.windowMs - now;
-		const announce = this.options.announceRateLimit;
-		if (announce) {
-			res.setHeader('x-ratelimit-limit', String(limit.limit));
-			res.setHeader('x-ratelimit-reset', String(Math.ceil((window.start + limit.windowMs) / 1000)));
-		}
-		if (window.count >= limit.limit) {
-			this.stats.rateLimited++;
-			if (announce) res.setHeader('x-ratelimit-remaining', '0');
-			throw new HttpError(
-				429,
-				'rate_limited',
-				`Rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after the time in Retry-After.`,
-				undefined,
-				{ 'retry-after': String(Math.max(1, Math.ceil(resetMs / 1000))) },
-			);
-		}
-		window.count++;
-		if (announce) res.setHeader('x-ratelimit-remaining', String(limit.limit - window.count));
-	}
-
-	private async api(req: IncomingMessage, res: ServerResponse, url: URL) {
-		const clientId = this.authenticate(req);
-		this.rateLimit(clientId, res);
-		this.stats.apiRequests++;
-		const id = url.pathname.split('/')[2];
-		const method = req.method ?? 'GET';
-		if (id === undefined) {
-			if (method === 'POST') return this.createEndpoint(req, res, clientId);
-			if (method === 'GET') {
-				const mine = [...this.endpoints.values()].filter((e) => e.clientId === clientId);
-				return send(res, 200, { data: mine.map((e) => this.endpointResource(e)) });
+		const decision = this.limiter.take(clientId, settings, now);
+		if (this.options.announceRateLimit) {
+			for (const [name, value] of Object.entries(rateLimitHeaders(decision))) {
+				res.setHeader(name, value);
 			}
-			throw new HttpError(
-				405,
-				'method_not_allowed',
-				`${method} is not allowed on /webhook_endpoints.`,
-				undefined,
-				{ allow: 'GET, POST' },
-			);
 		}
-		const endpoint = this.endpoints.get(id);
-		if (!endpoint || endpoint.clientId !== clientId) {
-			throw new HttpError(404, 'not_found', `Webhook endpoint ${id} does not exist.`);
+		if (!decision.allowed) {
+			this.stats.rateLimited++;
+			throw rateLimitedError(decision, settings, this.current['retry-after'], now);
 		}
-		if (method === 'GET') return send(res, 200, { data: this.endpointResource(endpoint) });
-		if (method === 'DELETE') {
-			this.endpoints.delete(id);
-			return send(res, 204, undefined);
-		}
-		throw new HttpError(
-			405,
-			'method_not_allowed',
-			`${method} is not allowed on a webhook endpoint.`,
-			undefined,
-			{ allow: 'GET, DELETE' },
-		);
-	}
-
-	private endpointResource(endpoint: WebhookEndpoint) {
-		return {
-			id: endpoint.id,
-			type: 'webhook_endpoint',
-			attributes: {
-				callback_uri: endpoint.callbackUri,
-				enabled_events: endpoint.enabledEvents,
-				created_at: endpoint.createdAt,
-			},
-			links: { self: `${this.baseUrl}/webhook_endpoints/${endpoint.id}` },
-		};
-	}
-
-	private async createEndpoint(req: IncomingMessage, res: ServerResponse, clientId: string) {
-		const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-		const body = await readBody(req);
-		if (contentType !== 'application/x-www-form-urlencoded') {
-			throw new HttpError(
-				415,
-				'unsupported_media_type',
-				`Send the fields form-encoded (Content-Type: application/x-www-form-urlencoded), not "${contentType || 'none'}".`,
-			);
-		}
-		const form = new URLSearchParams(body.toString('utf8'));
-		const callbackUri = form.get('callback_uri');
-		if (!callbackUri) {
-			throw new HttpError(
-				422,
-				'missing_field',
-				'callback_uri is required.',
-				'/data/attributes/callback_uri',
-			);
-		}
-		let parsed: URL | undefined;
-		try {
-			parsed = new URL(callbackUri);
-		} catch {
-			parsed = undefined;
-		}
-		if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-			throw new HttpError(
-				422,
-				'invalid_callback_uri',
-				`callback_uri must be an absolute http or https URI (got "${callbackUri}").`,
-				'/data/attributes/callback_uri',
-			);
-		}
-		if (form.has('enabled_events') && !form.has('enabled_events[]')) {
-			throw new HttpError(
-				422,
-				'invalid_enabled_events',
-				'enabled_events must be sent as repeated enabled_events[] fields, one per event name.',
-				'/data/attributes/enabled_events',
-			);
-		}
-		const events = form.getAll('enabled_events[]');
-		if (events.length === 0) {
-			throw new HttpError(
-				422,
-				'missing_field',
-				'enabled_events[] needs at least one event name.',
-				'/data/attributes/enabled_events',
-			);
-		}
-		const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
-		if (unknown.length > 0) {
-			throw new HttpError(
-				422,
-				'invalid_enabled_events',
-				`Unknown event name(s): ${unknown.join(', ')}. Allowed: ${EVENT_TYPES.join(', ')}.`,
-				'/data/attributes/enabled_events',
-			);
-		}
-		const endpoint: WebhookEndpoint = {
-			id: randomUUID(),
-			clientId,
-			callbackUri,
-			enabledEvents: [...new Set(events)] as EventType[],
-			createdAt: new Date(this.now()).toISOString(),
-		};
-		this.endpoints.set(endpoint.id, endpoint);
-		return send(res, 201, { data: this.endpointResource(endpoint) }, undefined, {
-			location: `${this.baseUrl}/webhook_endpoints/${endpoint.id}`,
-		});
 	}
 
 	private signedFile(req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -713,16 +556,36 @@ export class Sandbox {
 
 	// ---- control API (not part of the service's contract) ---------------------------------------------------------
 
+	/** POST /_sandbox/variants: `{"reset": true}` restores the defaults first; all or nothing is applied. */
+	private controlVariants(body: Record<string, unknown>) {
+		const { reset, ...patch } = body;
+		if (reset !== undefined && typeof reset !== 'boolean') {
+			throw new HttpError(400, 'invalid_request', 'reset must be true or false.', '/reset');
+		}
+		try {
+			const checked = parseVariantPatch(patch);
+			this.current = { ...(reset ? defaultVariants() : this.current), ...checked };
+		} catch (error) {
+			if (!(error instanceof VariantError)) throw error;
+			throw new HttpError(400, 'unknown_variant', error.message, `/${error.dimension ?? ''}`);
+		}
+	}
+
 	private async control(req: IncomingMessage, res: ServerResponse, url: URL) {
 		const route = `${req.method} ${url.pathname}`;
 		const raw = await readBody(req);
 		let body: Record<string, unknown> = {};
 		if (raw.length > 0) {
+			let parsed: unknown;
 			try {
-				body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+				parsed = JSON.parse(raw.toString('utf8'));
 			} catch {
 				throw new HttpError(400, 'invalid_json', 'Control calls take a JSON body.');
 			}
+			if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+				throw new HttpError(400, 'invalid_json', 'Control calls take a JSON object.');
+			}
+			body = parsed as Record<string, unknown>;
 		}
 		const json = (status: number, data: unknown) =>
 			send(res, status, data, 'application/json; charset=utf-8');
@@ -749,8 +612,14 @@ export class Sandbox {
 				return json(200, { endpoints: [...this.endpoints.values()] });
 			case route === 'GET /_sandbox/stats':
 				return json(200, this.stats);
+			case route === 'GET /_sandbox/variants':
+				return json(200, { variants: this.current, dimensions: VARIANT_DIMENSIONS });
+			case route === 'POST /_sandbox/variants':
+				this.controlVariants(body);
+				return json(200, { variants: this.current, dimensions: VARIANT_DIMENSIONS });
 			case /^POST \/_sandbox\/events\/[^/]+\/redeliver$/.test(route): {
-				const ok = this.redeliver(url.pathname.split('/')[3]);
+				const endpointId = typeof body.endpointId === 'string' ? body.endpointId : undefined;
+				const ok = this.redeliver(url.pathname.split('/')[3], endpointId);
 				if (!ok) throw new HttpError(404, 'not_found', 'No such event, or its endpoint is gone.');
 				return json(202, { redelivering: true });
 			}

@@ -19,6 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
+import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
@@ -60,6 +61,7 @@ Options:
   --rebuild           build and reinstall the package even if its sources did not change
   --verbose           print n8n's own log lines here too (they always go to <user folder>/n8n.log)
   --quiet             do not print the sandbox's request lines
+  --variant D=V       play a variant of the service (repeatable or comma-separated), e.g. create=flat,manage=absent-405
   -h, --help          this text
 
 The user folder is ${join(CACHE, 'dev-user-folder')} (or CAPTIONING_DEV_USER_FOLDER).
@@ -83,6 +85,7 @@ function parseOptions() {
 			rebuild: { type: 'boolean', default: false },
 			verbose: { type: 'boolean', default: false },
 			quiet: { type: 'boolean', default: false },
+			variant: { type: 'string', multiple: true, default: [] },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
 	});
@@ -99,6 +102,8 @@ function parseOptions() {
 		rebuild: values.rebuild,
 		verbose: values.verbose,
 		quiet: values.quiet,
+		// the sandbox's readings of what the contract leaves open (ASSUMPTIONS.md), e.g. manage=absent-405
+		variants: parseVariantArgs(values.variant ?? []),
 		help: values.help,
 		userFolder: process.env.CAPTIONING_DEV_USER_FOLDER ?? join(CACHE, 'dev-user-folder'),
 	};
@@ -487,8 +492,14 @@ async function main(): Promise<void> {
 		const state = await readState(stateFile);
 		const firstStart = !existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
 
-		sandbox = await startSandbox({ port: options.sandboxPort, logRequests: !options.quiet });
+		sandbox = await startSandbox({
+			port: options.sandboxPort,
+			logRequests: !options.quiet,
+			variants: options.variants,
+		});
 		step(`sandbox listening on ${sandbox.url}`);
+		const playing = nonDefaultVariants(sandbox.variants);
+		if (playing.length) step(`sandbox variants: ${playing.join(', ')}`);
 
 		const pkg = await ensurePackage(options, state);
 		await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');

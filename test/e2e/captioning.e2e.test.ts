@@ -391,14 +391,11 @@ describe('Captioning package in a real n8n', () => {
 		);
 		const callbackUri = `${receiver!.url}/captions`;
 		const created = await callWebhook(createPath, { callbackUri });
-		const resource = created.body as {
-			id: string;
-			type: string;
-			attributes: { callback_uri: string; enabled_events: string[] };
-		};
+		const resource = created.body as { id: string; callback_uri: string; enabled_events: string[] };
+		// one flat shape whatever the service's answer (JSON:API, flat, Location or empty)
 		expect(resource).toMatchObject({
-			type: 'webhook_endpoint',
-			attributes: { callback_uri: callbackUri, enabled_events: ['transcription.transcribed'] },
+			callback_uri: callbackUri,
+			enabled_events: ['transcription.transcribed'],
 		});
 		expect(sb().endpoints.get(resource.id)).toMatchObject({
 			callbackUri,

@@ -1,6 +1,6 @@
 // Plain HTTP calls to the sandbox, written from the contract, independent of the package's own client.
 import { json } from './http';
-import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
+import { DEFAULT_CLIENT, type Sandbox, type Variants } from '../../sandbox/server';
 
 export const SCOPE = 'write_transcriptions write_media';
 
@@ -61,4 +61,25 @@ export function credentialsFor(sandbox: Sandbox, overrides: Record<string, strin
 		mediaType: sandbox.mediaType,
 		...overrides,
 	};
+}
+
+/**
+ * Plays other readings of the contract through the control API (`POST /_sandbox/variants`), as a suite driving
+ * a sandbox in another process would; `reset` first restores every default. Answers the variants now played.
+ */
+export async function setVariants(
+	sandbox: Sandbox,
+	variants: Partial<Variants>,
+	{ reset = false } = {},
+): Promise<Variants> {
+	const res = await fetch(`${sandbox.url}/_sandbox/variants`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(reset ? { reset: true, ...variants } : variants),
+	});
+	const body = await json(res);
+	if (res.status !== 200) {
+		throw new Error(`POST /_sandbox/variants answered ${res.status}: ${body.errors?.[0]?.detail}`);
+	}
+	return body.variants;
 }

@@ -3,7 +3,13 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
 import { createHarness, type Harness } from '../helpers/n8nContext';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
+import {
+	type Sandbox,
+	type SandboxOptions,
+	startSandbox,
+	VARIANT_DIMENSIONS,
+	type Variants,
+} from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 
@@ -61,7 +67,7 @@ const binaryText = (item: INodeExecutionData, key: string) =>
 	Buffer.from(item.binary![key].data, 'base64').toString('utf8');
 
 describe('Webhook Endpoint', () => {
-	test('Create sends callback_uri and repeated enabled_events[] form-encoded, and outputs the service’s answer', async () => {
+	test('Create sends callback_uri and repeated enabled_events[] form-encoded, and outputs the endpoint flat', async () => {
 		await setUp();
 		const [item] = await run({
 			resource: 'webhookEndpoint',
@@ -71,13 +77,11 @@ describe('Webhook Endpoint', () => {
 		});
 		const [endpoint] = sandbox.endpoints.values();
 		expect(endpoint.enabledEvents).toEqual(['transcription.created', 'transcription.transcribed']);
-		expect(item.json).toMatchObject({
+		expect(item.json).toEqual({
 			id: endpoint.id,
-			type: 'webhook_endpoint',
-			attributes: {
-				callback_uri: 'https://example.com/hooks/captions',
-				enabled_events: endpoint.enabledEvents,
-			},
+			callback_uri: 'https://example.com/hooks/captions',
+			enabled_events: endpoint.enabledEvents,
+			created_at: endpoint.createdAt,
 		});
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});
@@ -96,7 +100,7 @@ describe('Webhook Endpoint', () => {
 			await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: false, limit: 2 }),
 		).toHaveLength(2);
 		const all = await run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true });
-		expect(all.map((i) => (i.json.attributes as IDataObject).callback_uri)).toEqual([
+		expect(all.map((i) => i.json.callback_uri)).toEqual([
 			'https://example.com/1',
 			'https://example.com/2',
 			'https://example.com/3',
@@ -113,7 +117,7 @@ describe('Webhook Endpoint', () => {
 		expect(sandbox.endpoints.has(id)).toBe(false);
 		await expect(
 			run({ resource: 'webhookEndpoint', operation: 'get', endpointId: id }),
-		).rejects.toThrow(/no \/webhook_endpoints\/.* \(HTTP 404\)/);
+		).rejects.toThrow(`There is no webhook endpoint with ID "${id}" at the service (HTTP 404)`);
 	});
 
 	test('a bad callback URI is the user’s error (NodeOperationError with itemIndex), and nothing is sent', async () => {
@@ -215,6 +219,134 @@ describe('Webhook Endpoint', () => {
 		);
 		expect(error.httpCode).toBe('429');
 		expect(Date.now() - started).toBeLessThan(5000);
+	});
+});
+
+// ---- Webhook Endpoint under every reading of what the contract leaves unshown (sandbox variants, issue 12) ----
+
+/** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
+const MATRIX: Array<[string, Partial<Variants>]> = [
+	...(['create', 'manage', 'resource', 'list'] as const).flatMap((dimension) =>
+		VARIANT_DIMENSIONS[dimension]
+			.filter((_value, index) => index > 0 || dimension === 'create')
+			.map((value): [string, Partial<Variants>] => [
+				`${dimension}=${value}`,
+				{ [dimension]: value },
+			]),
+	),
+	['create=empty manage=absent-405', { create: 'empty', manage: 'absent-405' }],
+	['create=no-content manage=absent-404', { create: 'no-content', manage: 'absent-404' }],
+	['resource=flat list=paged', { resource: 'flat', list: 'paged' }],
+];
+
+describe.each(MATRIX)('Webhook Endpoint with %s', (_name, variants) => {
+	const manages = (variants.manage ?? 'full') === 'full';
+	const givesId = !['empty', 'no-content'].includes(variants.create ?? 'jsonapi');
+	const status = variants.manage === 'absent-404' ? 404 : 405;
+	const create = (n: number) =>
+		run({
+			resource: 'webhookEndpoint',
+			operation: 'create',
+			callbackUri: `https://example.com/hooks/${n}?token=secret-${n}&keep=a+b`,
+			events: ['transcription.transcribed'],
+		});
+
+	test('Create outputs the endpoint in one shape, the token redacted; the id, or null with a note', async () => {
+		await setUp({ variants });
+		const [item] = await create(1);
+		const [endpoint] = sandbox.endpoints.values();
+		expect(endpoint.callbackUri).toBe('https://example.com/hooks/1?token=secret-1&keep=a+b');
+		expect(item.json).toEqual({
+			id: givesId ? endpoint.id : null,
+			callback_uri: 'https://example.com/hooks/1?token=[redacted]&keep=a+b',
+			enabled_events: ['transcription.transcribed'],
+			// only a whole resource in the answer says when it was created
+			...(['jsonapi', 'flat'].includes(variants.create ?? 'jsonapi')
+				? { created_at: endpoint.createdAt }
+				: {}),
+			...(givesId
+				? {}
+				: {
+						note: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.',
+					}),
+		});
+		expect(JSON.stringify(item.json)).not.toContain('secret-1');
+	});
+
+	test('Get Many follows every page (Return All) or stops at the Limit; tokens redacted', async () => {
+		await setUp({ variants });
+		for (const n of [1, 2, 3, 4, 5]) await create(n);
+		const all = run({ resource: 'webhookEndpoint', operation: 'getAll', returnAll: true });
+		if (!manages) {
+			const error = await all.catch((e) => e);
+			expect(error.name).toBe('NodeApiError');
+			expect(error.message).toBe(
+				`The captioning service does not offer listing webhook endpoints (GET /webhook_endpoints answered HTTP ${status})`,
+			);
+			expect(error.description).toBe(
+				'Its published API only creates webhook endpoints. See the endpoints in the service’s developers dashboard.',
+			);
+			return;
+		}
+		const items = await all;
+		expect(items.map((i) => i.json)).toEqual(
+			[...sandbox.endpoints.values()].map((e, n) => ({
+				id: e.id,
+				callback_uri: `https://example.com/hooks/${n + 1}?token=[redacted]&keep=a+b`,
+				enabled_events: ['transcription.transcribed'],
+				created_at: e.createdAt,
+			})),
+		);
+		const before = sandbox.requestLog.length;
+		const limited = await run({
+			resource: 'webhookEndpoint',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+		});
+		expect(limited.map((i) => i.json.id)).toEqual(items.slice(0, 3).map((i) => i.json.id));
+		// paged by 2: the Limit of 3 needs two pages, not three
+		const pages = sandbox.requestLog.slice(before).filter((r) => r.method === 'GET');
+		expect(pages).toHaveLength(variants.list === 'paged' ? 2 : 1);
+	});
+
+	test('Get and Delete by ID where the service has them; elsewhere a NodeApiError that says to use the dashboard', async () => {
+		await setUp({ variants });
+		await create(1);
+		const [endpoint] = sandbox.endpoints.values();
+		const get = run({ resource: 'webhookEndpoint', operation: 'get', endpointId: endpoint.id });
+		const del = () =>
+			run({ resource: 'webhookEndpoint', operation: 'delete', endpointId: endpoint.id });
+		if (!manages) {
+			const [getError, deleteError] = [await get.catch((e) => e), await del().catch((e) => e)];
+			expect([getError.name, deleteError.name]).toEqual(['NodeApiError', 'NodeApiError']);
+			expect(getError.message).toBe(
+				`The captioning service does not offer reading webhook endpoints (GET /webhook_endpoints/{id} answered HTTP ${status})`,
+			);
+			expect(getError.description).toMatch(
+				/See the endpoint in the service’s developers dashboard/,
+			);
+			expect(deleteError.message).toBe(
+				`The captioning service does not offer deleting webhook endpoints (DELETE /webhook_endpoints/{id} answered HTTP ${status})`,
+			);
+			expect(deleteError.description).toMatch(
+				/Delete the endpoint in the service’s developers dashboard/,
+			);
+			expect(sandbox.endpoints.size).toBe(1);
+			return;
+		}
+		const [got] = await get;
+		expect(got.json).toEqual({
+			id: endpoint.id,
+			callback_uri: 'https://example.com/hooks/1?token=[redacted]&keep=a+b',
+			enabled_events: ['transcription.transcribed'],
+			created_at: endpoint.createdAt,
+		});
+		expect((await del())[0].json).toEqual({ id: endpoint.id, deleted: true });
+		expect(sandbox.endpoints.size).toBe(0);
+		await expect(del()).rejects.toThrow(
+			`There is no webhook endpoint with ID "${endpoint.id}" at the service (HTTP 404)`,
+		);
 	});
 });
 

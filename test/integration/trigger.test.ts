@@ -5,13 +5,15 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 import { createHarness, type Harness } from '../helpers/n8nContext';
-import { credentialsFor } from '../helpers/sandboxClient';
+import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
 import {
 	DEFAULT_CLIENT,
 	type Sandbox,
 	type SandboxOptions,
 	startSandbox,
+	VARIANT_DIMENSIONS,
+	type Variants,
 } from '../../sandbox/server';
 
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
@@ -279,7 +281,7 @@ describe('receiving', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('malformed bodies get 400 and other content types 415, with nothing started', async () => {
+	test('hostile bodies are refused (not JSON 400, no event id 400, unreadable 415), with nothing started', async () => {
 		await setUp();
 		await activate();
 		const url = endpoints()[0].callbackUri;
@@ -288,10 +290,16 @@ describe('receiving', () => {
 		const bad = await post('{"data":');
 		expect(bad.status).toBe(400);
 		expect((await json(bad)).error).toMatch(/not valid JSON/);
-		const wrongShape = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
-		expect(wrongShape.status).toBe(400);
-		expect((await json(wrongShape)).error).toMatch(/data\.attributes: Required/);
-		expect((await post('hello', 'text/plain')).status).toBe(415);
+		const noId = await post(JSON.stringify({ data: { type: 'webhook_event' } }));
+		expect(noId.status).toBe(400);
+		expect((await json(noId)).error).toMatch(/data\.id/);
+		expect((await post('hello', 'text/plain')).status).toBe(400);
+		const multipart = await fetch(url, { method: 'POST', body: new FormData() });
+		expect(multipart.status).toBe(415);
+		// an event id without an event type cannot be acted on: acknowledged, so the service stops retrying
+		const noType = await post(JSON.stringify({ data: { id: 'x', type: 'webhook_event' } }));
+		expect(noType.status).toBe(200);
+		expect((await json(noType)).ignored).toBeDefined();
 		expect(server.executions).toHaveLength(0);
 	});
 
@@ -322,12 +330,21 @@ describe('receiving', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('Raw Body outputs the event exactly as the service sent it', async () => {
+	test('Raw Body outputs the event as the service sent it, without the callback token', async () => {
 		await setUp({ events: ['transcription.transcribed'], options: { rawBody: true } });
 		await activate();
 		const { events } = await sandbox.transcribe();
 		await sandbox.idle();
-		expect(server.executions[0].items[0].json).toEqual(JSON.parse(events[0].body));
+		const sent = JSON.parse(events[0].body) as { data: { attributes: { uri: string } } };
+		const output = server.executions[0].items[0].json as typeof sent;
+		// everything as the service sent it, except the callback token, which never reaches execution data
+		const token = new URL(sent.data.attributes.uri).searchParams.get('token')!;
+		expect(JSON.stringify(output)).not.toContain(token);
+		const uri = new URL(sent.data.attributes.uri);
+		uri.searchParams.delete('token');
+		expect(output.data.attributes.uri).toBe(uri.toString());
+		output.data.attributes.uri = sent.data.attributes.uri;
+		expect(output).toEqual(sent);
 	});
 
 	test('Download Caption Files: binary files and transcript text on the item, and the 2xx does not wait for them', async () => {
@@ -388,5 +405,212 @@ describe('receiving', () => {
 		expect(server.executions.map((e) => e.mode)).toEqual(['test', 'test']);
 		await hook('delete', 'test');
 		expect(endpoints()).toEqual([]);
+	});
+});
+
+// ---- the lifecycle under every reading of what the contract leaves unshown (sandbox variants, issue 12) ----
+
+type Variant = Partial<Variants>;
+
+/** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
+const MATRIX: Array<[string, Variant]> = [
+	...(['create', 'manage', 'resource', 'list'] as const).flatMap((dimension) =>
+		VARIANT_DIMENSIONS[dimension]
+			.filter((_value, index) => index > 0 || dimension === 'create')
+			.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
+	),
+	['create=empty manage=absent-405', { create: 'empty', manage: 'absent-405' }],
+	['create=no-content manage=absent-404', { create: 'no-content', manage: 'absent-404' }],
+	['create=empty resource=flat list=paged', { create: 'empty', resource: 'flat', list: 'paged' }],
+];
+
+const tokenOf = (uri: string) => new URL(uri).searchParams.get('token');
+const withoutQuery = (uri: string) => uri.split('?')[0];
+
+describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
+	const manages = (variants.manage ?? 'full') === 'full';
+	const givesId = !['empty', 'no-content'].includes(variants.create ?? 'jsonapi');
+	let warnings: string[];
+
+	/** This workflow's endpoints at the service (any token); `test` for the "Listen for test event" URL. */
+	const mine = (url = productionUrl()) =>
+		endpoints().filter((e) => withoutQuery(e.callbackUri) === url);
+	const testUrl = () => `${server.baseUrl}/webhook-test/${node.webhookId}/webhook`;
+	const posts = () =>
+		sandbox.requestLog.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints').length;
+	const registration = () => server.staticData.registration as IDataObject | undefined;
+
+	/** Endpoints of other workflows, so that a paged list has more than one page. */
+	async function otherEndpoints(count: number) {
+		const { access_token } = await obtainToken(sandbox);
+		for (let n = 0; n < count; n++) {
+			const res = await createEndpoint(
+				sandbox,
+				access_token,
+				`http://127.0.0.1:1/webhook/other-${n}/webhook`,
+				['transcription.created'],
+			);
+			expect(res.status).toBeLessThan(300);
+		}
+	}
+
+	async function setUpVariant(parameters: IDataObject = {}) {
+		await setUp(parameters, { variants });
+		await otherEndpoints(3);
+		const logger = h.hookContext(node, h.workflow(node)).logger;
+		warnings = [];
+		jest.spyOn(logger, 'warn').mockImplementation((message: string, meta?: object) => {
+			warnings.push(`${message} ${JSON.stringify(meta ?? {})}`);
+		});
+	}
+
+	/** Both events of one transcription, as executions of this workflow. */
+	async function deliverOne() {
+		const before = server.executions.length;
+		await sandbox.transcribe();
+		await sandbox.idle();
+		return server.executions.slice(before).map((e) => e.items[0].json.eventType);
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	test('activation registers exactly one endpoint, with a token the trigger accepts; both events run once', async () => {
+		await setUpVariant();
+		await activate();
+		expect(mine()).toHaveLength(1);
+		const [endpoint] = mine();
+		expect(registration()).toEqual({
+			webhookUrl: productionUrl(),
+			events: EVENTS,
+			token: tokenOf(endpoint.callbackUri),
+			// the id from the answer, or found through the list; none where the service offers neither
+			...(givesId || manages ? { endpointId: endpoint.id } : {}),
+			...(manages ? {} : { manageable: false }),
+		});
+		expect((await deliverOne()).sort()).toEqual(EVENTS);
+		expect(endpoints()).toHaveLength(4);
+		expect(warnings).toEqual([]);
+	});
+
+	test('restart (activation with the saved static data) and re-activation keep one endpoint', async () => {
+		await setUpVariant();
+		await activate();
+		const first = mine()[0];
+		await activate();
+		expect(mine()).toEqual([first]);
+		await hook('delete');
+		await activate();
+		expect(mine()).toHaveLength(1);
+		const [now] = mine();
+		if (manages) {
+			// deleted on deactivation, registered anew with a new token
+			expect(now.id).not.toBe(first.id);
+			expect(tokenOf(now.callbackUri)).not.toBe(tokenOf(first.callbackUri));
+			expect(posts()).toBe(3 + 2);
+		} else {
+			// the stored registration is reused: the same endpoint, the same token, no second POST
+			expect(now).toEqual(first);
+			expect(posts()).toBe(3 + 1);
+		}
+		expect(registration()?.token).toBe(tokenOf(now.callbackUri));
+		expect((await deliverOne()).sort()).toEqual(EVENTS);
+	});
+
+	test('deactivation deletes the endpoint where the service can; elsewhere keeps it and says what to do', async () => {
+		await setUpVariant();
+		await activate();
+		const token = registration()!.token as string;
+		await expect(hook('delete')).resolves.toBe(true);
+		if (manages) {
+			expect(mine()).toEqual([]);
+			expect(registration()).toBeUndefined();
+			expect(warnings).toEqual([]);
+			return;
+		}
+		expect(mine()).toHaveLength(1);
+		expect(registration()).toMatchObject({ token, manageable: false });
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toContain(
+			`so the webhook endpoint that delivers to ${productionUrl()} stays registered`,
+		);
+		expect(warnings[0]).toContain(
+			`delete the endpoint for ${productionUrl()} in the service's developers dashboard`,
+		);
+		// the refused DELETE's status, where there was an id to send one for
+		if (givesId)
+			expect(warnings[0]).toContain(`(HTTP ${variants.manage === 'absent-404' ? 404 : 405})`);
+		expect(warnings[0]).not.toContain(token);
+		expect(endpoints()).toHaveLength(4);
+	});
+
+	test('10 activation cycles leave at most one endpoint, and it delivers with the token the trigger holds', async () => {
+		await setUpVariant();
+		for (let cycle = 1; cycle <= 10; cycle++) {
+			await activate();
+			expect(mine()).toHaveLength(1);
+			await hook('delete');
+			expect(mine()).toHaveLength(manages ? 0 : 1);
+		}
+		await activate();
+		expect(mine()).toHaveLength(1);
+		expect(tokenOf(mine()[0].callbackUri)).toBe(registration()?.token);
+		expect(posts()).toBe(3 + (manages ? 11 : 1));
+		expect((await deliverOne()).sort()).toEqual(EVENTS);
+		const toWorkflow = sandbox.deliveries.filter(
+			(d) => withoutQuery(d.callbackUri) === productionUrl(),
+		);
+		expect(toWorkflow.map((d) => d.status)).toEqual([200, 200]);
+	});
+
+	test('an activation that fails after registering and is retried, as n8n does, leaves one endpoint', async () => {
+		await setUpVariant();
+		// n8n's register: checkExists, create, then (another step failed) delete on the same static data, again
+		await activate();
+		await hook('delete');
+		await activate();
+		expect(mine()).toHaveLength(1);
+		expect(tokenOf(mine()[0].callbackUri)).toBe(registration()?.token);
+	});
+
+	test('changed events replace the registration; an old endpoint that cannot be deleted is reported', async () => {
+		await setUpVariant();
+		await activate();
+		const old = mine()[0];
+		node.parameters.events = ['transcription.transcribed'];
+		await activate();
+		const current = mine().find((e) => tokenOf(e.callbackUri) === registration()?.token)!;
+		expect(current.enabledEvents).toEqual(['transcription.transcribed']);
+		if (manages) {
+			expect(mine()).toEqual([current]);
+			expect(warnings).toEqual([]);
+		} else {
+			expect(mine().map((e) => e.id)).toEqual([old.id, current.id]);
+			expect(warnings).toEqual([
+				expect.stringContaining(
+					`the previous webhook endpoint for ${productionUrl()} (registered with other settings) could not be deleted`,
+				),
+			]);
+		}
+		// the old endpoint's deliveries carry a token that is no longer valid: one execution, not two
+		expect(await deliverOne()).toEqual(['transcription.transcribed']);
+	});
+
+	test('Listen for test event, twice: at most one endpoint for the test URL, production untouched', async () => {
+		await setUpVariant();
+		await activate();
+		const production = mine()[0];
+		const saved = clone(server.staticData);
+		for (let round = 1; round <= 2; round++) {
+			// n8n starts every listen with empty static data and never saves it
+			server.staticData = {};
+			await activate('test');
+			expect(mine(testUrl())).toHaveLength(1);
+			expect(tokenOf(mine(testUrl())[0].callbackUri)).toBe(registration()?.token);
+			await hook('delete', 'test');
+			expect(mine(testUrl())).toHaveLength(manages ? 0 : 1);
+		}
+		expect(posts()).toBe(3 + (manages ? 3 : 2));
+		server.staticData = saved;
+		expect(mine()).toEqual([production]);
 	});
 });

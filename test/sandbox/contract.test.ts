@@ -1,4 +1,4 @@
-// The sandbox against the published contract (../shared/captioning-api.md), one test per numbered rule of
+// The sandbox against the published contract (docs/captioning-api.md), one test per numbered rule of
 // sections 4, 5 and 6.2, over real HTTP.
 import { json } from '../helpers/http';
 import { startReceiver, type Receiver } from '../helpers/receiver';

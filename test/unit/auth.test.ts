@@ -1,6 +1,9 @@
 // Token decisions of the credential, branch by branch.
 import {
+	bearerToken,
 	chooseGrant,
+	credentialValues,
+	CREDENTIAL_TEST_FAILURES,
 	CredentialError,
 	describeTokenFailure,
 	grantParameters,
@@ -8,10 +11,12 @@ import {
 	readCredentials,
 	readTokenAnswer,
 	shouldFallBackToAssertion,
+	tokensMatchValues,
 	toSavedTokens,
+	valuesFingerprint,
 	type CaptioningCredentials,
 } from '../../nodes/Captioning/shared/auth';
-import { networkCode } from '../../nodes/Captioning/shared/tokens';
+import { grantKey, networkCode } from '../../nodes/Captioning/shared/tokens';
 import { redact, stripQueryStrings } from '../../nodes/Captioning/shared/redact';
 
 const SECRET = 'cs-very-secret-123';
@@ -64,8 +69,12 @@ describe('chooseGrant and grantParameters (contract 4.1, 4.2)', () => {
 		});
 	});
 
-	test('with a refresh token: the refresh-token grant, without assertion or scope', () => {
-		const withRefresh = { ...creds, refreshToken: 'rt-1' };
+	test('with a refresh token of the current values: the refresh-token grant, without assertion or scope', () => {
+		const withRefresh = {
+			...creds,
+			refreshToken: 'rt-1',
+			tokenFingerprint: valuesFingerprint(creds),
+		};
 		expect(chooseGrant(withRefresh)).toBe('refresh_token');
 		expect(grantParameters('refresh_token', withRefresh)).toEqual({
 			grant_type: 'refresh_token',
@@ -73,6 +82,83 @@ describe('chooseGrant and grantParameters (contract 4.1, 4.2)', () => {
 			client_id: 'client-1',
 			client_secret: SECRET,
 		});
+	});
+
+	test.each([
+		['no fingerprint (saved before fingerprints existed)', undefined],
+		['the fingerprint of another assertion', valuesFingerprint({ ...creds, assertion: 'old' })],
+		[
+			'the fingerprint of another client secret',
+			valuesFingerprint({ ...creds, clientSecret: 'x' }),
+		],
+		['the fingerprint of another client ID', valuesFingerprint({ ...creds, clientId: 'other' })],
+		[
+			'the fingerprint of another Base URL',
+			valuesFingerprint({ ...creds, baseUrl: 'https://b.c' }),
+		],
+	])('a refresh token with %s: the assertion grant', (_name, tokenFingerprint) => {
+		expect(chooseGrant({ ...creds, refreshToken: 'rt-1', tokenFingerprint })).toBe('assertion');
+	});
+});
+
+describe('the fingerprint of the values the tokens belong to', () => {
+	test('a hash that changes with each value it covers, and never contains one', () => {
+		const print = valuesFingerprint(creds);
+		expect(print).toMatch(/^[0-9a-f]{64}$/);
+		for (const value of [SECRET, ASSERTION, 'client-1', 'api.example.com']) {
+			expect(print).not.toContain(value);
+		}
+		const others = [
+			{ ...creds, baseUrl: 'https://api.example.org' },
+			{ ...creds, clientId: 'client-2' },
+			{ ...creds, clientSecret: `${SECRET}x` },
+			{ ...creds, assertion: `${ASSERTION}x` },
+		].map(valuesFingerprint);
+		expect(new Set([print, ...others]).size).toBe(5);
+	});
+
+	test('the media type and the saved tokens are not part of it', () => {
+		expect(
+			valuesFingerprint({ ...creds, mediaType: 'application/json', refreshToken: 'r' } as never),
+		).toBe(valuesFingerprint(creds));
+	});
+
+	test('values are compared as the credential reads them (spaces, trailing slashes)', () => {
+		const saved = valuesFingerprint(credentialValues(input));
+		expect(
+			tokensMatchValues({
+				...input,
+				baseUrl: ' https://api.example.com// ',
+				tokenFingerprint: saved,
+			}),
+		).toBe(true);
+		expect(tokensMatchValues({ ...input, assertion: 'new', tokenFingerprint: saved })).toBe(false);
+		expect(tokensMatchValues({ ...input, tokenFingerprint: '' })).toBe(false);
+		expect(tokensMatchValues({ ...input })).toBe(false);
+	});
+
+	test('bearerToken: the saved access token only while the fingerprint matches', () => {
+		const tokenFingerprint = valuesFingerprint(credentialValues(input));
+		expect(bearerToken({ ...input, accessToken: 'at', tokenFingerprint })).toBe('at');
+		expect(bearerToken({ ...input, accessToken: '', tokenFingerprint })).toBeUndefined();
+		expect(
+			bearerToken({ ...input, clientSecret: 'edited', accessToken: 'at', tokenFingerprint }),
+		).toBeUndefined();
+		expect(bearerToken({ ...input, accessToken: 'at' })).toBeUndefined();
+	});
+
+	test('grantKey: callers share a grant only with the same values and the same usable refresh token', () => {
+		const tokenFingerprint = valuesFingerprint(creds);
+		const refresh = { ...creds, refreshToken: 'rt-1', tokenFingerprint };
+		expect(grantKey(refresh)).toBe(grantKey({ ...refresh }));
+		expect(grantKey(refresh)).not.toBe(grantKey({ ...refresh, refreshToken: 'rt-2' }));
+		expect(grantKey(refresh)).not.toBe(grantKey({ ...refresh, assertion: 'other' }));
+		// a refresh token of other values is not used: it does not split callers either
+		const stale = { ...creds, tokenFingerprint: 'old' };
+		expect(grantKey({ ...stale, refreshToken: 'a' })).toBe(
+			grantKey({ ...stale, refreshToken: 'b' }),
+		);
+		expect(grantKey({ ...stale, refreshToken: 'a' })).toBe(grantKey(creds));
 	});
 });
 
@@ -132,15 +218,30 @@ describe('readTokenAnswer', () => {
 });
 
 describe('shouldFallBackToAssertion', () => {
-	test('only a refusal with 400 (rotated, revoked, expired refresh token)', () => {
-		expect(
-			shouldFallBackToAssertion({ kind: 'refused', status: 400, error: 'invalid_grant' }),
-		).toBe(true);
-		expect(
-			shouldFallBackToAssertion({ kind: 'refused', status: 401, error: 'invalid_client' }),
-		).toBe(false);
-		expect(shouldFallBackToAssertion({ kind: 'server', status: 500 })).toBe(false);
-		expect(shouldFallBackToAssertion({ kind: 'unreachable', code: 'ECONNREFUSED' })).toBe(false);
+	test.each([
+		['400 invalid_grant', { kind: 'refused', status: 400, error: 'invalid_grant' }],
+		['401 invalid_grant', { kind: 'refused', status: 401, error: 'invalid_grant' }],
+		['401 invalid_client', { kind: 'refused', status: 401, error: 'invalid_client' }],
+		['400 invalid_client', { kind: 'refused', status: 400, error: 'invalid_client' }],
+		['400 without a code', { kind: 'refused', status: 400 }],
+		['401 without a code', { kind: 'refused', status: 401 }],
+		['403 without a code', { kind: 'refused', status: 403 }],
+		['404', { kind: 'refused', status: 404 }],
+		['401 with an HTML page', { kind: 'not-json', status: 401, contentType: 'text/html' }],
+		['400 with an empty body', { kind: 'not-json', status: 400, contentType: '' }],
+	] as const)('a refused refresh, %s: falls back to the assertion', (_name, failure) => {
+		expect(shouldFallBackToAssertion(failure)).toBe(true);
+	});
+
+	test.each([
+		['429 (a rate limit, not a refusal)', { kind: 'refused', status: 429 }],
+		['a server failure', { kind: 'server', status: 500 }],
+		['an unreachable service', { kind: 'unreachable', code: 'ECONNREFUSED' }],
+		['a 200 that is not JSON', { kind: 'not-json', status: 200, contentType: 'text/html' }],
+		['a 429 that is not JSON', { kind: 'not-json', status: 429, contentType: 'text/plain' }],
+		['an invalid token response', { kind: 'invalid-response', detail: 'x' }],
+	] as const)('%s: no fallback', (_name, failure) => {
+		expect(shouldFallBackToAssertion(failure)).toBe(false);
 	});
 });
 
@@ -190,7 +291,17 @@ describe('describeTokenFailure names the cause and the fix, and no secret', () =
 		[
 			'other refusal',
 			{ kind: 'refused', status: 418, error: 'teapot', description: 'short and stout' },
-			/HTTP 418 \(teapot\): short and stout/,
+			/HTTP 418 \(teapot\): short and stout\.$/,
+		],
+		[
+			'a 401 without a code',
+			{ kind: 'refused', status: 401 },
+			/refused the assertion grant with HTTP 401\. Check the Client ID, Client Secret and Assertion Token/,
+		],
+		[
+			'a 400 with an unknown code',
+			{ kind: 'refused', status: 400, error: 'access_denied' },
+			/HTTP 400 \(access_denied\)\. Check the Client ID, Client Secret and Assertion Token/,
 		],
 	];
 	test.each(cases)('%s', (_name, failure, message) => {
@@ -222,24 +333,65 @@ describe('describeTokenFailure names the cause and the fix, and no secret', () =
 });
 
 describe('toSavedTokens', () => {
-	test('saves both tokens and the expiry', () => {
+	test('saves both tokens, the expiry and the fingerprint of the values used', () => {
 		expect(
 			toSavedTokens(
 				{ access_token: 'a', token_type: 'Bearer', refresh_token: 'r', expires_in: 60 },
+				'assertion',
 				creds,
 				1000,
 			),
-		).toEqual({ accessToken: 'a', refreshToken: 'r', expiresAt: 61_000 });
+		).toEqual({
+			accessToken: 'a',
+			refreshToken: 'r',
+			expiresAt: 61_000,
+			tokenFingerprint: valuesFingerprint(creds),
+		});
 	});
 
-	test('keeps the previous refresh token when the service sends none', () => {
+	test('a refresh answered without a refresh token keeps the one just accepted', () => {
 		expect(
 			toSavedTokens(
 				{ access_token: 'a', token_type: 'bearer' },
+				'refresh_token',
 				{ ...creds, refreshToken: 'old' },
 				0,
 			),
-		).toEqual({ accessToken: 'a', refreshToken: 'old', expiresAt: 7_200_000 });
+		).toMatchObject({ accessToken: 'a', refreshToken: 'old', expiresAt: 7_200_000 });
+	});
+
+	test('an assertion grant without a refresh token keeps none (the old one may be refused or stale)', () => {
+		expect(
+			toSavedTokens(
+				{ access_token: 'a', token_type: 'bearer' },
+				'assertion',
+				{ ...creds, refreshToken: 'refused-or-stale' },
+				0,
+			),
+		).toMatchObject({ accessToken: 'a', refreshToken: '' });
+	});
+});
+
+describe('CREDENTIAL_TEST_FAILURES', () => {
+	const byStatus = new Map(CREDENTIAL_TEST_FAILURES.map((f) => [f.status, f.message]));
+
+	test('a refused token and a refused media type fail the test and say what to check', () => {
+		expect(byStatus.get(401)).toMatch(/issued a token but refused it.*Check that the Base URL/);
+		expect(byStatus.get(406)).toMatch(/API Media Type \(HTTP 406\)\. Set it to application\/vnd/);
+	});
+
+	test('a failing service fails the test with its status', () => {
+		for (const status of [500, 502, 503, 504, 520, 599]) {
+			expect(byStatus.get(status)).toMatch(
+				new RegExp(`failed with HTTP ${status}.*Test again later`),
+			);
+		}
+	});
+
+	test('an endpoint the service lacks, or any other answer, does not fail the test', () => {
+		for (const status of [200, 204, 301, 400, 403, 404, 405, 409, 410, 422, 429, 501]) {
+			expect(byStatus.has(status)).toBe(false);
+		}
 	});
 });
 

@@ -1,14 +1,16 @@
-// The trigger's receive-path and registration decisions, branch by branch.
+// The trigger's receive-path readers (trigger/receive.ts) and registration decisions, branch by branch.
 import {
+	checkIdBytes,
 	checkToken,
-	DEDUPE_LIMIT,
-	DEDUPE_TTL_SECONDS,
 	flattenEvent,
-	isJsonContentType,
+	ignoredBecause,
 	isSelectedEvent,
+	planDownloads,
 	readDeliveryBody,
-	rememberEvent,
+	removeSecret,
+	requiredToken,
 	validateEvent,
+	withoutSecret,
 } from '../../nodes/Captioning/trigger/receive';
 import {
 	callbackUriWithToken,
@@ -18,9 +20,9 @@ import {
 	readRegistration,
 	withoutQuery,
 } from '../../nodes/Captioning/trigger/registration';
-import { rememberInProcess } from '../../nodes/Captioning/trigger/recent';
 
 const TID = '7d1b3c1e-2f4a-4b7c-9d0e-1a2b3c4d5e6f';
+const TOKEN = 'OXjuL-jpuzW4d_3GRoJCUSMXzhQephRp';
 
 export function sampleEvent(overrides: { eventType?: string; id?: string } = {}) {
 	return {
@@ -30,7 +32,7 @@ export function sampleEvent(overrides: { eventType?: string; id?: string } = {})
 			attributes: {
 				created_at: '2026-11-22T10:00:00.123Z',
 				event_type: overrides.eventType ?? 'transcription.transcribed',
-				uri: 'https://n8n.example.com/webhook/abc/webhook?token=t',
+				uri: `https://n8n.example.com/webhook/abc/webhook?token=${TOKEN}`,
 			},
 			relationships: { subject: { data: { id: TID, type: 'transcription' } } },
 		},
@@ -53,6 +55,20 @@ export function sampleEvent(overrides: { eventType?: string; id?: string } = {})
 		],
 	};
 }
+
+describe('requiredToken', () => {
+	test('automatic registration: the registration’s token, even when there is none', () => {
+		expect(requiredToken('api', '', 'tok')).toEqual({ expected: 'tok' });
+		expect(requiredToken('api', 'ignored', undefined)).toEqual({ expected: undefined });
+		expect(requiredToken(undefined, '', 'tok')).toEqual({ expected: 'tok' });
+	});
+
+	test('manual registration: the Secret Token when set, else none', () => {
+		expect(requiredToken('manual', 'mine', 'tok')).toEqual({ expected: 'mine' });
+		expect(requiredToken('manual', '', 'tok')).toBeUndefined();
+		expect(requiredToken('manual', undefined, undefined)).toBeUndefined();
+	});
+});
 
 describe('checkToken', () => {
 	test('matches the registered token only', () => {
@@ -77,6 +93,7 @@ describe('checkToken', () => {
 			status: 401,
 			message: expect.stringMatching(/no token/),
 		});
+		expect(checkToken('secret-token', { x: 'secret-token' })).toMatchObject({ status: 401 });
 		expect(checkToken(undefined, 'anything')).toEqual({
 			status: 401,
 			message: expect.stringMatching(/no registration.*activate/),
@@ -87,187 +104,171 @@ describe('checkToken', () => {
 describe('readDeliveryBody', () => {
 	const raw = Buffer.from(JSON.stringify({ a: 1 }));
 
-	test('application/json and JSON:API bodies are read from the raw bytes', () => {
+	test('the body is read as JSON whatever the content type says', () => {
 		for (const type of [
 			'application/json',
-			'application/json; charset=utf-8',
 			'application/vnd.api+json',
-			'APPLICATION/VND.API+JSON',
+			'text/plain',
+			'application/x-www-form-urlencoded',
+			'application/octet-stream',
+			'',
+			undefined,
 		]) {
-			expect(isJsonContentType(type)).toBe(true);
-			expect(readDeliveryBody(type, raw)).toEqual({ ok: true, body: { a: 1 } });
+			expect(readDeliveryBody(type, raw)).toEqual({ ok: true, body: { a: 1 }, lossy: false });
 		}
 	});
 
-	test('a byte-order mark is tolerated', () => {
+	test('one byte-order mark is tolerated, two are not JSON', () => {
 		expect(readDeliveryBody('application/json', Buffer.from('\uFEFF{"a":2}'))).toEqual({
 			ok: true,
 			body: { a: 2 },
+			lossy: false,
 		});
-	});
-
-	test('other content types get 415', () => {
-		for (const type of [
-			'text/plain',
-			'application/x-www-form-urlencoded',
-			undefined,
-			'application/jsonx',
-		]) {
-			const result = readDeliveryBody(type, raw);
-			expect(result).toEqual({
-				ok: false,
-				rejection: { status: 415, message: expect.stringMatching(/Expected a JSON body/) },
-			});
-		}
-	});
-
-	test('empty bodies, invalid UTF-8 and invalid JSON get 400 with the reason', () => {
-		expect(readDeliveryBody('application/json', Buffer.alloc(0))).toMatchObject({
-			rejection: { status: 400, message: expect.stringMatching(/empty/) },
-		});
-		expect(readDeliveryBody('application/json', undefined)).toMatchObject({
+		expect(readDeliveryBody('application/json', Buffer.from('\uFEFF\uFEFF{"a":2}'))).toMatchObject({
+			ok: false,
 			rejection: { status: 400 },
 		});
-		expect(readDeliveryBody('application/json', Buffer.from([0x7b, 0xff, 0x7d]))).toMatchObject({
-			rejection: { status: 400, message: expect.stringMatching(/UTF-8/) },
+	});
+
+	test('bytes that are not UTF-8 become U+FFFD instead of refusing the event', () => {
+		const body = Buffer.concat([
+			Buffer.from('{"title":"caf'),
+			Buffer.from([0xe9]),
+			Buffer.from('"}'),
+		]);
+		expect(readDeliveryBody('application/json', body)).toEqual({
+			ok: true,
+			body: { title: 'caf\uFFFD' },
+			lossy: true,
+		});
+		// a U+FFFD the sender wrote is not a loss
+		expect(readDeliveryBody('application/json', Buffer.from('{"title":"\uFFFD"}'))).toMatchObject({
+			lossy: false,
+		});
+	});
+
+	test('an id is refused only when bytes that were not UTF-8 became part of it', () => {
+		expect(checkIdBytes('a\uFFFDb', true)).toEqual({
+			status: 400,
+			message: expect.stringMatching(/data\.id\) is not valid UTF-8/),
+		});
+		expect(checkIdBytes('a\uFFFDb', false)).toBeUndefined();
+		expect(checkIdBytes('ab', true)).toBeUndefined();
+	});
+
+	test('a body that could not be read gets 415 naming the content type', () => {
+		expect(readDeliveryBody('multipart/form-data; boundary=x', undefined)).toEqual({
+			ok: false,
+			rejection: {
+				status: 415,
+				message: expect.stringMatching(/could not be read \(Content-Type "multipart\/form-data/),
+			},
+		});
+		expect(readDeliveryBody(undefined, undefined)).toMatchObject({
+			rejection: { status: 415, message: expect.stringMatching(/"none"/) },
+		});
+	});
+
+	test('an empty body and a body that is not JSON get 400 with the reason', () => {
+		expect(readDeliveryBody('application/json', Buffer.alloc(0))).toMatchObject({
+			rejection: { status: 400, message: expect.stringMatching(/empty/) },
 		});
 		expect(readDeliveryBody('application/json', Buffer.from('{"a":'))).toMatchObject({
 			rejection: { status: 400, message: expect.stringMatching(/not valid JSON/) },
 		});
+		expect(readDeliveryBody('text/plain', Buffer.from('hello'))).toMatchObject({
+			rejection: { status: 400, message: expect.stringMatching(/not valid JSON/) },
+		});
+		const utf16 = Buffer.from(JSON.stringify(sampleEvent()), 'utf16le');
+		expect(readDeliveryBody('application/json; charset=utf-16le', utf16)).toMatchObject({
+			rejection: { status: 400 },
+		});
 	});
 });
 
-describe('validateEvent', () => {
-	test('a contract 2.3/2.4 event passes, with unknown extra fields and formats kept', () => {
-		const body = sampleEvent();
-		(body.data.attributes as Record<string, unknown>).future_field = 'kept';
-		const result = validateEvent(body);
-		expect(result.ok).toBe(true);
-		if (!result.ok) return;
-		expect(result.event.data.attributes).toMatchObject({ future_field: 'kept' });
+describe('validateEvent: only the event id is required', () => {
+	test('the id and the type are read, nothing else is looked at', () => {
+		expect(validateEvent(sampleEvent())).toEqual({
+			ok: true,
+			event: { id: 'e3a1c2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d', eventType: 'transcription.transcribed' },
+		});
+		expect(
+			validateEvent({
+				data: { id: 'x', type: 'something else', attributes: { event_type: 'a', created_at: 7 } },
+				included: 'not an array',
+			}),
+		).toEqual({ ok: true, event: { id: 'x', eventType: 'a' } });
 	});
 
-	test('a transcription.created event with only the transcription id and type passes', () => {
-		const body = sampleEvent({ eventType: 'transcription.created' });
-		body.included = [{ id: TID, type: 'transcription' } as never];
-		expect(validateEvent(body).ok).toBe(true);
+	test.each([
+		['no attributes', { data: { id: 'x' } }],
+		['attributes not an object', { data: { id: 'x', attributes: [1] } }],
+		['attributes null', { data: { id: 'x', attributes: null } }],
+		['no event_type', { data: { id: 'x', attributes: {} } }],
+		['an event_type that is not a string', { data: { id: 'x', attributes: { event_type: 7 } } }],
+		['a deeply nested event_type', { data: { id: 'x', attributes: { event_type: [[[[]]]] } } }],
+	])('%s: the type is missing, the event is not refused', (_name, body) => {
+		expect(validateEvent(body)).toEqual({ ok: true, event: { id: 'x', eventType: undefined } });
 	});
 
 	test.each([
 		['not an object', 'hello', /\(root\)/],
+		['an array', [sampleEvent()], /\(root\)/],
+		['null', null, /\(root\)/],
 		['no data', { included: [] }, /data: Required/],
+		['data null', { data: null }, /data: Expected object/],
 		[
-			'wrong data.type',
-			{ ...sampleEvent(), data: { ...sampleEvent().data, type: 'event' } },
-			/data\.type/,
+			'no id',
+			{ data: { attributes: { event_type: 'transcription.created' } } },
+			/data\.id: Required/,
 		],
-		[
-			'a created_at that is not a timestamp',
-			{
-				...sampleEvent(),
-				data: {
-					...sampleEvent().data,
-					attributes: { ...sampleEvent().data.attributes, created_at: 'yesterday' },
-				},
-			},
-			/data\.attributes\.created_at/,
-		],
-		[
-			'no subject',
-			{ ...sampleEvent(), data: { ...sampleEvent().data, relationships: {} } },
-			/data\.relationships\.subject/,
-		],
-		['included is not an array', { ...sampleEvent(), included: {} }, /included/],
-	])('%s is rejected with 400 naming the field', (_name, body, path) => {
+		['an empty id', { data: { id: '' } }, /data\.id/],
+		['a number id', { data: { id: 42 } }, /data\.id: Expected string/],
+		['an id of 201 characters', { data: { id: 'i'.repeat(201) } }, /data\.id/],
+	])('%s is refused with 400 naming data.id', (_name, body, path) => {
 		const result = validateEvent(body);
-		expect(result.ok).toBe(false);
-		if (result.ok) return;
-		expect(result.rejection.status).toBe(400);
-		expect(result.rejection.message).toMatch(path);
-	});
-
-	test('an included transcription with a malformed file list is rejected', () => {
-		const body = sampleEvent();
-		(body.included[0].attributes.transcriptions as unknown[]).push({ format: 'vtt', url: 42 });
-		const result = validateEvent(body);
-		expect(result).toMatchObject({
+		expect(result).toEqual({
 			ok: false,
-			rejection: {
-				status: 400,
-				message: expect.stringMatching(/included\.0\.attributes\.transcriptions\.3\.url/),
-			},
+			rejection: { status: 400, message: expect.stringMatching(path) },
 		});
+		if (!result.ok) expect(result.rejection.message).toMatch(/needs its id, data\.id/);
 	});
 
-	test('an average_confidence outside 0..1 is rejected', () => {
-		const body = sampleEvent();
-		body.included[0].attributes.average_confidence = 7;
-		expect(validateEvent(body).ok).toBe(false);
+	test('an id of 200 characters is an id', () => {
+		expect(validateEvent({ data: { id: 'i'.repeat(200) } }).ok).toBe(true);
 	});
 });
 
-describe('isSelectedEvent', () => {
-	test('only selected types pass', () => {
+describe('isSelectedEvent and ignoredBecause', () => {
+	test('only selected types pass; a missing type never does', () => {
 		expect(isSelectedEvent('transcription.created', ['transcription.created'])).toBe(true);
 		expect(isSelectedEvent('transcription.transcribed', ['transcription.created'])).toBe(false);
-		expect(
-			isSelectedEvent('transcription.deleted', [
-				'transcription.created',
-				'transcription.transcribed',
-			]),
-		).toBe(false);
-	});
-});
-
-describe('rememberEvent', () => {
-	test('first sight is not a duplicate, the second is', () => {
-		const first = rememberEvent(undefined, 'a', 100);
-		expect(first).toEqual({ duplicate: false, seen: [['a', 100]] });
-		expect(rememberEvent(first.seen, 'a', 101).duplicate).toBe(true);
-		expect(rememberEvent(first.seen, 'b', 101)).toEqual({
-			duplicate: false,
-			seen: [
-				['a', 100],
-				['b', 101],
-			],
-		});
+		expect(isSelectedEvent(undefined, ['transcription.created'])).toBe(false);
 	});
 
-	test('the memory is bounded: the oldest ids go first', () => {
-		let seen: unknown = [];
-		for (let i = 0; i < DEDUPE_LIMIT + 5; i++) seen = rememberEvent(seen, `id-${i}`, 1000).seen;
-		const list = seen as Array<[string, number]>;
-		expect(list).toHaveLength(DEDUPE_LIMIT);
-		expect(list[0][0]).toBe('id-5');
-		expect(rememberEvent(list, 'id-4', 1000).duplicate).toBe(false);
-		expect(rememberEvent(list, 'id-5', 1000).duplicate).toBe(true);
-	});
-
-	test('ids older than the TTL are forgotten, and garbage in static data is ignored', () => {
-		const seen = [['old', 0], 'garbage', ['x'], [1, 2], ['fresh', DEDUPE_TTL_SECONDS]];
-		const result = rememberEvent(seen, 'old', DEDUPE_TTL_SECONDS + 1);
-		expect(result).toEqual({
-			duplicate: false,
-			seen: [
-				['fresh', DEDUPE_TTL_SECONDS],
-				['old', DEDUPE_TTL_SECONDS + 1],
-			],
-		});
-	});
-
-	test('rememberInProcess is per trigger and bounded by TTL', () => {
-		expect(rememberInProcess('wf:1', 'x', 10)).toBe(false);
-		expect(rememberInProcess('wf:1', 'x', 11)).toBe(true);
-		expect(rememberInProcess('wf:2', 'x', 11)).toBe(false);
-		expect(rememberInProcess('wf:1', 'x', 10 + DEDUPE_TTL_SECONDS)).toBe(false);
+	test('the reason names the type, or says it is missing', () => {
+		expect(ignoredBecause('transcription.deleted')).toBe(
+			'event type "transcription.deleted" is not selected',
+		);
+		expect(ignoredBecause(undefined)).toMatch(/missing.*is not selected/);
+		expect(ignoredBecause('x'.repeat(500)).length).toBeLessThan(150);
 	});
 });
 
 describe('flattenEvent', () => {
+	const flatten = (body: unknown) => {
+		const head = validateEvent(body);
+		if (!head.ok) throw new Error(head.rejection.message);
+		return flattenEvent(body, head.event);
+	};
+	const withAttributes = (attributes: Record<string, unknown>) => {
+		const body = sampleEvent();
+		Object.assign(body.included[0].attributes, attributes);
+		return body;
+	};
+
 	test('one human-readable item with a map of file URLs by format, unknown formats included', () => {
-		const result = validateEvent(sampleEvent());
-		if (!result.ok) throw new Error('invalid sample');
-		expect(flattenEvent(result.event)).toEqual({
+		expect(flatten(sampleEvent())).toEqual({
 			eventId: 'e3a1c2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d',
 			eventType: 'transcription.transcribed',
 			createdAt: '2026-11-22T10:00:00.123Z',
@@ -285,17 +286,230 @@ describe('flattenEvent', () => {
 		});
 	});
 
-	test('without the transcription in included, the fields are null', () => {
+	test.each([
+		['"12.5"', '12.5', 12.5],
+		['" 7 "', ' 7 ', 7],
+		['"1e3"', '1e3', 1000],
+		['"-0.5"', '-0.5', -0.5],
+		['".5"', '.5', 0.5],
+	])('a duration sent as the decimal string %s is a number', (_name, sent, expected) => {
+		expect(flatten(withAttributes({ duration: sent, average_confidence: sent }))).toMatchObject({
+			duration: expected,
+			averageConfidence: expected,
+		});
+	});
+
+	test.each([
+		['text', 'about 5 minutes'],
+		['an empty string', ''],
+		['a decimal comma', '12,5'],
+		['a boolean', true],
+		['an object', { value: 12.5, unit: 's' }],
+		['a confidence above 1', 7],
+	])('a duration that is %s passes as it came', (_name, sent) => {
+		expect(flatten(withAttributes({ duration: sent, average_confidence: sent }))).toMatchObject({
+			duration: sent,
+			averageConfidence: sent,
+		});
+	});
+
+	test('nulls, missing parts and values of other types pass as they came (missing ones as null)', () => {
+		const body = sampleEvent();
+		const attributes = body.included[0].attributes as Record<string, unknown>;
+		attributes.title = 42;
+		attributes.media = null;
+		delete attributes.duration;
+		attributes.average_confidence = null;
+		(body.data.attributes as Record<string, unknown>).created_at = 'Wed, 01 Jan 2025 00:00:00 GMT';
+		expect(flatten(body)).toMatchObject({
+			createdAt: 'Wed, 01 Jan 2025 00:00:00 GMT',
+			title: 42,
+			duration: null,
+			averageConfidence: null,
+			mediaUrl: null,
+		});
+	});
+
+	test('a value nested deeper than an item should hold is null (Raw Body keeps it)', () => {
+		let deep: unknown = 'bottom';
+		for (let i = 0; i < 40; i++) deep = [deep];
+		expect(flatten(withAttributes({ title: deep })).title).toBeNull();
+		const shallow = { en: 'Board', fr: 'Conseil' };
+		expect(flatten(withAttributes({ title: shallow })).title).toEqual(shallow);
+	});
+
+	test('file entries: URLs as they came, entries without a text format left out', () => {
+		const files = flatten(
+			withAttributes({
+				transcriptions: [
+					{ format: 'vtt', url: 'not a url' },
+					{ format: 'dfxp', url: null },
+					{ format: 'srt' },
+					{ format: '', url: 'https://x/empty' },
+					{ format: 7, url: 'https://x/seven' },
+					'junk',
+					null,
+				],
+			}),
+		).files;
+		expect(files).toEqual({ vtt: 'not a url', dfxp: null, srt: null });
+	});
+
+	test('a format named __proto__ is an ordinary key', () => {
+		const item = flatten(
+			withAttributes({ transcriptions: [{ format: '__proto__', url: 'https://x/p' }] }),
+		);
+		expect(Object.keys(item.files as object)).toEqual(['__proto__']);
+		expect(Object.getPrototypeOf(item.files)).toBe(Object.prototype);
+	});
+
+	test('transcriptions that are not a list give no files', () => {
+		expect(flatten(withAttributes({ transcriptions: 'vtt' }))).toMatchObject({
+			files: {},
+			formats: [],
+		});
+	});
+
+	test('a transcription that is not in included leaves its fields null', () => {
 		const body = sampleEvent({ eventType: 'transcription.created' });
-		body.included = [];
-		const result = validateEvent(body);
-		if (!result.ok) throw new Error('invalid sample');
-		expect(flattenEvent(result.event)).toMatchObject({
+		body.included = [{ ...body.included[0], id: 'another' }];
+		expect(flatten(body)).toMatchObject({
 			transcriptionId: TID,
 			title: null,
 			files: {},
 			formats: [],
 		});
+	});
+
+	test('other resources in included are passed over', () => {
+		const body = sampleEvent();
+		body.included.unshift({ id: TID, type: 'media', attributes: { title: 'not this' } } as never);
+		expect(flatten(body).title).toBe('Board meeting');
+	});
+
+	test('without a subject, the only transcription in included is the one', () => {
+		const body = sampleEvent() as Record<string, unknown> & ReturnType<typeof sampleEvent>;
+		delete (body.data as Record<string, unknown>).relationships;
+		expect(flatten(body)).toMatchObject({ transcriptionId: null, title: 'Board meeting' });
+		body.included.push({ ...body.included[0], id: 'second' });
+		expect(flatten(body)).toMatchObject({ title: null });
+	});
+
+	test('a numeric subject id finds its transcription', () => {
+		const body = sampleEvent();
+		(body.data.relationships.subject.data as Record<string, unknown>).id = 7;
+		body.included[0].id = '7';
+		expect(flatten(body)).toMatchObject({ transcriptionId: 7, title: 'Board meeting' });
+	});
+
+	test('an event with nothing but its id and type', () => {
+		expect(
+			flatten({ data: { id: 'x', attributes: { event_type: 'transcription.created' } } }),
+		).toEqual({
+			eventId: 'x',
+			eventType: 'transcription.created',
+			createdAt: null,
+			transcriptionId: null,
+			title: null,
+			duration: null,
+			averageConfidence: null,
+			mediaUrl: null,
+			files: {},
+			formats: [],
+		});
+	});
+});
+
+describe('planDownloads', () => {
+	test('selected formats the event has a URL for are fetched; absent ones are skipped', () => {
+		expect(
+			planDownloads({ vtt: 'https://x/a.vtt', google_stt: 'http://x/a.json' }, [
+				'vtt',
+				'google_stt',
+				'srt',
+			]),
+		).toEqual({
+			downloads: [
+				{ format: 'vtt', url: 'https://x/a.vtt' },
+				{ format: 'google_stt', url: 'http://x/a.json' },
+			],
+			errors: [],
+		});
+	});
+
+	test.each([
+		['not a URL', 'not a url'],
+		['a relative path', '/files/a.vtt'],
+		['another scheme', 'ftp://x/a.vtt'],
+		['null', null],
+		['a number', 42],
+	])('a file whose address is %s is not fetched, and the item says why', (_name, url) => {
+		expect(planDownloads({ vtt: url }, ['vtt'])).toEqual({
+			downloads: [],
+			errors: [{ format: 'vtt', message: expect.stringMatching(/vtt file was not downloaded/) }],
+		});
+	});
+});
+
+describe('withoutSecret and removeSecret', () => {
+	test.each([
+		[
+			'the only parameter',
+			`https://h/webhook/x/webhook?token=${TOKEN}`,
+			'https://h/webhook/x/webhook',
+		],
+		['the first parameter', `https://h/w?token=${TOKEN}&a=1`, 'https://h/w?a=1'],
+		['a middle parameter', `https://h/w?a=1&token=${TOKEN}&b=2`, 'https://h/w?a=1&b=2'],
+		['the last parameter', `https://h/w?a=1&token=${TOKEN}`, 'https://h/w?a=1'],
+		['before a fragment', `https://h/w?token=${TOKEN}#f`, 'https://h/w#f'],
+		['under another name', `https://h/w?t=${TOKEN}`, 'https://h/w'],
+		['in text', `the token is ${TOKEN}.`, 'the token is [redacted].'],
+		['twice', `${TOKEN}/${TOKEN}`, '[redacted]/[redacted]'],
+		['absent', 'https://h/w?a=1', 'https://h/w?a=1'],
+		['a question mark elsewhere', `Really? https://h/w?token=${TOKEN}`, 'Really? https://h/w'],
+	])('the token as %s', (_name, text, expected) => {
+		expect(withoutSecret(text, TOKEN)).toBe(expected);
+	});
+
+	test('a token with characters a URI encodes is removed in both forms', () => {
+		const secret = 'a b/c';
+		expect(withoutSecret(`https://h/w?token=${encodeURIComponent(secret)}`, secret)).toBe(
+			'https://h/w',
+		);
+		expect(withoutSecret(`said "${secret}"`, secret)).toBe('said "[redacted]"');
+	});
+
+	test('every string of a value, at any depth, in arrays too; other values untouched', () => {
+		const body = sampleEvent();
+		body.included.push({
+			id: 'ep',
+			type: 'webhook_endpoint',
+			attributes: { callback_uri: `https://h/w?token=${TOKEN}`, list: [TOKEN, 1, null] },
+		} as never);
+		const cleaned = removeSecret(body, TOKEN);
+		expect(cleaned).toBe(body);
+		expect(JSON.stringify(cleaned)).not.toContain(TOKEN);
+		expect(cleaned.data.attributes.uri).toBe('https://n8n.example.com/webhook/abc/webhook');
+		expect(
+			(cleaned.included[1] as never as { attributes: { list: unknown[] } }).attributes.list,
+		).toEqual(['[redacted]', 1, null]);
+		expect(cleaned.included[0].attributes.duration).toBe(61.5);
+	});
+
+	test('deeper than the stack allows', () => {
+		let deep: unknown = TOKEN;
+		for (let i = 0; i < 100_000; i++) deep = [deep];
+		const value = { deep };
+		expect(() => removeSecret(value, TOKEN)).not.toThrow();
+		let inner: unknown = value.deep;
+		while (Array.isArray(inner)) inner = inner[0];
+		expect(inner).toBe('[redacted]');
+	});
+
+	test('without a secret nothing changes; a string is returned cleaned', () => {
+		const body = { uri: `https://h/w?token=${TOKEN}` };
+		expect(removeSecret(body, undefined)).toEqual({ uri: `https://h/w?token=${TOKEN}` });
+		expect(removeSecret(`x ${TOKEN}`, TOKEN)).toBe('x [redacted]');
 	});
 });
 

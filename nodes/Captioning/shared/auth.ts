@@ -1,5 +1,8 @@
-// Token decisions for the captioningApi credential, as small pure functions: which grant to use, how to read
-// the token endpoint's answer, and what to tell the user when it refuses.
+// Token decisions for the captioningApi credential, as small pure functions: which grant to use, whether the saved
+// tokens still belong to the credential's values, how to read the token endpoint's answer, and what to tell the
+// user when it refuses.
+import { createHash } from 'node:crypto';
+
 import { REQUIRED_SCOPE } from './constants';
 import { redact } from './redact';
 import {
@@ -17,6 +20,8 @@ export interface CaptioningCredentials {
 	mediaType: string;
 	accessToken?: string;
 	refreshToken?: string;
+	/** What `valuesFingerprint` gave for the values the saved tokens were obtained with. */
+	tokenFingerprint?: string;
 }
 
 /** The hidden fields the credential saves after each grant. */
@@ -25,6 +30,8 @@ export interface SavedTokens {
 	refreshToken: string;
 	/** Epoch milliseconds; informational (n8n refreshes on a 401, not on a clock). */
 	expiresAt: number;
+	/** A hash of the values the tokens were obtained with (never the values). */
+	tokenFingerprint: string;
 }
 
 export type Grant = 'assertion' | 'refresh_token';
@@ -38,15 +45,55 @@ export class CredentialError extends Error {
 
 const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** Reads the credential's fields and says which one is missing. */
-export function readCredentials(data: Record<string, unknown>): CaptioningCredentials {
-	const fields = {
+/** The credential's own fields as every decision reads them: trimmed, the Base URL without trailing slashes. */
+export function credentialValues(data: Record<string, unknown>) {
+	return {
 		baseUrl: str(data.baseUrl).replace(/\/+$/, ''),
 		clientId: str(data.clientId),
 		clientSecret: str(data.clientSecret),
 		assertion: str(data.assertion),
 		mediaType: str(data.mediaType),
 	};
+}
+
+type TokenSource = Pick<
+	CaptioningCredentials,
+	'baseUrl' | 'clientId' | 'clientSecret' | 'assertion'
+>;
+
+/**
+ * A hash of the values a grant depends on, saved with the tokens: tokens are used only while it matches, so an
+ * edited Base URL, Client ID, Client Secret or Assertion Token is never served by tokens of the old ones.
+ */
+export function valuesFingerprint(values: TokenSource): string {
+	return createHash('sha256')
+		.update(
+			JSON.stringify([
+				'captioningApi/1',
+				values.baseUrl,
+				values.clientId,
+				values.clientSecret,
+				values.assertion,
+			]),
+		)
+		.digest('hex');
+}
+
+/** Whether the saved tokens were obtained with the credential's current values. */
+export function tokensMatchValues(data: Record<string, unknown>): boolean {
+	const saved = str(data.tokenFingerprint);
+	return saved !== '' && saved === valuesFingerprint(credentialValues(data));
+}
+
+/** The access token to send, or undefined when there is none or it was obtained with other values. */
+export function bearerToken(data: Record<string, unknown>): string | undefined {
+	const token = str(data.accessToken);
+	return token && tokensMatchValues(data) ? token : undefined;
+}
+
+/** Reads the credential's fields and says which one is missing. */
+export function readCredentials(data: Record<string, unknown>): CaptioningCredentials {
+	const fields = credentialValues(data);
 	const labels: Record<keyof typeof fields, string> = {
 		baseUrl: 'Base URL',
 		clientId: 'Client ID',
@@ -69,12 +116,17 @@ export function readCredentials(data: Record<string, unknown>): CaptioningCreden
 		...fields,
 		accessToken: str(data.accessToken) || undefined,
 		refreshToken: str(data.refreshToken) || undefined,
+		tokenFingerprint: str(data.tokenFingerprint) || undefined,
 	};
 }
 
-/** Section 5.2: renew with the refresh token when there is one, else start from the assertion. */
-export function chooseGrant(credentials: Pick<CaptioningCredentials, 'refreshToken'>): Grant {
-	return credentials.refreshToken ? 'refresh_token' : 'assertion';
+/**
+ * Section 5.2: renew with the refresh token when there is one and it was obtained with the current values; else
+ * start from the assertion (a refresh token of the old values would keep serving the old account).
+ */
+export function chooseGrant(credentials: CaptioningCredentials): Grant {
+	const current = credentials.tokenFingerprint === valuesFingerprint(credentials);
+	return credentials.refreshToken && current ? 'refresh_token' : 'assertion';
 }
 
 /** Query parameters of the token call (sections 4.1 and 4.2: they go in the query string, not a body). */
@@ -97,9 +149,15 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 	};
 }
 
-/** A refused refresh (rotated, revoked or expired token) is answered by starting again from the assertion. */
+/**
+ * A refused refresh grant is answered by starting again from the assertion: services refuse a rotated, revoked or
+ * expired refresh token with 400 or 401, with `invalid_grant`, `invalid_client`, no code, or no JSON at all. A 429
+ * is not a refusal (the assertion grant would meet the same limit); 5xx and an unreachable service are not either:
+ * the refresh token is probably still good, and a second grant would only double the load on a failing service.
+ */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
-	return failure.kind === 'refused' && failure.status === 400;
+	const status = failure.kind === 'refused' || failure.kind === 'not-json' ? failure.status : 0;
+	return status >= 400 && status < 500 && status !== 429;
 }
 
 export type TokenFailure =
@@ -208,21 +266,52 @@ function describeRefusal(
 			return `The service refused the scope "${REQUIRED_SCOPE}"${said}. Ask the service to allow this application both scopes (write_transcriptions and write_media).`;
 		case 'unsupported_grant_type':
 			return `The service at ${where} does not accept the ${grant} grant${said}. Check the Base URL points at the captioning service.`;
-		default:
-			return `The service refused the ${grant} grant with HTTP ${failure.status}${said}${failure.description ? `: ${failure.description}` : ''}.`;
+		default: {
+			const refused = `The service refused the ${grant} grant with HTTP ${failure.status}${said}${failure.description ? `: ${failure.description}` : ''}.`;
+			// without a known code, a 400/401/403 of the assertion grant still points at the values the user gave
+			return grant === 'assertion' && [400, 401, 403].includes(failure.status)
+				? `${refused} Check the Client ID, Client Secret and Assertion Token against the service's developers dashboard.`
+				: refused;
+		}
 	}
 }
 
-/** What the credential saves: the hidden fields. */
+/**
+ * Answers to the credential test's read that fail the test, with what the user should do. Every other answer
+ * passes: the grant before it already proved the values, and 404/405/501 only say the service has no such read.
+ */
+export const CREDENTIAL_TEST_FAILURES: ReadonlyArray<{ status: number; message: string }> = [
+	{
+		status: 401,
+		message:
+			'The service issued a token but refused it on GET /webhook_endpoints (HTTP 401). Check that the Base URL is the address of the API itself, where both /oauth/token and the API are served.',
+	},
+	{
+		status: 406,
+		message:
+			"The service does not accept the API Media Type (HTTP 406). Set it to application/vnd.<service>.v1 with the service's own name.",
+	},
+	...Array.from({ length: 100 }, (_, i) => 500 + i)
+		.filter((status) => status !== 501)
+		.map((status) => ({
+			status,
+			message: `The token was obtained, but the captioning service failed with HTTP ${status} on GET /webhook_endpoints, so the API Media Type could not be checked. Test again later.`,
+		})),
+];
+
+/** What the credential saves: the hidden fields, with the fingerprint of the values the grant used. */
 export function toSavedTokens(
 	token: TokenResponse,
-	previous: CaptioningCredentials,
+	grant: Grant,
+	used: CaptioningCredentials,
 	now: number,
 ): SavedTokens {
 	return {
 		accessToken: token.access_token,
-		// a service that does not rotate refresh tokens may omit one: keep the one we have
-		refreshToken: token.refresh_token ?? previous.refreshToken ?? '',
+		// a service that does not rotate refresh tokens may omit one from a refresh: keep the one just accepted
+		refreshToken:
+			token.refresh_token ?? (grant === 'refresh_token' ? (used.refreshToken ?? '') : ''),
 		expiresAt: now + (token.expires_in ?? 7200) * 1000,
+		tokenFingerprint: valuesFingerprint(used),
 	};
 }

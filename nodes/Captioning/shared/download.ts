@@ -20,15 +20,89 @@ export type DownloadOutcome =
 
 type Http = (options: IHttpRequestOptions) => Promise<unknown>;
 
-/** A file name from the title and the format: "Board meeting" + vtt → "board-meeting.vtt". */
-export function fileNameFor(format: string, title: unknown, contentDisposition?: string): string {
-	const quoted = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(contentDisposition ?? '');
-	if (quoted) {
-		const name = decodeURIComponent(quoted[1]).replace(/[/\\]/g, '_').trim();
-		if (name) return name;
+/** The bytes of a percent-encoded text; undefined when a "%" does not start an escape. */
+function percentBytes(text: string): Buffer | undefined {
+	const parts: Buffer[] = [];
+	for (const part of text.split(/(%[0-9a-f]{2})/i)) {
+		if (/^%[0-9a-f]{2}$/i.test(part)) parts.push(Buffer.from([parseInt(part.slice(1), 16)]));
+		else if (part.includes('%')) return undefined;
+		else parts.push(Buffer.from(part, 'utf8'));
 	}
+	return Buffer.concat(parts);
+}
+
+function decoder(charset: string, fatal: boolean) {
+	try {
+		return new TextDecoder(charset || 'utf-8', { fatal });
+	} catch {
+		// a charset this Node does not know: UTF-8 is what nearly every server means
+		return new TextDecoder('utf-8', { fatal });
+	}
+}
+
+/** RFC 5987 `charset'language'value`; a "%" that starts no escape stays, bytes the charset lacks become U+FFFD. */
+function extendedValue(value: string): string {
+	const match = /^([^']*)'[^']*'(.*)$/s.exec(value);
+	const [charset, encoded] = match ? [match[1].trim(), match[2]] : ['utf-8', value];
+	const bytes = percentBytes(encoded.replace(/%(?![0-9a-f]{2})/gi, '%25'));
+	return decoder(charset, false).decode(bytes ?? Buffer.from(encoded, 'utf8'));
+}
+
+/**
+ * A plain `filename`: some servers percent-encode it, others send raw UTF-8 bytes (which Node reads as
+ * Latin-1); either is decoded only when it decodes cleanly, else the value stays as it came.
+ */
+function plainValue(value: string): string {
+	// eslint-disable-next-line no-control-regex
+	const latin1 = /^[\u0000-\u00ff]*$/.test(value) && /[\u0080-\u00ff]/.test(value);
+	const bytes = latin1 ? Buffer.from(value, 'latin1') : percentBytes(value);
+	if (!bytes) return value;
+	try {
+		return decoder('utf-8', true).decode(bytes);
+	} catch {
+		return value;
+	}
+}
+
+const PARAMETER = /;\s*([!#$%&'*+.^_`|~0-9a-z-]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)/gi;
+
+/**
+ * The file name a Content-Disposition header gives (RFC 6266: `filename*` before `filename`), made safe to
+ * use as one: no path separators or control characters. Undefined when there is none; never throws.
+ */
+export function fileNameFromContentDisposition(header: unknown): string | undefined {
+	if (typeof header !== 'string') return undefined;
+	const parameters = new Map<string, string>();
+	for (const [, name, raw] of `;${header}`.matchAll(PARAMETER)) {
+		const value = raw.startsWith('"')
+			? raw.replace(/^"|"$/g, '').replace(/\\(.)/gs, '$1')
+			: raw.trim();
+		if (!parameters.has(name.toLowerCase())) parameters.set(name.toLowerCase(), value);
+	}
+	const extended = parameters.get('filename*');
+	const plain = parameters.get('filename');
+	for (const candidate of [
+		extended === undefined ? undefined : extendedValue(extended),
+		plain === undefined ? undefined : plainValue(plain),
+	]) {
+		const name = candidate
+			?.replace(/[/\\]/g, '_')
+			// eslint-disable-next-line no-control-regex
+			.replace(/[\u0000-\u001f\u007f]/g, '')
+			.trim()
+			.slice(0, 255);
+		if (name && name !== '.' && name !== '..') return name;
+	}
+	return undefined;
+}
+
+/** A file name from the server, else from the title and the format: "Board meeting" + vtt → "board-meeting.vtt". */
+export function fileNameFor(format: string, title: unknown, contentDisposition?: string): string {
+	const given = fileNameFromContentDisposition(contentDisposition);
+	if (given) return given;
+	const text = typeof title === 'string' || typeof title === 'number' ? String(title) : '';
 	const base =
-		String(title ?? '')
+		text
 			.normalize('NFKD')
 			.replace(/[\u0300-\u036f]/g, '')
 			.toLowerCase()

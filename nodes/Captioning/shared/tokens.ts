@@ -1,4 +1,5 @@
-// The grant flow behind the credential's preAuthentication: refresh when possible, fall back to the assertion.
+// The grant flow behind the credential's preAuthentication: refresh when the saved refresh token belongs to the
+// current values, else (or when the service refuses it) the assertion grant.
 import { createHash } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
@@ -70,17 +71,18 @@ async function grantTokens(
 	}
 	if (!outcome.ok)
 		throw new CredentialError(describeTokenFailure(outcome.failure, grant, credentials));
-	return toSavedTokens(outcome.token, credentials, now());
+	return toSavedTokens(outcome.token, grant, credentials, now());
 }
 
 /** How long a fresh grant answers callers that read the credential before it was saved. */
 export const SHARED_GRANT_MS = 10_000;
 const grants = new Map<string, { promise: Promise<SavedTokens>; settledAt?: number }>();
 
-/** Callers with the same credential values (and the same saved refresh token) share one grant. */
+/** Callers with the same credential values (and the same usable refresh token) share one grant. */
 export function grantKey(c: CaptioningCredentials): string {
+	const refresh = chooseGrant(c) === 'refresh_token' ? (c.refreshToken ?? '') : '';
 	return createHash('sha256')
-		.update([c.baseUrl, c.clientId, c.clientSecret, c.assertion, c.refreshToken ?? ''].join('\n'))
+		.update(JSON.stringify([c.baseUrl, c.clientId, c.clientSecret, c.assertion, refresh]))
 		.digest('hex');
 }
 

@@ -1,6 +1,7 @@
 // The one way this package talks to the service: every call of the action node, the trigger's lifecycle and any
-// future list search goes through captioningApiRequest, on n8n's httpRequestWithAuthentication (which runs the
-// credential's token handling and retries once after a 401).
+// future list search goes through captioningApiCall, on n8n's httpRequestWithAuthentication (which runs the
+// credential's token handling and retries once after a 401). Around it: rate-limit pacing and retries that always
+// end (pacing.ts), and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -10,13 +11,30 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
 import { stripQueryStrings } from '../shared/redact';
-import { type Pacer, pacerFor, retryDelayMs } from './pacing';
+import {
+	type CancelSignal,
+	type HttpFailure,
+	type Pacer,
+	pacerFor,
+	RetryStop,
+	sendPaced,
+	settle,
+	WAIT_BUDGET_MS,
+	WaitCancelledError,
+} from './pacing';
+import {
+	isRedirect,
+	locationOf,
+	MAX_REDIRECTS,
+	type RedirectStep,
+	redirectStep,
+} from './redirects';
 
 export type CaptioningContext =
 	| IExecuteFunctions
@@ -33,8 +51,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-/** Total time a call may spend waiting out rate limits before it gives up with an error. */
-export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+/** Total time a call may spend waiting (pauses before it and delays between its attempts) before it gives up. */
+export const MAX_RATE_LIMIT_WAIT_MS = WAIT_BUDGET_MS;
 
 /** The service's whole answer: status, headers (e.g. `Location`) and the body as it came (empty answers too). */
 export interface ApiResponse {
@@ -63,50 +81,83 @@ export async function captioningApiCall(
 		request.itemIndex,
 	);
 	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	const pacer = pacerFor(`${baseUrl}|${credentials.clientId}`);
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: `${baseUrl}${request.path}`,
-		json: true,
-		returnFullResponse: true,
-		timeout: 30_000,
-	};
-	if (request.form) {
-		options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
-		// a string body keeps repeated names (`enabled_events[]`) exactly as the contract wants them
-		options.body = new URLSearchParams(request.form).toString();
+	const outcome = await settle(
+		sendPaced(async () => await sendFollowingRedirects(this, request, baseUrl), {
+			method: request.method,
+			pacer: pacerFor(`${baseUrl}|${credentials.clientId}`),
+			readFailure,
+			signal: cancelSignalOf(this),
+		}),
+	);
+	if (outcome.ok) return outcome.value;
+	const { error } = outcome;
+	if (error instanceof WaitCancelledError) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The execution was cancelled while ${request.method} ${request.path} was waiting for the service's rate limit (after ${Math.round(error.waitedMs / 1000)} s).`,
+			{ itemIndex: request.itemIndex },
+		);
 	}
+	// sendPaced ends in one of these two; anything else would be a defect, and is passed on as it is
+	if (error instanceof RetryStop) throw toApiError(this, error, request);
+	throw error;
+}
 
-	let waitedMs = 0;
-	for (let attempt = 1; ; attempt++) {
-		await pacer.beforeRequest();
-		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...options },
-			)) as ApiResponse;
-			pacer.afterResponse(response.headers);
-			return response;
-		} catch (error) {
-			const failure = readFailure(error);
-			if (failure) pacer.afterResponse(failure.headers);
-			const delay = failure ? retryDelayMs(request.method, failure, attempt) : undefined;
-			if (failure && delay !== undefined && waitedMs + delay <= MAX_RATE_LIMIT_WAIT_MS) {
-				waitedMs += delay;
-				await sleep(delay);
-				continue;
-			}
-			throw toApiError(this, error, failure, request, { waitedMs, refusedWaitMs: delay });
+/** Where the context has one (executions do; hooks and webhooks do not), the signal of a cancelled execution. */
+function cancelSignalOf(ctx: CaptioningContext): CancelSignal | undefined {
+	const get = (ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>)
+		.getExecutionCancelSignal;
+	return typeof get === 'function' ? get.call(ctx) : undefined;
+}
+
+/** A redirect the transport does not follow; the message says where the service pointed and what to do. */
+class RedirectRefused extends Error {
+	constructor(
+		readonly failure: HttpFailure,
+		readonly step: RedirectStep | 'too-many',
+	) {
+		super('redirect not followed');
+		this.name = 'RedirectRefused';
+	}
+}
+
+/** One attempt: the request, and the redirects within the Base URL's origin that answer it. */
+async function sendFollowingRedirects(
+	ctx: CaptioningContext,
+	request: ApiRequest,
+	baseUrl: string,
+): Promise<ApiResponse> {
+	let hop = { method: request.method, url: `${baseUrl}${request.path}`, keepBody: true };
+	for (let redirects = 0; ; redirects++) {
+		const options: IHttpRequestOptions = {
+			method: hop.method,
+			url: hop.url,
+			json: true,
+			returnFullResponse: true,
+			timeout: 30_000,
+			// n8n would follow and, by default, send the token to wherever the service points
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
+		if (request.form && hop.keepBody) {
+			options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
+			// a string body keeps repeated names (`enabled_events[]`) exactly as the contract wants them
+			options.body = new URLSearchParams(request.form).toString();
 		}
+		const outcome = await settle(
+			ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options),
+		);
+		if (outcome.ok) return outcome.value as ApiResponse;
+		const failure = readFailure(outcome.error);
+		if (!failure || !isRedirect(failure.status)) throw outcome.error;
+		const step = redirectStep(hop, failure.status, locationOf(failure.headers), baseUrl);
+		if (step.kind !== 'follow') throw new RedirectRefused(failure, step);
+		if (redirects >= MAX_REDIRECTS) throw new RedirectRefused(failure, 'too-many');
+		hop = step;
 	}
 }
 
-export interface HttpFailure {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	data: unknown;
-}
+export type { HttpFailure };
 
 /** The HTTP answer behind an error thrown by n8n's request helpers, when there was one. */
 export function readFailure(error: unknown): HttpFailure | undefined {
@@ -147,16 +198,62 @@ const ACTION: Record<string, string> = {
 	PUT: 'update',
 };
 
-function toApiError(
-	ctx: CaptioningContext,
-	error: unknown,
-	failure: HttpFailure | undefined,
-	request: ApiRequest,
-	waits: { waitedMs: number; refusedWaitMs?: number },
-): NodeApiError {
+/** What a user reads when the service refused a rate-limited call for good, by why the transport stopped. */
+export function rateLimitMessage(
+	what: string,
+	stop: Pick<RetryStop, 'reason' | 'attempts' | 'waitedMs' | 'refusedWaitMs'>,
+): string {
+	const advice = 'Process fewer items per execution, or add a Wait node between batches.';
+	const budget = `${MAX_RATE_LIMIT_WAIT_MS / 1000} s`;
+	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
+	const waited = Math.round(stop.waitedMs / 1000);
+	if (stop.reason === 'budget') {
+		return stop.waitedMs === 0
+			? `The service's rate limit is used up for ${what}: it asks to wait ${asked} s, longer than the ${budget} this node waits in all. ${advice}`
+			: `The service's rate limit is used up for ${what}: after ${waited} s of waiting it asks for ${asked} s more, beyond the ${budget} this node waits in all. ${advice}`;
+	}
+	return `The service's rate limit was still exceeded for ${what} after ${stop.attempts} attempts and ${waited} s of waiting. ${advice}`;
+}
+
+/** Where the service pointed a redirect the transport did not follow, and what to do about it. */
+export function redirectMessage(
+	what: string,
+	status: number,
+	step: RedirectStep | 'too-many',
+): string {
+	if (step === 'too-many') {
+		return `The service redirected ${what} more than ${MAX_REDIRECTS} times (HTTP ${status}). Check the Base URL.`;
+	}
+	if (step.kind === 'cross-origin') {
+		return `The service redirected ${what} to another address (${step.origin}, HTTP ${status}). The credential's token is only sent to its Base URL, so the redirect was not followed. If the service has moved there, set the Base URL to ${step.origin}.`;
+	}
+	return `The service answered ${what} with a redirect (HTTP ${status}) without a usable Location. Check the Base URL.`;
+}
+
+function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest): NodeApiError {
 	const node = ctx.getNode();
+	const { error, failure } = stop;
 	const what = `${request.method} ${request.path}`;
+	if (error instanceof RedirectRefused) {
+		return new NodeApiError(
+			node,
+			{ message: 'redirect not followed' },
+			{
+				message: redirectMessage(what, error.failure.status, error.step),
+				httpCode: String(error.failure.status),
+				itemIndex: request.itemIndex,
+			},
+		);
+	}
 	if (!failure) {
+		if (stop.reason === 'budget') {
+			// the service announced (X-RateLimit-Remaining: 0) a window that reopens too late: nothing was sent
+			return new NodeApiError(
+				node,
+				{ message: 'rate limit used up' },
+				{ message: rateLimitMessage(what, stop), httpCode: '429', itemIndex: request.itemIndex },
+			);
+		}
 		const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code;
 		const message = stripQueryStrings((error as Error)?.message ?? 'Unknown error');
 		// credential failures (token endpoint refused, unreachable) already carry a clear message
@@ -180,11 +277,7 @@ function toApiError(
 			message = `The service does not accept the API Media Type set in the credential (HTTP 406). Set it to application/vnd.<service>.v1 with the service's own name.`;
 			break;
 		case status === 429:
-			message =
-				waits.refusedWaitMs !== undefined &&
-				waits.waitedMs + waits.refusedWaitMs > MAX_RATE_LIMIT_WAIT_MS
-					? `The service's rate limit is used up for ${what}: it asks to wait ${Math.ceil(waits.refusedWaitMs / 1000)} s, longer than the ${MAX_RATE_LIMIT_WAIT_MS / 1000} s this node waits in all. Process fewer items per execution, or add a Wait node between batches.`
-					: `The service's rate limit was still exceeded after waiting ${Math.round(waits.waitedMs / 1000)} s for ${what}. Process fewer items per execution, or add a Wait node between batches.`;
+			message = rateLimitMessage(what, stop);
 			break;
 		case status === 404:
 			message = `The service has no ${request.path} (HTTP 404).`;

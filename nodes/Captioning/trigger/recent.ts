@@ -3,71 +3,81 @@
 //
 // A request that hands an event to n8n first claims its id (`starting`); the id is `started` once n8n has
 // answered that request with a 2xx, which n8n does only after it has created (in queue mode: queued) the
-// execution. A failed start is forgotten, so that the service's redelivery starts it. The static data carries
-// the ids to other processes and across restarts where n8n saves it; it saves each request's whole copy, read
-// when the request began, so the ids that start are also added to the copies of the requests still starting.
-// (n8n 2.41.1 skips that save when the webhook call starts an execution: WorkflowRunner wraps the same static
-// data in a second Workflow, which clears its change flag.)
+// execution. A failed start is forgotten, so that the service's redelivery starts it.
+//
+// The static data carries the ids to other processes and across restarts where n8n saves it (seen.ts). n8n
+// saves each request's whole copy, read when the request began; so each copy gets every id this process
+// knows started (`known`: its own starts and the stored lists it has read), and the ids that start meanwhile
+// are written into the copies of the requests still starting. (n8n 2.41.1 skips that save when the webhook
+// call starts an execution: WorkflowRunner wraps the same static data in a second Workflow, which clears its
+// change flag.)
+import {
+	appendSeen,
+	eventHash,
+	hasSeen,
+	mergeSeen,
+	minuteOf,
+	readStoredSeen,
+	seenEntry,
+	storedFingerprint,
+} from './seen';
+
 const MAX_PER_TRIGGER = 10_000;
-const TTL_SECONDS = 24 * 60 * 60;
+const TTL_MS = 24 * 60 * 60_000;
 /** A start n8n has not answered after this long counts as failed. */
 const MAX_STARTING_MS = 5 * 60_000;
-/** How long a copy of an event waits for another request's start of it, well within delivery timeouts. */
-export const MAX_CLAIM_WAIT_MS = 5_000;
-export const CLAIM_POLL_MS = 100;
-
-export type SeenList = Array<[id: string, seenAt: number]>;
 
 interface Started {
 	state: 'started';
-	at: number;
+	atMs: number;
 }
 
 interface Starting {
 	state: 'starting';
-	at: number;
-	sinceMs: number;
+	atMs: number;
 	settled: Promise<boolean>;
 	settle: (started: boolean) => void;
 	/** Whether n8n has answered the owning request with a 2xx; undefined while it has not answered. */
 	answered: () => boolean | undefined;
-	/** The list of seen ids the owning request put into its static data. */
-	list?: SeenList;
+	/** The id's entry in the static data's list, and how to put a list into the owning request's copy. */
+	own?: { entry: string; write: (list: string) => void };
 }
 
-const recent = new Map<string, Map<string, Started | Starting>>();
-const starting = new Map<string, Map<string, Starting>>();
-
-function table<T>(tables: Map<string, Map<string, T>>, triggerKey: string): Map<string, T> {
-	let entries = tables.get(triggerKey);
-	if (!entries) tables.set(triggerKey, (entries = new Map()));
-	return entries;
+interface Memory {
+	entries: Map<string, Started | Starting>;
+	starting: Map<string, Starting>;
+	/** In the static data's format: every id this process knows started, its own and those read. */
+	known: string;
+	/** The fingerprint of the stored value last merged into `known`. */
+	lastStored: string | undefined;
 }
 
-function record(triggerKey: string, id: string, entry: Started | Starting): void {
-	const seen = table(recent, triggerKey);
-	seen.delete(id);
-	seen.set(id, entry);
-	if (seen.size > MAX_PER_TRIGGER) {
-		const oldest = seen.keys().next().value as string;
-		seen.delete(oldest);
-		starting.get(triggerKey)?.delete(oldest);
+const memories = new Map<string, Memory>();
+
+function memory(key: string): Memory {
+	let m = memories.get(key);
+	if (!m) {
+		m = { entries: new Map(), starting: new Map(), known: '', lastStored: undefined };
+		memories.set(key, m);
+	}
+	return m;
+}
+
+function record(m: Memory, id: string, entry: Started | Starting): void {
+	m.entries.delete(id);
+	m.entries.set(id, entry);
+	if (m.entries.size > MAX_PER_TRIGGER) {
+		const oldest = m.entries.keys().next().value as string;
+		m.entries.delete(oldest);
+		m.starting.delete(oldest);
 	}
 }
 
-/** Records the id as started; true when this process has already seen it for this trigger. */
-export function rememberInProcess(triggerKey: string, id: string, nowSeconds: number): boolean {
-	const at = recent.get(triggerKey)?.get(id)?.at;
-	if (at !== undefined && nowSeconds - at < TTL_SECONDS) return true;
-	record(triggerKey, id, { state: 'started', at: nowSeconds });
-	return false;
-}
-
 /** Settles a start whose request n8n answered while nobody listened (the client had hung up). */
-function refresh(triggerKey: string, id: string, entry: Starting): void {
+function refresh(key: string, id: string, entry: Starting, nowMs: number): void {
 	const answered = entry.answered();
-	if (answered !== undefined) settleInProcess(triggerKey, id, answered);
-	else if (Date.now() - entry.sinceMs > MAX_STARTING_MS) settleInProcess(triggerKey, id, false);
+	if (answered !== undefined) settleInProcess(key, id, answered, nowMs);
+	else if (nowMs - entry.atMs > MAX_STARTING_MS) settleInProcess(key, id, false, nowMs);
 }
 
 export type Claim =
@@ -79,69 +89,78 @@ export type Claim =
 
 /** Claims the id for the calling request, unless this process knows it already. */
 export function claimInProcess(
-	triggerKey: string,
+	key: string,
 	id: string,
-	nowSeconds: number,
+	nowMs: number,
 	answered: () => boolean | undefined,
 ): Claim {
-	let known = recent.get(triggerKey)?.get(id);
+	const m = memory(key);
+	let known = m.entries.get(id);
 	if (known?.state === 'starting') {
-		refresh(triggerKey, id, known);
-		known = recent.get(triggerKey)?.get(id);
+		refresh(key, id, known, nowMs);
+		known = m.entries.get(id);
 	}
 	if (known?.state === 'starting') return { state: 'starting', settled: known.settled };
-	if (known && nowSeconds - known.at < TTL_SECONDS) return { state: 'started' };
+	if (known && nowMs - known.atMs < TTL_MS) return { state: 'started' };
 	let settle: (started: boolean) => void = () => undefined;
 	const settled = new Promise<boolean>((resolve) => (settle = resolve));
-	const entry: Starting = {
-		state: 'starting',
-		at: nowSeconds,
-		sinceMs: Date.now(),
-		settled,
-		settle,
-		answered,
-	};
-	record(triggerKey, id, entry);
-	table(starting, triggerKey).set(id, entry);
+	const entry: Starting = { state: 'starting', atMs: nowMs, settled, settle, answered };
+	record(m, id, entry);
+	m.starting.set(id, entry);
 	return { state: 'new' };
 }
 
-/** Gives the claimed id's request list of seen ids, to which ids that start meanwhile are added. */
-export function attachList(triggerKey: string, id: string, list: SeenList): void {
-	const entry = starting.get(triggerKey)?.get(id);
-	if (entry) entry.list = list;
-}
-
 /** Ends a claim: the id is `started`, or forgotten (a redelivery may start it) when the start failed. */
-export function settleInProcess(triggerKey: string, id: string, started: boolean): void {
-	const entry = starting.get(triggerKey)?.get(id);
-	if (!entry) return;
-	starting.get(triggerKey)?.delete(id);
+export function settleInProcess(key: string, id: string, started: boolean, nowMs: number): void {
+	const m = memories.get(key);
+	const entry = m?.starting.get(id);
+	if (!m || !entry) return;
+	m.starting.delete(id);
 	if (started) {
-		record(triggerKey, id, { state: 'started', at: entry.at });
-		for (const other of starting.get(triggerKey)?.values() ?? []) other.list?.push([id, entry.at]);
+		record(m, id, { state: 'started', atMs: entry.atMs });
+		const before = m.known;
+		const own = entry.own?.entry ?? seenEntry(eventHash(id), minuteOf(entry.atMs));
+		m.known = appendSeen(m.known, own, minuteOf(nowMs));
+		// n8n saves whichever request's copy it saves last: each copy must carry this id too
+		if (m.known !== before) {
+			for (const other of m.starting.values()) {
+				other.own?.write(appendSeen(m.known, other.own.entry, minuteOf(nowMs)));
+			}
+		}
 	} else {
-		recent.get(triggerKey)?.delete(id);
+		m.entries.delete(id);
+		// should n8n save this request's copy anyway, it must not hold an id that never started
+		entry.own?.write(m.known);
 	}
 	entry.settle(started);
 }
 
-/** The (at most `limit`) ids this process has started last for the trigger, with the time first seen. */
-export function startedInProcess(triggerKey: string, limit: number): SeenList {
-	for (const [id, entry] of [...(starting.get(triggerKey) ?? [])]) refresh(triggerKey, id, entry);
-	const started: SeenList = [];
-	for (const [id, entry] of recent.get(triggerKey) ?? []) {
-		if (entry.state === 'started') started.push([id, entry.at]);
+/**
+ * For a request that owns a new id: whether the stored list (the static data's value) says it started
+ * elsewhere; if not, the list this request must store (every id this process knows started, and its own),
+ * which is written again through `write` as other ids start meanwhile.
+ */
+export function checkStored(
+	key: string,
+	id: string,
+	stored: unknown,
+	nowMs: number,
+	write: (list: string) => void,
+): 'seen' | 'new' {
+	const m = memory(key);
+	const nowMinute = minuteOf(nowMs);
+	// n8n hands each request a fresh copy: an unchanged stored list is not merged again
+	const fingerprint = storedFingerprint(stored);
+	if (fingerprint !== m.lastStored) {
+		m.known = mergeSeen(readStoredSeen(stored, nowMinute), m.known, nowMinute);
+		m.lastStored = fingerprint;
 	}
-	return started.slice(-limit);
-}
-
-/** Both lists in one, without repeats, oldest first, at most `limit` (the newest). */
-export function mergeSeen(list: SeenList, more: SeenList, limit: number): SeenList {
-	const merged = new Map<string, number>();
-	for (const [id, at] of [...list, ...more]) {
-		const known = merged.get(id);
-		if (known === undefined || at < known) merged.set(id, at);
+	const hash = eventHash(id);
+	if (hasSeen(m.known, hash)) return 'seen';
+	const entry = m.starting.get(id);
+	if (entry) {
+		entry.own = { entry: seenEntry(hash, minuteOf(entry.atMs)), write };
+		write(appendSeen(m.known, entry.own.entry, nowMinute));
 	}
-	return [...merged].sort((a, b) => a[1] - b[1]).slice(-limit);
+	return 'new';
 }

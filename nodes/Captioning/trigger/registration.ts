@@ -1,15 +1,22 @@
 // Pure decisions of the trigger's registration: the callback URI with its secret token, whether what is stored
-// still matches what the node wants, and which endpoints at the service are this trigger's.
+// still matches what the node wants, which endpoints at the service are this trigger's, and what to tell the
+// user when the service cannot delete an endpoint.
 import type { IDataObject } from 'n8n-workflow';
 
-import type { WebhookEndpointResource } from '../shared/schemas';
+import { readEndpoint, type WebhookEndpoint } from '../shared/webhookEndpoints';
 
 export interface Registration {
-	endpointId: string;
+	/** Absent when the service did not say it and no list could tell it. */
+	endpointId?: string;
 	/** The webhook URL without the token (what n8n's getNodeWebhookUrl returns). */
 	webhookUrl: string;
 	events: string[];
 	token: string;
+	/**
+	 * false when the service answered that it has no list, reads or deletes of webhook endpoints: the
+	 * registration is then trusted as it is and kept until it can be reused. Absent: it has them.
+	 */
+	manageable?: boolean;
 }
 
 export const TOKEN_PARAMETER = 'token';
@@ -18,20 +25,25 @@ export function readRegistration(staticData: IDataObject): Registration | undefi
 	const r = staticData.registration as Partial<Registration> | undefined;
 	if (
 		!r ||
-		typeof r.endpointId !== 'string' ||
 		typeof r.webhookUrl !== 'string' ||
 		typeof r.token !== 'string' ||
-		!Array.isArray(r.events)
+		!Array.isArray(r.events) ||
+		(r.endpointId !== undefined && r.endpointId !== null && typeof r.endpointId !== 'string')
 	) {
 		return undefined;
 	}
-	return {
-		endpointId: r.endpointId,
+	const registration: Registration = {
 		webhookUrl: r.webhookUrl,
 		events: r.events.map(String),
 		token: r.token,
 	};
+	if (typeof r.endpointId === 'string' && r.endpointId) registration.endpointId = r.endpointId;
+	if (r.manageable === false) registration.manageable = false;
+	return registration;
 }
+
+/** Whether the service lets the trigger read and delete this registration's endpoint. */
+export const isManageable = (registration: Registration) => registration.manageable !== false;
 
 export function callbackUriWithToken(webhookUrl: string, token: string): string {
 	const url = new URL(webhookUrl);
@@ -51,6 +63,14 @@ export function withoutQuery(uri: string): string {
 	}
 }
 
+function tokenOf(uri: string): string | null {
+	try {
+		return new URL(uri).searchParams.get(TOKEN_PARAMETER);
+	} catch {
+		return null;
+	}
+}
+
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
@@ -67,17 +87,86 @@ export function checkStored(
 	return 'current';
 }
 
-/** Whether the endpoint the service holds is still the stored registration. */
-export function endpointMatches(endpoint: WebhookEndpointResource, stored: Registration): boolean {
+/** An endpoint in the package's shape, or a JSON:API resource as the service may send it. */
+export type EndpointLike =
+	| WebhookEndpoint
+	| { id: string; attributes: { callback_uri: string; enabled_events: string[] } };
+
+/** Whether an endpoint delivers to this webhook URL with this token (the service may reorder the query). */
+export function deliversWithToken(endpoint: EndpointLike, webhookUrl: string, token: string) {
+	const e = readEndpoint(endpoint);
 	return (
-		endpoint.id === stored.endpointId &&
-		endpoint.attributes.callback_uri === callbackUriWithToken(stored.webhookUrl, stored.token) &&
-		sameEvents(endpoint.attributes.enabled_events, stored.events)
+		e !== undefined &&
+		withoutQuery(e.callback_uri) === withoutQuery(webhookUrl) &&
+		tokenOf(e.callback_uri) === token
+	);
+}
+
+/** Whether the endpoint the service holds is still the stored registration. */
+export function endpointMatches(endpoint: EndpointLike, stored: Registration): boolean {
+	const e = readEndpoint(endpoint);
+	return (
+		e !== undefined &&
+		(stored.endpointId === undefined || e.id === stored.endpointId) &&
+		deliversWithToken(e, stored.webhookUrl, stored.token) &&
+		sameEvents(e.enabled_events, stored.events)
 	);
 }
 
 /** Endpoints at the service that deliver to this webhook URL, whatever their token: this trigger's own. */
-export function endpointsFor(endpoints: WebhookEndpointResource[], webhookUrl: string) {
+export function endpointsFor<E extends EndpointLike>(endpoints: E[], webhookUrl: string): E[] {
 	const target = withoutQuery(webhookUrl);
-	return endpoints.filter((e) => withoutQuery(e.attributes.callback_uri) === target);
+	return endpoints.filter((e) => {
+		const endpoint = readEndpoint(e);
+		return endpoint !== undefined && withoutQuery(endpoint.callback_uri) === target;
+	});
+}
+
+/** The endpoint this registration created, found by its callback URI and token (for an answer without id). */
+export function findRegistered<E extends EndpointLike>(
+	endpoints: E[],
+	registration: Pick<Registration, 'webhookUrl' | 'token'>,
+): E | undefined {
+	return endpoints.find((e) => deliversWithToken(e, registration.webhookUrl, registration.token));
+}
+
+/** What n8n's log says when deactivation cannot delete the endpoint: what stays, and what the user must do. */
+export function keptEndpointWarning(
+	registration: Pick<Registration, 'webhookUrl'>,
+	reason: string,
+): string {
+	return (
+		`The captioning service ${reason}, so the webhook endpoint that delivers to ` +
+		`${withoutQuery(registration.webhookUrl)} stays registered; the next activation of this trigger ` +
+		`reuses it instead of registering another. If this workflow will not be activated again, delete ` +
+		`the endpoint for ${withoutQuery(registration.webhookUrl)} in the service's developers dashboard.`
+	);
+}
+
+/** What n8n's log says when a replaced registration (other URL or events) cannot be deleted. */
+export function orphanedEndpointWarning(
+	registration: Pick<Registration, 'webhookUrl'>,
+	reason: string,
+): string {
+	return (
+		`The captioning service ${reason}, so the previous webhook endpoint for ` +
+		`${withoutQuery(registration.webhookUrl)} (registered with other settings) could not be deleted. ` +
+		`Its deliveries are refused (their token is no longer valid); delete it in the service's ` +
+		`developers dashboard to stop them.`
+	);
+}
+
+/** The reason of a management call the service does not offer, for the warnings above. */
+export function unsupportedReason(method: 'GET' | 'DELETE', status: number | undefined): string {
+	const what = method === 'DELETE' ? 'delete' : 'read';
+	return `does not let n8n ${what} webhook endpoints${status ? ` (HTTP ${status})` : ''}`;
+}
+
+/** The key of a kept registration in this process: one per service account and webhook URL. */
+export function keptKey(account: { baseUrl: string; clientId: string }, webhookUrl: string) {
+	return JSON.stringify([
+		account.baseUrl.replace(/\/+$/, ''),
+		account.clientId,
+		withoutQuery(webhookUrl),
+	]);
 }

@@ -5,12 +5,15 @@ import {
 	type CaptionSourceFormat,
 	type CaptionTargetFormat,
 	convertCaptions,
+	DEFAULT_CUE_LAYOUT,
+	DEFAULT_MAX_CUE_MS,
 	displayWidth,
 	parseSrt,
 	parseVtt,
 	SUPPORTED_CONVERSIONS,
 	transcriptFromCaptions,
 } from '../../../nodes/Captioning/shared/captions';
+import { description as convertDescription } from '../../../nodes/Captioning/actions/captionFile/convert.operation';
 import { expectValidVtt, fixture, independentParse } from './helpers';
 
 const SAMPLES: Record<CaptionSourceFormat, string[]> = {
@@ -333,5 +336,54 @@ describe('transcriptFromCaptions', () => {
 
 	it('throws for content that does not match its format', () => {
 		expect(() => transcriptFromCaptions('vtt', '{"results":[]}')).toThrow(CaptionFormatError);
+	});
+});
+
+describe('the maximum cue duration', () => {
+	/** Words of 1 s each, without punctuation: only the cue duration limit breaks them into cues. */
+	const google = JSON.stringify({
+		results: [
+			{
+				alternatives: [
+					{
+						words: 'a b c d e f g h i j k l'.split(' ').map((word, i) => ({
+							startTime: `${i}s`,
+							endTime: `${i + 1}s`,
+							word,
+						})),
+					},
+				],
+			},
+		],
+	});
+	const firstCueMs = (options?: { maxCueMs?: number }) => {
+		const [first] = JSON.parse(
+			convertCaptions({ from: 'google_stt', to: 'segments', content: google, options }).content,
+		) as Array<{ start: number; end: number }>;
+		return Math.round((first.end - first.start) * 1000);
+	};
+	const editorDefault = (name: string) =>
+		(
+			convertDescription
+				.find((property) => property.name === 'options')
+				?.options?.find((option) => 'name' in option && option.name === name) as
+				| { default: unknown }
+				| undefined
+		)?.default;
+
+	it('is 6 s when the option is not added, as the editor shows', () => {
+		expect(firstCueMs()).toBe(6000);
+		expect(firstCueMs({ maxCueMs: undefined })).toBe(6000);
+		expect(editorDefault('maxCueSeconds')).toBe(DEFAULT_MAX_CUE_MS / 1000);
+		expect(DEFAULT_CUE_LAYOUT.maxCueMs).toBe(DEFAULT_MAX_CUE_MS);
+	});
+
+	it('follows the option when it is added', () => {
+		expect(firstCueMs({ maxCueMs: 3000 })).toBe(3000);
+	});
+
+	it('shares the editor defaults of the other layout options', () => {
+		expect(editorDefault('maxCueChars')).toBe(DEFAULT_CUE_LAYOUT.maxCueChars);
+		expect(editorDefault('maxLineChars')).toBe(DEFAULT_CUE_LAYOUT.maxLineChars);
 	});
 });

@@ -325,6 +325,60 @@ describe('googleSttToCues', () => {
 		]);
 	});
 
+	it('treats speakerTag 0 as unset: no "Speaker 0" voice, and 0 does not split cues', () => {
+		const word = (startTime: string, endTime: string, text: string, speakerTag: number) => ({
+			startTime,
+			endTime,
+			word: text,
+			speakerTag,
+		});
+		const parsed = parseGoogleStt({
+			results: [
+				{
+					alternatives: [
+						{
+							words: [
+								word('0s', '0.5s', 'Hello', 0),
+								word('0.5s', '1s', 'there', 0),
+								word('1s', '1.5s', 'friend.', 0),
+							],
+						},
+					],
+				},
+			],
+		});
+		expect(parsed.words.map((w) => w.speakerTag)).toEqual([undefined, undefined, undefined]);
+		expect(googleSttToCues(parsed)).toEqual([
+			{ startMs: 0, endMs: 1500, text: 'Hello there friend.' },
+		]);
+		const mixed = googleSttToCues(
+			parseGoogleStt({
+				results: [
+					{
+						alternatives: [
+							{ words: [word('0s', '1s', 'Unknown', 0), word('2s', '3s', 'Known', 1)] },
+						],
+					},
+				],
+			}),
+		);
+		expect(mixed.map((cue) => cue.voice)).toEqual([undefined, 'Speaker 1']);
+		expect(JSON.stringify(mixed)).not.toContain('Speaker 0');
+	});
+
+	it('gives a negative speakerTag no speaker either', () => {
+		const parsed = parseGoogleStt({
+			results: [
+				{
+					alternatives: [
+						{ words: [{ startTime: '0s', endTime: '1s', word: 'Hi', speakerTag: -1 }] },
+					],
+				},
+			],
+		});
+		expect(googleSttToCues(parsed)).toEqual([{ startMs: 0, endMs: 1000, text: 'Hi' }]);
+	});
+
 	it('follows the layout options', () => {
 		const cues = googleSttToCues(
 			parseGoogleStt(fixture('all-hands-multilingual.google_stt.json')),

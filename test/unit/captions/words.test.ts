@@ -1,5 +1,6 @@
 import {
 	type Cue,
+	DEFAULT_MAX_CUE_MS,
 	displayWidth,
 	type Word,
 	wordsToCues,
@@ -104,7 +105,10 @@ describe('wordsToCues', () => {
 
 	it('cuts before the next word when no clause leaves minCueChars behind', () => {
 		const words = speak('Yes, the quick brown fox jumps over', 0, 1000);
-		expect(texts(wordsToCues(words))).toEqual(['Yes, the quick brown fox', 'jumps over']);
+		expect(texts(wordsToCues(words, { maxCueMs: 5000 }))).toEqual([
+			'Yes, the quick brown fox',
+			'jumps over',
+		]);
 	});
 
 	it('cuts before the next word when the words after the clause would still be too long', () => {
@@ -173,6 +177,7 @@ describe('wordsToCues', () => {
 	it('uses the defaults for options left undefined', () => {
 		const words = speak('a b c d e f g h i j k l m n', 0, 500);
 		expect(wordsToCues(words, { maxCueMs: undefined })).toEqual(wordsToCues(words));
-		expect(wordsToCues(words)[0].endMs).toBe(5000);
+		expect(wordsToCues(words)[0].endMs).toBe(6000);
+		expect(DEFAULT_MAX_CUE_MS).toBe(6000);
 	});
 });

@@ -13,8 +13,14 @@ import {
 	type CaptionSourceFormat,
 	type CaptionTargetFormat,
 	convertCaptions,
+	DEFAULT_CUE_LAYOUT,
+	DEFAULT_MAX_CUE_MS,
 	SUPPORTED_CONVERSIONS,
 } from '../../shared/captions';
+
+// the editor shows the defaults that apply when an option is not added (shared/captions/words.ts)
+const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
+const MAX_CUE_SECONDS = DEFAULT_MAX_CUE_MS / 1000;
 
 const properties: INodeProperties[] = [
 	{
@@ -127,7 +133,7 @@ const properties: INodeProperties[] = [
 				name: 'maxCueChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: 84,
+				default: MAX_CUE_CHARS,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 			{
@@ -135,7 +141,7 @@ const properties: INodeProperties[] = [
 				name: 'maxLineChars',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: 42,
+				default: MAX_LINE_CHARS,
 				description: 'Lines longer than this are wrapped, two lines per cue at most',
 			},
 			{
@@ -143,7 +149,7 @@ const properties: INodeProperties[] = [
 				name: 'maxCueSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 6,
+				default: MAX_CUE_SECONDS,
 				description: 'When cues are built from words (Google Speech-to-Text input)',
 			},
 		],

@@ -1,14 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
-import { webhookEndpointDocumentSchema } from '../../shared/schemas';
-import { captioningApiRequest } from '../../transport';
+import { createdEndpoint, ENDPOINTS_PATH, redactEndpoint } from '../../shared/webhookEndpoints';
+import { captioningApiCall } from '../../transport';
+
+export const ID_NOT_GIVEN =
+	'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.';
 
 const properties: INodeProperties[] = [
 	{
@@ -61,10 +59,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// contract 4.3: form-encoded, one enabled_events[] field per event
 	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
 	for (const event of events) form.push(['enabled_events[]', event]);
-	const doc = await captioningApiRequest.call(
-		this,
-		{ method: 'POST', path: '/webhook_endpoints', form, itemIndex: i },
-		webhookEndpointDocumentSchema,
-	);
-	return [{ json: doc.data as IDataObject, pairedItem: { item: i } }];
+	// the answer is "not shown" (contract 4.3): a resource, an id, a Location header or nothing at all
+	const response = await captioningApiCall.call(this, {
+		method: 'POST',
+		path: ENDPOINTS_PATH,
+		form,
+		itemIndex: i,
+	});
+	const endpoint = redactEndpoint(createdEndpoint(response, { callbackUri, events }));
+	if (endpoint.id === null) endpoint.note = ID_NOT_GIVEN;
+	return [{ json: endpoint, pairedItem: { item: i } }];
 }

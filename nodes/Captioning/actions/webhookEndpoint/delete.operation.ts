@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
-import { captioningApiRequest } from '../../transport';
-import { endpointIdProperty, readEndpointId } from './shared';
+import { tryCall } from '../../shared/webhookEndpoints';
+import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['delete'] } },
@@ -12,10 +11,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = readEndpointId(this, i);
-	await captioningApiRequest.call(
-		this,
-		{ method: 'DELETE', path: `/webhook_endpoints/${encodeURIComponent(id)}`, itemIndex: i },
-		z.unknown(),
-	);
+	const outcome = await tryCall(this, { method: 'DELETE', path: itemPath(id), itemIndex: i });
+	if (!outcome.ok) throw await explainItemFailure(this, outcome, 'delete', id, i);
 	return [{ json: { id, deleted: true }, pairedItem: { item: i } }];
 }

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { webhookEndpointDocumentSchema } from '../../shared/schemas';
-import { captioningApiRequest } from '../../transport';
-import { endpointIdProperty, readEndpointId } from './shared';
+import { readEndpointDocument, redactEndpoint, tryCall } from '../../shared/webhookEndpoints';
+import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -12,10 +11,21 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = readEndpointId(this, i);
-	const doc = await captioningApiRequest.call(
-		this,
-		{ method: 'GET', path: `/webhook_endpoints/${encodeURIComponent(id)}`, itemIndex: i },
-		webhookEndpointDocumentSchema,
-	);
-	return [{ json: doc.data as IDataObject, pairedItem: { item: i } }];
+	const outcome = await tryCall(this, { method: 'GET', path: itemPath(id), itemIndex: i });
+	if (!outcome.ok) throw await explainItemFailure(this, outcome, 'read', id, i);
+	const endpoint = readEndpointDocument(outcome.response.body);
+	if (!endpoint) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'Unexpected body' },
+			{
+				message: `The service answered GET /webhook_endpoints/{id} with a body that is not a webhook endpoint`,
+				description: 'Expected {"data": {...}} or an object with a callback_uri.',
+				itemIndex: i,
+			},
+		);
+	}
+	// the service may leave the id out of a read by id
+	endpoint.id ??= id;
+	return [{ json: redactEndpoint(endpoint), pairedItem: { item: i } }];
 }

@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { type WebhookEndpointResource, webhookEndpointListSchema } from '../../shared/schemas';
-import { captioningApiRequest } from '../../transport';
+import { listEndpoints, redactEndpoint } from '../../shared/webhookEndpoints';
+import { notOffered } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,16 +30,23 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-	const list = await captioningApiRequest.call(
-		this,
-		{ method: 'GET', path: '/webhook_endpoints', itemIndex: i },
-		webhookEndpointListSchema,
-	);
-	const endpoints = returnAll
-		? list.data
-		: list.data.slice(0, this.getNodeParameter('limit', i) as number);
-	return endpoints.map((endpoint: WebhookEndpointResource) => ({
-		json: endpoint as IDataObject,
+	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
+	const list = await listEndpoints(this, { limit, itemIndex: i });
+	if (!list.supported) throw notOffered(this, 'list', 'GET /webhook_endpoints', list.status, i);
+	if (list.incomplete) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: list.incomplete },
+			{
+				message: `Could not read the whole list of webhook endpoints: ${list.incomplete}`,
+				description:
+					'The node follows next-page links only at the credential’s Base URL, for a bounded number of pages. Check that the Base URL is the address the service uses in its own links, or turn off Return All and set a Limit.',
+				itemIndex: i,
+			},
+		);
+	}
+	return list.endpoints.map((endpoint) => ({
+		json: redactEndpoint(endpoint),
 		pairedItem: { item: i },
 	}));
 }

@@ -112,7 +112,10 @@ function toWords(raw: GoogleSttWordJson[], resultStartMs: number): Word[] {
 		if (text === '') continue;
 		const word: Word = { startMs, endMs, text };
 		if (typeof entry.confidence === 'number') word.confidence = entry.confidence;
-		if (typeof entry.speakerTag === 'number') word.speakerTag = entry.speakerTag;
+		// Google's speakerTag 0 means "not set": only tags from 1 up name a speaker
+		if (typeof entry.speakerTag === 'number' && entry.speakerTag >= 1) {
+			word.speakerTag = entry.speakerTag;
+		}
 		words.push(word);
 	}
 	return words;

@@ -13,7 +13,7 @@ export { decodeEntities, formatVtt, parseCueText, parseVtt, sanitizeCueSettings 
 export type { VttFormatOptions } from './vtt';
 export { formatSrt, parseSrt } from './srt';
 export type { SrtFormatOptions } from './srt';
-export { DEFAULT_CUE_LAYOUT, wordsToCues } from './words';
+export { DEFAULT_CUE_LAYOUT, DEFAULT_MAX_CUE_MS, wordsToCues } from './words';
 export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
 export type { GoogleSttResponse, GoogleSttResult, GoogleSttTranscript } from './googleStt';
 export { cuesToSegments, cuesToText, DEFAULT_PARAGRAPH_GAP_MS } from './text';

@@ -1,8 +1,11 @@
 import { displayWidth, fitsCue, joinText, wrapTokens } from './layout';
 import type { Cue, CueLayoutOptions, Word } from './types';
 
+/** The longest a cue built from words stays up: the Convert operation's editor default is this too. */
+export const DEFAULT_MAX_CUE_MS = 6000;
+
 export const DEFAULT_CUE_LAYOUT: Readonly<Required<CueLayoutOptions>> = {
-	maxCueMs: 5000,
+	maxCueMs: DEFAULT_MAX_CUE_MS,
 	maxCueChars: 84,
 	maxLineChars: 42,
 	maxGapMs: 1500,

@@ -1,0 +1,358 @@
+// Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
+// answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
+// These pure functions read every plausible shape; the calls at the end are thin wiring over the transport.
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import {
+	type ApiRequest,
+	type ApiResponse,
+	type CaptioningContext,
+	captioningApiCall,
+	statusOf,
+} from '../transport';
+import { CREDENTIAL_TYPE } from './constants';
+
+export const ENDPOINTS_PATH = '/webhook_endpoints';
+
+/** An endpoint in the one shape the package uses and outputs; other attributes the service sent pass through. */
+export interface WebhookEndpoint extends IDataObject {
+	/** null when the service did not say it. */
+	id: string | null;
+	callback_uri: string;
+	enabled_events: string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const idOf = (value: unknown): string | null =>
+	(typeof value === 'string' && value.length > 0) || typeof value === 'number'
+		? String(value)
+		: null;
+
+/** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
+export function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body ?? undefined;
+	if (body.trim() === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/** One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`). */
+export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
+	if (!isObject(value)) return undefined;
+	const source = isObject(value.attributes) ? value.attributes : value;
+	if (typeof source.callback_uri !== 'string') return undefined;
+	const rest: IDataObject = { ...(source as IDataObject) };
+	// the envelope's members describe the document, not the endpoint
+	for (const key of ['id', 'type', 'attributes', 'links', 'relationships', 'meta'])
+		delete rest[key];
+	return {
+		...rest,
+		id: idOf(value.id),
+		callback_uri: source.callback_uri,
+		enabled_events: Array.isArray(source.enabled_events)
+			? source.enabled_events.filter((e): e is string => typeof e === 'string')
+			: [],
+	};
+}
+
+/** The endpoint of a read answer: a JSON:API document (`{data:{…}}`) or the flat object itself. */
+export function readEndpointDocument(body: unknown): WebhookEndpoint | undefined {
+	const parsed = parseBody(body);
+	if (isObject(parsed) && isObject(parsed.data)) return readEndpoint(parsed.data);
+	return readEndpoint(parsed);
+}
+
+/** A header's first value, whatever the case of its name. */
+export function headerValue(headers: ApiResponse['headers'] | undefined, name: string) {
+	if (!headers) return undefined;
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+	const value = key === undefined ? undefined : headers[key];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** The last path segment of a `Location` header (absolute or relative), e.g. `/webhook_endpoints/42` → `42`. */
+export function idFromLocation(location: string | undefined): string | undefined {
+	if (!location) return undefined;
+	let pathname: string;
+	try {
+		pathname = new URL(location, 'http://relative.invalid/').pathname;
+	} catch {
+		return undefined;
+	}
+	const segment = pathname.split('/').filter(Boolean).pop();
+	if (!segment) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/** The created endpoint's id: `data.id`, a top-level `id`, or the `Location` header's last segment; else none. */
+export function createdEndpointId(
+	response: Pick<ApiResponse, 'headers' | 'body'>,
+): string | undefined {
+	const body = parseBody(response.body);
+	if (isObject(body)) {
+		const fromData = isObject(body.data) ? idOf(body.data.id) : null;
+		const id = fromData ?? idOf(body.id);
+		if (id) return id;
+	}
+	return idFromLocation(headerValue(response.headers, 'location'));
+}
+
+/**
+ * The endpoint a creation answer describes, completed with what was sent: a body may be a whole resource, an id
+ * alone or nothing at all.
+ */
+export function createdEndpoint(
+	response: Pick<ApiResponse, 'headers' | 'body'>,
+	sent: { callbackUri: string; events: string[] },
+): WebhookEndpoint {
+	const described = readEndpointDocument(response.body);
+	return {
+		...(described ?? {}),
+		id: described?.id ?? createdEndpointId(response) ?? null,
+		callback_uri: described?.callback_uri ?? sent.callbackUri,
+		enabled_events: described?.enabled_events.length ? described.enabled_events : sent.events,
+	};
+}
+
+/** The `rel="next"` target of an RFC 8288 `Link` header. */
+export function nextFromLinkHeader(link: string | undefined): string | undefined {
+	if (!link) return undefined;
+	for (const match of link.matchAll(/<([^>]*)>([^,<]*)/g)) {
+		const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2]);
+		const values = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+		if (values.includes('next')) return match[1];
+	}
+	return undefined;
+}
+
+export interface EndpointPage {
+	endpoints: WebhookEndpoint[];
+	/** The next page's URL as the service gave it (`links.next` or a `Link` header), if any. */
+	next?: string;
+}
+
+/** One page of the list: `{data:[…], links:{next}}` or a bare array (next page in a `Link` header). */
+export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>) {
+	const body = parseBody(response.body);
+	const items = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
+	if (!Array.isArray(items)) return undefined;
+	const links = isObject(body) && isObject(body.links) ? body.links : {};
+	const linkNext = isObject(links.next) ? links.next.href : links.next;
+	const page: EndpointPage = {
+		endpoints: items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined),
+	};
+	const next =
+		typeof linkNext === 'string' && linkNext
+			? linkNext
+			: nextFromLinkHeader(headerValue(response.headers, 'link'));
+	if (next) page.next = next;
+	return page;
+}
+
+export type NextPage = { path: string } | { refused: string };
+
+/**
+ * Where the next page is, as a path below the Base URL: only the Base URL's own origin and path are followed,
+ * so a list answer can never send the bearer token elsewhere.
+ */
+export function nextPagePath(next: string, currentUrl: string, baseUrl: string): NextPage {
+	let target: URL;
+	let base: URL;
+	try {
+		base = new URL(baseUrl);
+		target = new URL(next, currentUrl);
+	} catch {
+		return { refused: `the next page's address "${next.slice(0, 200)}" is not a URL` };
+	}
+	if (target.origin !== base.origin) {
+		return { refused: `the next page is at another origin (${target.origin})` };
+	}
+	const basePath = base.pathname.replace(/\/+$/, '');
+	if (basePath && target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) {
+		return { refused: `the next page (${target.pathname}) is outside the Base URL's path` };
+	}
+	return { path: `${target.pathname.slice(basePath.length)}${target.search}` };
+}
+
+/** Pages a list is followed for at most; a service that pages on beyond this is stopped with a reason. */
+export const MAX_LIST_PAGES = 50;
+
+export interface CollectedEndpoints {
+	endpoints: WebhookEndpoint[];
+	/** Why the list may be incomplete (a next page not followed); absent when every page was read. */
+	incomplete?: string;
+}
+
+/**
+ * Reads the list page after page until there is no next page, `limit` endpoints are in hand, or `maxPages`
+ * pages were read. `fetchPage` answers one path below the Base URL; an answer that is no list throws.
+ */
+export async function collectEndpoints(
+	fetchPage: (path: string) => Promise<Pick<ApiResponse, 'headers' | 'body'>>,
+	options: { baseUrl: string; limit?: number; maxPages?: number },
+): Promise<CollectedEndpoints> {
+	const baseUrl = options.baseUrl.replace(/\/+$/, '');
+	const maxPages = options.maxPages ?? MAX_LIST_PAGES;
+	const endpoints: WebhookEndpoint[] = [];
+	const visited = new Set<string>();
+	let path = ENDPOINTS_PATH;
+	for (let pages = 1; ; pages++) {
+		visited.add(path);
+		const page = readEndpointPage(await fetchPage(path));
+		if (!page) throw new UnexpectedListError(path);
+		endpoints.push(...page.endpoints);
+		if (options.limit !== undefined && endpoints.length >= options.limit) {
+			return { endpoints: endpoints.slice(0, options.limit) };
+		}
+		if (!page.next) return { endpoints };
+		const next = nextPagePath(page.next, `${baseUrl}${path}`, baseUrl);
+		if ('refused' in next) return { endpoints, incomplete: `${next.refused}, not followed` };
+		// a next link back to a page already read would loop for ever: the list has ended
+		if (visited.has(next.path)) return { endpoints };
+		if (pages >= maxPages) {
+			return { endpoints, incomplete: `the list goes on beyond ${maxPages} pages` };
+		}
+		path = next.path;
+	}
+}
+
+/** A 2xx answer to a list request whose body is no list in any known shape. */
+export class UnexpectedListError extends Error {
+	constructor(readonly path: string) {
+		super(`The service answered GET ${path} with a body that is not a list of webhook endpoints`);
+	}
+}
+
+export type ManagementCall = 'collection' | 'item';
+export type FailureKind = 'gone' | 'unsupported' | 'error';
+
+/**
+ * What a failed list, read or delete means. The contract publishes only the creation of endpoints, so a service
+ * may lack the rest: 404/405/501 on the collection, or 405/501 on an item, say the route is not offered. A 404 on
+ * an item means the endpoint is gone only where the service has reads at all; elsewhere it is the missing route.
+ */
+export function classifyFailure(
+	status: number | undefined,
+	call: ManagementCall,
+	serviceHasReads: boolean,
+): FailureKind {
+	if (status === 405 || status === 501) return 'unsupported';
+	if (status === 404) {
+		if (call === 'collection') return 'unsupported';
+		return serviceHasReads ? 'gone' : 'unsupported';
+	}
+	return 'error';
+}
+
+/** The callback URI with the value of its `token` query parameter replaced; everything else is kept as it is. */
+export function redactCallbackToken(uri: string): string {
+	const hash = uri.indexOf('#');
+	const beforeHash = hash === -1 ? uri : uri.slice(0, hash);
+	const fragment = hash === -1 ? '' : uri.slice(hash);
+	const question = beforeHash.indexOf('?');
+	if (question === -1) return uri;
+	const query = beforeHash
+		.slice(question + 1)
+		.split('&')
+		.map((pair) => {
+			const [name] = pair.split('=', 1);
+			let decoded = name;
+			try {
+				decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+			} catch {
+				// a malformed escape is compared as written
+			}
+			return decoded === 'token' && pair.includes('=') ? `${name}=[redacted]` : pair;
+		})
+		.join('&');
+	return `${beforeHash.slice(0, question)}?${query}${fragment}`;
+}
+
+/** The endpoint as the node outputs it: never with the trigger's callback token. */
+export function redactEndpoint(endpoint: WebhookEndpoint): WebhookEndpoint {
+	return { ...endpoint, callback_uri: redactCallbackToken(endpoint.callback_uri) };
+}
+
+// ---- calls: thin wiring over the transport, shared by the trigger's lifecycle and the action node ----
+
+export type CallOutcome =
+	| { ok: true; response: ApiResponse }
+	| { ok: false; status?: number; error: NodeApiError };
+
+/** One call whose failure the caller classifies instead of throwing it. */
+export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Promise<CallOutcome> {
+	try {
+		return { ok: true, response: await captioningApiCall.call(ctx, request) };
+	} catch (error) {
+		// the transport throws NodeApiError: this hands back the same instance
+		return {
+			ok: false,
+			status: statusOf(error),
+			error: new NodeApiError(ctx.getNode(), error as JsonObject),
+		};
+	}
+}
+
+export type ListOutcome =
+	| ({ supported: true } & CollectedEndpoints)
+	| { supported: false; status?: number };
+
+/** The credential's Base URL, against which next-page links are checked. */
+export async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
+	const credentials = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE, itemIndex);
+	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+}
+
+/** The service's webhook endpoints, every page followed; `supported: false` when it offers no list. */
+export async function listEndpoints(
+	ctx: CaptioningContext,
+	options: { limit?: number; itemIndex?: number } = {},
+): Promise<ListOutcome> {
+	const { itemIndex } = options;
+	const first = await tryCall(ctx, { method: 'GET', path: ENDPOINTS_PATH, itemIndex });
+	if (!first.ok) {
+		if (classifyFailure(first.status, 'collection', false) === 'unsupported') {
+			return { supported: false, status: first.status };
+		}
+		throw first.error;
+	}
+	let pending: ApiResponse | undefined = first.response;
+	const fetchPage = async (path: string) => {
+		const response =
+			pending ?? (await captioningApiCall.call(ctx, { method: 'GET', path, itemIndex }));
+		pending = undefined;
+		return response;
+	};
+	try {
+		const collected = await collectEndpoints(fetchPage, {
+			baseUrl: await baseUrlOf(ctx, itemIndex),
+			limit: options.limit,
+		});
+		return { supported: true, ...collected };
+	} catch (error) {
+		if (!(error instanceof UnexpectedListError)) {
+			// the transport throws NodeApiError: this hands back the same instance
+			throw new NodeApiError(ctx.getNode(), error as JsonObject);
+		}
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: error.message },
+			{
+				message: error.message,
+				description:
+					'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
+				itemIndex,
+			},
+		);
+	}
+}

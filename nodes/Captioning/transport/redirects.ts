@@ -1,0 +1,63 @@
+// Redirects of API calls, decided here rather than by n8n's HTTP client: n8n 2.41 follows them and sends the
+// credentials to any origin unless `sendCredentialsOnCrossOriginRedirect: false` (older n8n has no such option).
+// The transport asks n8n not to follow at all, follows a redirect within the Base URL's origin itself (with the
+// token), and stops at one to another origin with an error that says where the service pointed.
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+/** Redirects followed within one call, as browsers bound them. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECTS = [301, 302, 303, 307, 308];
+
+export type RedirectStep =
+	| { kind: 'follow'; method: IHttpRequestMethods; url: string; keepBody: boolean }
+	| { kind: 'cross-origin'; origin: string }
+	| { kind: 'no-location' };
+
+export function isRedirect(status: number): boolean {
+	return REDIRECTS.includes(status);
+}
+
+function originOf(url: string): string | undefined {
+	try {
+		const parsed = new URL(url);
+		return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The next step of a call answered with a redirect. Only within the Base URL's origin is it followed; the method
+ * changes as n8n's own client would change it (303, and 301/302 after a POST, become GET without a body).
+ */
+export function redirectStep(
+	from: { method: IHttpRequestMethods; url: string },
+	status: number,
+	location: string | undefined,
+	baseUrl: string,
+): RedirectStep {
+	let target: string;
+	try {
+		target = new URL(String(location ?? ''), from.url).href;
+	} catch {
+		return { kind: 'no-location' };
+	}
+	if (!location || !originOf(target)) return { kind: 'no-location' };
+	const origin = originOf(target) as string;
+	if (origin !== originOf(baseUrl)) return { kind: 'cross-origin', origin };
+	const toGet =
+		(status === 303 && from.method !== 'GET' && from.method !== 'HEAD') ||
+		((status === 301 || status === 302) && from.method === 'POST');
+	return toGet
+		? { kind: 'follow', method: 'GET', url: target, keepBody: false }
+		: { kind: 'follow', method: from.method, url: target, keepBody: true };
+}
+
+/** The Location header of an answer, whichever way its headers are spelt. */
+export function locationOf(
+	headers: Record<string, string | string[] | undefined>,
+): string | undefined {
+	const value = headers.location ?? headers.Location;
+	return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,336 @@
+// The readings the sandbox can play of what the contract leaves "not shown" (issue 12, ASSUMPTIONS.md): one
+// dimension per open question, each with its plausible answers, the first being the sandbox's original reading.
+// Everything here is pure: the server asks these functions how to shape an answer and only writes it.
+import { type Answer, JSON_API, JSON_TYPE } from './http';
+
+export const VARIANT_DIMENSIONS = {
+	/** Answer of POST /webhook_endpoints (A7). */
+	create: ['jsonapi', 'flat', 'location', 'empty', 'no-content'],
+	/** Whether GET /webhook_endpoints, GET and DELETE /webhook_endpoints/{id} exist (A9). */
+	manage: ['full', 'absent-404', 'absent-405'],
+	/** Shape of read answers (A9). */
+	resource: ['jsonapi', 'flat'],
+	/** The list in one answer or in pages (A9). */
+	list: ['single', 'paged'],
+	/** Status of the token endpoint's refusals (A2). */
+	'token-refusal': ['rfc', '401', '400'],
+	/** The 429's Retry-After (A18). */
+	'retry-after': ['seconds', 'zero', 'date', 'absent'],
+	/** Content-Type of deliveries (A11). */
+	delivery: ['json', 'jsonapi'],
+	/** One event id per endpoint, or one for every endpoint an event goes to (A10). */
+	'event-id': ['per-endpoint', 'shared'],
+	/** duration and average_confidence in deliveries as JSON numbers or decimal strings (A15). */
+	numbers: ['number', 'string'],
+} as const satisfies Record<string, readonly [string, ...string[]]>;
+
+export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
+export type Variants = {
+	-readonly [D in VariantDimension]: (typeof VARIANT_DIMENSIONS)[D][number];
+};
+
+export const DIMENSIONS = Object.keys(VARIANT_DIMENSIONS) as VariantDimension[];
+
+/** Today's behaviour: the first value of every dimension. */
+export function defaultVariants(): Variants {
+	return Object.fromEntries(DIMENSIONS.map((d) => [d, VARIANT_DIMENSIONS[d][0]])) as Variants;
+}
+
+/** A variant the sandbox does not know; the message names it and what is allowed instead. */
+export class VariantError extends Error {
+	constructor(
+		message: string,
+		readonly dimension?: string,
+	) {
+		super(message);
+	}
+}
+
+function isDimension(name: string): name is VariantDimension {
+	return Object.prototype.hasOwnProperty.call(VARIANT_DIMENSIONS, name);
+}
+
+/** Checks one `dimension=value` pair and returns it typed, or throws a VariantError naming the fix. */
+export function checkVariant(
+	dimension: string,
+	value: unknown,
+): { dimension: VariantDimension; value: string } {
+	if (!isDimension(dimension)) {
+		throw new VariantError(
+			`Unknown variant dimension "${dimension}". Dimensions: ${DIMENSIONS.join(', ')}.`,
+			dimension,
+		);
+	}
+	const allowed: readonly string[] = VARIANT_DIMENSIONS[dimension];
+	if (typeof value !== 'string' || !allowed.includes(value)) {
+		throw new VariantError(
+			`Unknown value ${JSON.stringify(value)} for variant dimension "${dimension}". Allowed: ${allowed.join(', ')} (default ${allowed[0]}).`,
+			dimension,
+		);
+	}
+	return { dimension, value };
+}
+
+/**
+ * Validates an object of dimensions to change (start options, control API); nothing else may be in it. A
+ * dimension given as undefined is left as it is.
+ */
+export function parseVariantPatch(input: Record<string, unknown>): Partial<Variants> {
+	const patch: Record<string, string> = {};
+	for (const [dimension, value] of Object.entries(input)) {
+		if (value !== undefined) patch[dimension] = checkVariant(dimension, value).value;
+	}
+	return patch as Partial<Variants>;
+}
+
+/**
+ * Parses CLI arguments such as `create=flat` or `create=flat,manage=absent-405` (each `--variant` value);
+ * the same dimension twice with different values is an error rather than a silent last-one-wins.
+ */
+export function parseVariantArgs(args: readonly string[]): Partial<Variants> {
+	const patch: Record<string, string> = {};
+	for (const item of args.flatMap((arg) => arg.split(','))) {
+		const text = item.trim();
+		if (text === '') continue;
+		const eq = text.indexOf('=');
+		if (eq <= 0) {
+			throw new VariantError(
+				`Write a variant as dimension=value, e.g. create=flat (got "${text}"). Dimensions: ${DIMENSIONS.join(', ')}.`,
+			);
+		}
+		const { dimension, value } = checkVariant(text.slice(0, eq).trim(), text.slice(eq + 1).trim());
+		if (patch[dimension] !== undefined && patch[dimension] !== value) {
+			throw new VariantError(
+				`Variant dimension "${dimension}" is given twice (${patch[dimension]} and ${value}); choose one.`,
+				dimension,
+			);
+		}
+		patch[dimension] = value;
+	}
+	return patch as Partial<Variants>;
+}
+
+/** The dimensions that differ from today's behaviour, as `dimension=value` (empty when all are defaults). */
+export function nonDefaultVariants(variants: Variants): string[] {
+	const defaults = defaultVariants();
+	return DIMENSIONS.filter((d) => variants[d] !== defaults[d]).map((d) => `${d}=${variants[d]}`);
+}
+
+// ---- webhook endpoints (A7, A9) ---------------------------------------------------------------------------------
+
+/** A webhook endpoint as a flat object: the fields of 2.2 plus an id and a creation time. */
+export interface FlatEndpoint {
+	id: string;
+	callback_uri: string;
+	enabled_events: string[];
+	created_at: string;
+}
+
+export function jsonApiEndpoint(endpoint: FlatEndpoint, selfUrl: string) {
+	const { id, ...attributes } = endpoint;
+	return { id, type: 'webhook_endpoint', attributes, links: { self: selfUrl } };
+}
+
+/** The answer of POST /webhook_endpoints; `selfUrl` is the new endpoint's absolute address. */
+export function creationAnswer(
+	variant: Variants['create'],
+	endpoint: FlatEndpoint,
+	selfUrl: string,
+): Answer {
+	const location = { location: selfUrl };
+	switch (variant) {
+		case 'jsonapi':
+			return {
+				status: 201,
+				body: { data: jsonApiEndpoint(endpoint, selfUrl) },
+				contentType: JSON_API,
+				headers: location,
+			};
+		case 'flat':
+			return { status: 201, body: endpoint, contentType: JSON_TYPE };
+		case 'location':
+			return { status: 201, headers: location };
+		case 'empty':
+			return { status: 201 };
+		case 'no-content':
+			return { status: 204 };
+	}
+}
+
+/** The answer of GET /webhook_endpoints/{id}. */
+export function readAnswer(
+	variant: Variants['resource'],
+	endpoint: FlatEndpoint,
+	selfUrl: string,
+): Answer {
+	return variant === 'flat'
+		? { status: 200, body: endpoint, contentType: JSON_TYPE }
+		: { status: 200, body: { data: jsonApiEndpoint(endpoint, selfUrl) }, contentType: JSON_API };
+}
+
+export const DEFAULT_PAGE_SIZE = 2;
+export const MAX_PAGE_SIZE = 100;
+
+export type PageRequest = { number: number; size: number };
+
+/**
+ * Reads `page[number]` (default 1) and `page[size]` (default 2, at most 100) from a list's query; a value that
+ * is not a positive whole number is an error naming the parameter.
+ */
+export function parsePage(
+	query: URLSearchParams,
+): PageRequest | { error: string; parameter: string } {
+	const read = (parameter: string, fallback: number) => {
+		const raw = query.get(parameter);
+		if (raw === null || raw === '') return fallback;
+		return /^[1-9]\d*$/.test(raw) ? Number(raw) : { error: raw, parameter };
+	};
+	const number = read('page[number]', 1);
+	if (typeof number !== 'number') {
+		return {
+			...number,
+			error: `page[number] must be a whole number from 1 (got "${number.error}").`,
+		};
+	}
+	const size = read('page[size]', DEFAULT_PAGE_SIZE);
+	if (typeof size !== 'number') {
+		return { ...size, error: `page[size] must be a whole number from 1 (got "${size.error}").` };
+	}
+	return { number, size: Math.min(size, MAX_PAGE_SIZE) };
+}
+
+/** The absolute address of one page of a list, as Rails-style services write it (brackets encoded). */
+export function pageUrl(collectionUrl: string, page: PageRequest): string {
+	const query = new URLSearchParams({
+		'page[number]': String(page.number),
+		'page[size]': String(page.size),
+	});
+	return `${collectionUrl}?${query.toString()}`;
+}
+
+/**
+ * The answer of GET /webhook_endpoints. `single`: every endpoint in one answer, as ever. `paged`: the requested
+ * page, with the next page announced (absolute URL) on every page but the last: in `links.next` for JSON:API, in a
+ * `Link: <…>; rel="next"` header for a flat (bare array) list.
+ */
+export function listAnswer(
+	variants: Pick<Variants, 'resource' | 'list'>,
+	endpoints: FlatEndpoint[],
+	page: PageRequest,
+	collectionUrl: string,
+	selfUrlOf: (id: string) => string,
+): Answer {
+	const flat = variants.resource === 'flat';
+	const shape = (list: FlatEndpoint[]) =>
+		flat ? list : list.map((e) => jsonApiEndpoint(e, selfUrlOf(e.id)));
+	if (variants.list === 'single') {
+		return flat
+			? { status: 200, body: shape(endpoints), contentType: JSON_TYPE }
+			: { status: 200, body: { data: shape(endpoints) }, contentType: JSON_API };
+	}
+	const start = (page.number - 1) * page.size;
+	const items = endpoints.slice(start, start + page.size);
+	const next =
+		start + page.size < endpoints.length
+			? pageUrl(collectionUrl, { number: page.number + 1, size: page.size })
+			: undefined;
+	if (flat) {
+		return {
+			status: 200,
+			body: shape(items),
+			contentType: JSON_TYPE,
+			headers: next ? { link: `<${next}>; rel="next"` } : {},
+		};
+	}
+	return {
+		status: 200,
+		body: {
+			data: shape(items),
+			links: { self: pageUrl(collectionUrl, page), ...(next ? { next } : {}) },
+		},
+		contentType: JSON_API,
+	};
+}
+
+/**
+ * With `manage` absent the only webhook-endpoint route is POST /webhook_endpoints: any other method or path
+ * answers as a router would (404 "no such route", or 405 naming POST as the one method allowed). Null: served.
+ */
+export function absentRouteAnswer(
+	variant: Variants['manage'],
+	method: string,
+	isCollection: boolean,
+): { status: 404 | 405; headers: Record<string, string> } | null {
+	if (variant === 'full' || (isCollection && method === 'POST')) return null;
+	return variant === 'absent-404'
+		? { status: 404, headers: {} }
+		: { status: 405, headers: { allow: 'POST' } };
+}
+
+// ---- tokens and limits (A2, A18) --------------------------------------------------------------------------------
+
+/** The status of a refusal of the token endpoint, given the status RFC 6749 §5.2 would use. */
+export function tokenRefusalStatus(variant: Variants['token-refusal'], rfcStatus: number): number {
+	if (variant === '401') return 401;
+	if (variant === '400') return 400;
+	return rfcStatus;
+}
+
+/** The 429's Retry-After for a window that reopens at `resetAtMs`; undefined: no header. */
+export function retryAfterValue(
+	variant: Variants['retry-after'],
+	resetAtMs: number,
+	nowMs: number,
+): string | undefined {
+	switch (variant) {
+		case 'seconds':
+			return String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)));
+		case 'zero':
+			return '0';
+		case 'date':
+			// an HTTP date has whole seconds: round up so that it never names a moment before the reset
+			return new Date(Math.ceil(resetAtMs / 1000) * 1000).toUTCString();
+		case 'absent':
+			return undefined;
+	}
+}
+
+// ---- deliveries (A10, A11, A15) ---------------------------------------------------------------------------------
+
+export function deliveryContentType(variant: Variants['delivery']): string {
+	return variant === 'jsonapi' ? 'application/vnd.api+json' : JSON_TYPE;
+}
+
+/**
+ * The event ids of one emission: `per-endpoint` draws a new id for every endpoint, `shared` one id for all of
+ * them. Returns the function that gives the id of the next endpoint's copy.
+ */
+export function eventIdAllocator(variant: Variants['event-id'], newId: () => string): () => string {
+	if (variant === 'per-endpoint') return newId;
+	let shared: string | undefined;
+	return () => (shared ??= newId());
+}
+
+/** A number as a plain decimal string ("12.5", never "1e-7"), as services that serialise decimals write them. */
+export function decimalString(value: number): string {
+	const text = String(value);
+	if (!/e/i.test(text)) return text;
+	return value.toFixed(20).replace(/\.?0+$/, '');
+}
+
+/** The transcription attributes of a delivery, with duration and average_confidence as the variant writes them. */
+export function encodeNumbers<T extends { duration: number; average_confidence: number | null }>(
+	variant: Variants['numbers'],
+	attributes: T,
+): Omit<T, 'duration' | 'average_confidence'> & {
+	duration: number | string;
+	average_confidence: number | string | null;
+} {
+	if (variant === 'number') return attributes;
+	const confidence = attributes.average_confidence;
+	return {
+		...attributes,
+		duration: decimalString(attributes.duration),
+		average_confidence: confidence === null ? null : decimalString(confidence),
+	};
+}

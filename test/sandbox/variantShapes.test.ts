@@ -1,0 +1,310 @@
+// The pure decisions behind the sandbox's variants, rate limit and event log, branch by branch; the wire
+// behaviour they produce is tested over HTTP in variants.test.ts.
+import { EventLog, type SentEvent } from '../../sandbox/eventLog';
+import { FixedWindowLimiter, rateLimitedError, rateLimitHeaders } from '../../sandbox/rateLimit';
+import {
+	absentRouteAnswer,
+	checkVariant,
+	creationAnswer,
+	decimalString,
+	defaultVariants,
+	deliveryContentType,
+	encodeNumbers,
+	eventIdAllocator,
+	type FlatEndpoint,
+	listAnswer,
+	nonDefaultVariants,
+	pageUrl,
+	parsePage,
+	parseVariantArgs,
+	parseVariantPatch,
+	readAnswer,
+	retryAfterValue,
+	tokenRefusalStatus,
+	VARIANT_DIMENSIONS,
+} from '../../sandbox/variants';
+
+const endpoint = (id: string): FlatEndpoint => ({
+	id,
+	callback_uri: `http://127.0.0.1/${id}`,
+	enabled_events: ['transcription.created'],
+	created_at: '2025-01-01T00:00:00.000Z',
+});
+const SELF = 'http://sb/webhook_endpoints/e1';
+const COLLECTION = 'http://sb/webhook_endpoints';
+const selfOf = (id: string) => `${COLLECTION}/${id}`;
+
+describe('the table and its parsing', () => {
+	test('defaults are the first value of every dimension, and nothing differs from them', () => {
+		const defaults = defaultVariants();
+		expect(Object.keys(defaults)).toEqual(Object.keys(VARIANT_DIMENSIONS));
+		expect(defaults).toEqual({
+			create: 'jsonapi',
+			manage: 'full',
+			resource: 'jsonapi',
+			list: 'single',
+			'token-refusal': 'rfc',
+			'retry-after': 'seconds',
+			delivery: 'json',
+			'event-id': 'per-endpoint',
+			numbers: 'number',
+		});
+		expect(nonDefaultVariants(defaults)).toEqual([]);
+		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
+			'create=flat',
+			'numbers=string',
+		]);
+	});
+
+	test('checkVariant refuses unknown dimensions, unknown values and non-strings', () => {
+		expect(checkVariant('list', 'paged')).toEqual({ dimension: 'list', value: 'paged' });
+		expect(() => checkVariant('toString', 'x')).toThrow('Unknown variant dimension "toString"');
+		expect(() => checkVariant('list', 2)).toThrow('Unknown value 2 for variant dimension "list"');
+		expect(() => checkVariant('list', null)).toThrow('Allowed: single, paged (default single)');
+	});
+
+	test('parseVariantPatch keeps the named dimensions and skips undefined ones', () => {
+		expect(parseVariantPatch({ create: 'flat', list: undefined })).toEqual({ create: 'flat' });
+		expect(parseVariantPatch({})).toEqual({});
+		expect(() => parseVariantPatch({ reset: true })).toThrow('Unknown variant dimension "reset"');
+	});
+
+	test('parseVariantArgs: commas, spaces and empty items; the same value twice is fine', () => {
+		expect(parseVariantArgs(['create = flat,,', ' list=paged', 'create=flat'])).toEqual({
+			create: 'flat',
+			list: 'paged',
+		});
+		expect(parseVariantArgs([])).toEqual({});
+		expect(() => parseVariantArgs(['=flat'])).toThrow('Write a variant as dimension=value');
+		expect(() => parseVariantArgs(['numbers='])).toThrow('Unknown value "" for variant');
+	});
+});
+
+describe('webhook-endpoint answers', () => {
+	const e1 = endpoint('e1');
+	const jsonApi = {
+		id: 'e1',
+		type: 'webhook_endpoint',
+		attributes: {
+			callback_uri: e1.callback_uri,
+			enabled_events: e1.enabled_events,
+			created_at: e1.created_at,
+		},
+		links: { self: SELF },
+	};
+
+	test.each([
+		[
+			'jsonapi',
+			{
+				status: 201,
+				body: { data: jsonApi },
+				contentType: 'application/vnd.api+json; charset=utf-8',
+				headers: { location: SELF },
+			},
+		],
+		['flat', { status: 201, body: e1, contentType: 'application/json; charset=utf-8' }],
+		['location', { status: 201, headers: { location: SELF } }],
+		['empty', { status: 201 }],
+		['no-content', { status: 204 }],
+	] as const)('creationAnswer %s', (variant, answer) => {
+		expect(creationAnswer(variant, e1, SELF)).toEqual(answer);
+	});
+
+	test('readAnswer: a JSON:API document or the flat object', () => {
+		expect(readAnswer('jsonapi', e1, SELF).body).toEqual({ data: jsonApi });
+		expect(readAnswer('flat', e1, SELF)).toEqual({
+			status: 200,
+			body: e1,
+			contentType: 'application/json; charset=utf-8',
+		});
+	});
+
+	test('parsePage: defaults 1 and 2, at most 100 per page, errors name the parameter', () => {
+		expect(parsePage(new URLSearchParams())).toEqual({ number: 1, size: 2 });
+		expect(parsePage(new URLSearchParams('page[number]=&page[size]='))).toEqual({
+			number: 1,
+			size: 2,
+		});
+		expect(parsePage(new URLSearchParams('page[number]=3&page[size]=500'))).toEqual({
+			number: 3,
+			size: 100,
+		});
+		expect(parsePage(new URLSearchParams('page[number]=-1'))).toMatchObject({
+			parameter: 'page[number]',
+		});
+		expect(parsePage(new URLSearchParams('page[size]=1.5'))).toMatchObject({
+			parameter: 'page[size]',
+			error: 'page[size] must be a whole number from 1 (got "1.5").',
+		});
+	});
+
+	test('pageUrl encodes the brackets, as Rails-style services do', () => {
+		expect(pageUrl(COLLECTION, { number: 2, size: 5 })).toBe(
+			`${COLLECTION}?page%5Bnumber%5D=2&page%5Bsize%5D=5`,
+		);
+	});
+
+	const four = ['a', 'b', 'c', 'd'].map(endpoint);
+
+	test('listAnswer single: everything, as a document or a bare array, page ignored', () => {
+		const page = { number: 2, size: 1 };
+		const doc = listAnswer({ resource: 'jsonapi', list: 'single' }, four, page, COLLECTION, selfOf);
+		expect((doc.body as { data: { id: string }[] }).data.map((e) => e.id)).toEqual([
+			'a',
+			'b',
+			'c',
+			'd',
+		]);
+		const flat = listAnswer({ resource: 'flat', list: 'single' }, four, page, COLLECTION, selfOf);
+		expect(flat).toEqual({
+			status: 200,
+			body: four,
+			contentType: 'application/json; charset=utf-8',
+		});
+	});
+
+	test('listAnswer paged: next on every page but the last, also when the last page is full', () => {
+		const variants = { resource: 'jsonapi', list: 'paged' } as const;
+		const first = listAnswer(variants, four, { number: 1, size: 2 }, COLLECTION, selfOf);
+		expect(first.body).toMatchObject({
+			links: {
+				self: pageUrl(COLLECTION, { number: 1, size: 2 }),
+				next: pageUrl(COLLECTION, { number: 2, size: 2 }),
+			},
+		});
+		const last = listAnswer(variants, four, { number: 2, size: 2 }, COLLECTION, selfOf);
+		expect((last.body as { links: object }).links).toEqual({
+			self: pageUrl(COLLECTION, { number: 2, size: 2 }),
+		});
+		const flatLast = listAnswer(
+			{ resource: 'flat', list: 'paged' },
+			four,
+			{ number: 2, size: 2 },
+			COLLECTION,
+			selfOf,
+		);
+		expect(flatLast).toEqual({
+			status: 200,
+			body: four.slice(2),
+			contentType: 'application/json; charset=utf-8',
+			headers: {},
+		});
+	});
+
+	test('absentRouteAnswer: only POST on the collection is served when manage is absent', () => {
+		expect(absentRouteAnswer('full', 'DELETE', false)).toBeNull();
+		expect(absentRouteAnswer('absent-404', 'POST', true)).toBeNull();
+		expect(absentRouteAnswer('absent-405', 'POST', true)).toBeNull();
+		expect(absentRouteAnswer('absent-404', 'POST', false)).toEqual({ status: 404, headers: {} });
+		expect(absentRouteAnswer('absent-405', 'PATCH', true)).toEqual({
+			status: 405,
+			headers: { allow: 'POST' },
+		});
+	});
+});
+
+describe('token refusals and the rate limit', () => {
+	test.each([
+		['rfc', 400, 400],
+		['rfc', 401, 401],
+		['401', 400, 401],
+		['400', 401, 400],
+	] as const)('tokenRefusalStatus %s turns %i into %i', (variant, rfc, status) => {
+		expect(tokenRefusalStatus(variant, rfc)).toBe(status);
+	});
+
+	test('retryAfterValue: whole seconds rounded up (at least 1), 0, an HTTP date rounded up, nothing', () => {
+		const now = Date.UTC(2025, 0, 1, 12, 0, 0, 0);
+		expect(retryAfterValue('seconds', now + 1_200, now)).toBe('2');
+		expect(retryAfterValue('seconds', now + 10, now)).toBe('1');
+		expect(retryAfterValue('zero', now + 5_000, now)).toBe('0');
+		expect(retryAfterValue('date', now + 1_200, now)).toBe('Wed, 01 Jan 2025 12:00:02 GMT');
+		expect(retryAfterValue('date', now + 2_000, now)).toBe('Wed, 01 Jan 2025 12:00:02 GMT');
+		expect(retryAfterValue('absent', now + 1_200, now)).toBeUndefined();
+	});
+
+	test('FixedWindowLimiter counts per client and window; the headers and the 429 follow it', () => {
+		const limiter = new FixedWindowLimiter();
+		const settings = { limit: 2, windowMs: 1000 };
+		const t = 10_000;
+		expect(limiter.take('a', settings, t)).toEqual({
+			allowed: true,
+			limit: 2,
+			remaining: 1,
+			resetAtMs: 11_000,
+		});
+		expect(limiter.take('a', settings, t + 1).remaining).toBe(0);
+		const refused = limiter.take('a', settings, t + 500);
+		expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+		expect(limiter.take('b', settings, t + 500).allowed).toBe(true);
+		expect(limiter.take('a', settings, t + 1000)).toMatchObject({ allowed: true, remaining: 1 });
+		expect(rateLimitHeaders(refused)).toEqual({
+			'x-ratelimit-limit': '2',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': '11',
+		});
+		const error = rateLimitedError(refused, settings, 'seconds', t + 500);
+		expect([error.status, error.headers]).toEqual([429, { 'retry-after': '1' }]);
+		expect(rateLimitedError(refused, settings, 'absent', t + 500).headers).toEqual({});
+	});
+});
+
+describe('deliveries', () => {
+	test('deliveryContentType', () => {
+		expect(deliveryContentType('json')).toBe('application/json; charset=utf-8');
+		expect(deliveryContentType('jsonapi')).toBe('application/vnd.api+json');
+	});
+
+	test('eventIdAllocator: a new id per endpoint, or the first one for all', () => {
+		let n = 0;
+		const newId = () => `id-${++n}`;
+		const own = eventIdAllocator('per-endpoint', newId);
+		expect([own(), own()]).toEqual(['id-1', 'id-2']);
+		const shared = eventIdAllocator('shared', newId);
+		expect([shared(), shared(), shared()]).toEqual(['id-3', 'id-3', 'id-3']);
+	});
+
+	test('decimalString never writes an exponent', () => {
+		expect(decimalString(12.5)).toBe('12.5');
+		expect(decimalString(3)).toBe('3');
+		expect(decimalString(1e-7)).toBe('0.0000001');
+		expect(decimalString(0.91234567891234)).toBe('0.91234567891234');
+	});
+
+	test('encodeNumbers: unchanged as numbers; strings with null kept', () => {
+		const attributes = { title: 't', duration: 12.5, average_confidence: null };
+		expect(encodeNumbers('number', attributes)).toBe(attributes);
+		expect(encodeNumbers('string', attributes)).toEqual({
+			title: 't',
+			duration: '12.5',
+			average_confidence: null,
+		});
+		expect(encodeNumbers('string', { duration: 1, average_confidence: 0.5 })).toEqual({
+			duration: '1',
+			average_confidence: '0.5',
+		});
+	});
+
+	test('EventLog keeps every endpoint’s record of a shared id and answers get() with the first', () => {
+		const log = new EventLog();
+		const record = (id: string, endpointId: string): SentEvent => ({
+			id,
+			eventType: 'transcription.created',
+			endpointId,
+			transcriptionId: 't',
+			body: '{}',
+			contentType: 'application/json',
+		});
+		log.add(record('x', 'a'));
+		log.add(record('x', 'b'));
+		log.add(record('y', 'a'));
+		expect(log.size).toBe(3);
+		expect(log.get('x')?.endpointId).toBe('a');
+		expect(log.all('x').map((e) => e.endpointId)).toEqual(['a', 'b']);
+		expect(log.all('z')).toEqual([]);
+		expect(log.get('z')).toBeUndefined();
+		expect([...log].map((e) => `${e.id}:${e.endpointId}`)).toEqual(['x:a', 'x:b', 'y:a']);
+		expect(log.has('y')).toBe(true);
+	});
+});

@@ -1,0 +1,656 @@
+// The sandbox's variants (sandbox/variants.ts): every non-default reading of what the contract leaves "not
+// shown", over real HTTP, each test asserting on what a client of the service would see on the wire.
+import { spawn } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
+
+import { json } from '../helpers/http';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import {
+	apiHeaders,
+	assertionParams,
+	createEndpoint,
+	obtainToken,
+	setVariants,
+	tokenUrl,
+} from '../helpers/sandboxClient';
+import { cliOptions } from '../../sandbox/cli';
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	startSandbox,
+	VARIANT_DIMENSIONS,
+	type Variants,
+} from '../../sandbox/server';
+import { defaultVariants } from '../../sandbox/variants';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+
+let sandbox: Sandbox;
+let receiver: Receiver;
+let token: string;
+
+async function play(variants: Partial<Variants>) {
+	sandbox = await startSandbox({
+		retryDelaysMs: [20, 20, 20, 20, 20],
+		transcribeAfterMs: 0,
+		variants,
+	});
+	token = (await obtainToken(sandbox)).access_token;
+}
+
+beforeEach(async () => {
+	receiver = await startReceiver();
+});
+
+afterEach(async () => {
+	await sandbox?.stop();
+	await receiver.close();
+});
+
+const headers = () => apiHeaders(sandbox, token);
+const get = (path: string) => fetch(`${sandbox.url}${path}`, { headers: headers() });
+const del = (path: string) =>
+	fetch(`${sandbox.url}${path}`, { method: 'DELETE', headers: headers() });
+const post = (url: string, init: RequestInit = {}) => fetch(url, { method: 'POST', ...init });
+const create = (path = '/hook', events = EVENTS) =>
+	createEndpoint(sandbox, token, `${receiver.url}${path}`, events);
+const control = (path: string, body?: unknown) =>
+	fetch(`${sandbox.url}/_sandbox/${path}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		...(body === undefined
+			? {}
+			: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+	});
+
+describe('create: the answer of POST /webhook_endpoints', () => {
+	test('flat: 201 with a flat object {id, callback_uri, enabled_events, created_at} and no Location', async () => {
+		await play({ create: 'flat' });
+		const res = await create();
+		expect(res.status).toBe(201);
+		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(res.headers.get('location')).toBeNull();
+		const body = await json(res);
+		expect(body).toEqual({
+			id: expect.stringMatching(UUID),
+			callback_uri: `${receiver.url}/hook`,
+			enabled_events: EVENTS,
+			created_at: expect.stringMatching(ISO_MS_UTC),
+		});
+		expect((await get(`/webhook_endpoints/${body.id}`)).status).toBe(200);
+	});
+
+	test('location: 201 with an empty body and a Location that reads the new endpoint', async () => {
+		await play({ create: 'location' });
+		const res = await create();
+		expect(res.status).toBe(201);
+		expect(res.headers.get('content-type')).toBeNull();
+		expect(res.headers.get('content-length')).toBe('0');
+		expect(await res.text()).toBe('');
+		const location = res.headers.get('location')!;
+		const prefix = `${sandbox.url}/webhook_endpoints/`;
+		expect(location.slice(0, prefix.length)).toBe(prefix);
+		expect(location.slice(prefix.length)).toMatch(UUID);
+		const read = await fetch(location, { headers: headers() });
+		expect(read.status).toBe(200);
+		expect((await json(read)).data.attributes.callback_uri).toBe(`${receiver.url}/hook`);
+	});
+
+	test.each([
+		['empty', 201],
+		['no-content', 204],
+	] as const)(
+		'%s: %i with no body and no Location, and the endpoint exists all the same',
+		async (variant, status) => {
+			await play({ create: variant });
+			const res = await create();
+			expect(res.status).toBe(status);
+			expect(res.headers.get('location')).toBeNull();
+			expect(res.headers.get('content-type')).toBeNull();
+			expect(await res.text()).toBe('');
+			const list = await json(await get('/webhook_endpoints'));
+			expect(
+				list.data.map((e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri),
+			).toEqual([`${receiver.url}/hook`]);
+			// it delivers: the registration is real even though its answer said nothing
+			await sandbox.transcribe();
+			await sandbox.idle();
+			expect(receiver.received).toHaveLength(2);
+		},
+	);
+});
+
+describe('manage: reads, lists and deletes of webhook endpoints', () => {
+	test.each([
+		['absent-404', 404, null],
+		['absent-405', 405, 'POST'],
+	] as const)(
+		'%s: GET list, GET one and DELETE answer %i (Allow: %s); POST still registers and delivers',
+		async (variant, status, allow) => {
+			await play({ manage: variant });
+			const created = await create();
+			expect(created.status).toBe(201);
+			const { id } = (await json(created)).data;
+			for (const res of [
+				await get('/webhook_endpoints'),
+				await get(`/webhook_endpoints/${id}`),
+				await del(`/webhook_endpoints/${id}`),
+			]) {
+				expect(res.status).toBe(status);
+				expect(res.headers.get('allow')).toBe(allow);
+				expect(res.headers.get('content-type')).toBe('application/vnd.api+json; charset=utf-8');
+				expect((await json(res)).errors[0]).toMatchObject({
+					status: String(status),
+					detail:
+						status === 404
+							? expect.stringMatching(/No route matches/)
+							: expect.stringMatching(/only POST \/webhook_endpoints/),
+				});
+			}
+			// the refused DELETE removed nothing: the endpoint still hears events
+			await sandbox.transcribe();
+			await sandbox.idle();
+			expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
+		},
+	);
+
+	test('absent-404: the router answers before authentication, as for any route that does not exist', async () => {
+		await play({ manage: 'absent-404' });
+		const res = await fetch(`${sandbox.url}/webhook_endpoints`, {
+			headers: { accept: sandbox.mediaType },
+		});
+		expect(res.status).toBe(404);
+		// POST is the one route left, and it still wants a token
+		const unauthenticated = await post(`${sandbox.url}/webhook_endpoints`, {
+			headers: { accept: sandbox.mediaType },
+		});
+		expect(unauthenticated.status).toBe(401);
+	});
+});
+
+describe('resource: the shape of read answers', () => {
+	test('flat: GET one is a flat object and GET list a bare JSON array of them', async () => {
+		await play({ resource: 'flat' });
+		const { id } = (await json(await create())).data;
+		const flat = {
+			id,
+			callback_uri: `${receiver.url}/hook`,
+			enabled_events: EVENTS,
+			created_at: expect.stringMatching(ISO_MS_UTC),
+		};
+		const one = await get(`/webhook_endpoints/${id}`);
+		expect(one.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(await json(one)).toEqual(flat);
+		const list = await get('/webhook_endpoints');
+		expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(await json(list)).toEqual([flat]);
+	});
+});
+
+describe('list: the list of webhook endpoints', () => {
+	async function createFive(): Promise<string[]> {
+		const ids: string[] = [];
+		for (let i = 0; i < 5; i++) {
+			const res = await json(await create(`/hook-${i}`));
+			ids.push(res.data?.id ?? res.id);
+		}
+		return ids;
+	}
+
+	test('single (default) ignores page parameters: every endpoint in one answer', async () => {
+		await play({});
+		const ids = await createFive();
+		const body = await json(await get('/webhook_endpoints?page[number]=2&page[size]=1'));
+		expect(body.data.map((e: { id: string }) => e.id)).toEqual(ids);
+		expect(body.links).toBeUndefined();
+	});
+
+	test('paged: pages of 2 with links.next as an absolute URL on every page but the last', async () => {
+		await play({ list: 'paged' });
+		const ids = await createFive();
+		const seen: string[] = [];
+		const nexts: (string | undefined)[] = [];
+		let url: string | undefined = `${sandbox.url}/webhook_endpoints`;
+		while (url) {
+			const res = await fetch(url, { headers: headers() });
+			expect(res.status).toBe(200);
+			expect(res.headers.get('link')).toBeNull();
+			const body = await json(res);
+			expect(body.data.length).toBeLessThanOrEqual(2);
+			seen.push(...body.data.map((e: { id: string; type: string }) => e.id));
+			expect(body.links.self).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook_endpoints\?/);
+			url = body.links.next;
+			nexts.push(url);
+		}
+		expect(seen).toEqual(ids);
+		expect(nexts).toEqual([
+			`${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2`,
+			`${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=3&page%5Bsize%5D=2`,
+			undefined,
+		]);
+	});
+
+	test('paged: page[number] and page[size] are honoured, unencoded brackets too', async () => {
+		await play({ list: 'paged' });
+		const ids = await createFive();
+		const body = await json(await get('/webhook_endpoints?page[number]=2&page[size]=3'));
+		expect(body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(3));
+		expect(body.links.next).toBeUndefined();
+		expect(body.links.self).toBe(
+			`${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=3`,
+		);
+		const first = await json(await get('/webhook_endpoints?page%5Bsize%5D=3'));
+		expect(first.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 3));
+		expect(first.links.next).toBe(
+			`${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=3`,
+		);
+	});
+
+	test('paged: an empty list is one page without next; a page past the end is empty', async () => {
+		await play({ list: 'paged' });
+		const empty = await json(await get('/webhook_endpoints'));
+		expect(empty.data).toEqual([]);
+		expect(empty.links.next).toBeUndefined();
+		await createFive();
+		const past = await json(await get('/webhook_endpoints?page[number]=9'));
+		expect(past.data).toEqual([]);
+		expect(past.links.next).toBeUndefined();
+	});
+
+	test.each([
+		['page[number]=0', /page\[number\] must be a whole number from 1 \(got "0"\)/],
+		['page[size]=two', /page\[size\] must be a whole number from 1 \(got "two"\)/],
+	])('paged: %s is refused with 400 naming the parameter', async (query, detail) => {
+		await play({ list: 'paged' });
+		const res = await get(`/webhook_endpoints?${query}`);
+		expect(res.status).toBe(400);
+		expect((await json(res)).errors[0].detail).toMatch(detail);
+	});
+
+	test('paged with resource=flat: bare arrays, the next page in a Link header on all but the last', async () => {
+		await play({ list: 'paged', resource: 'flat' });
+		const ids = await createFive();
+		const seen: string[] = [];
+		const links: (string | null)[] = [];
+		let url: string | undefined = `${sandbox.url}/webhook_endpoints`;
+		while (url) {
+			const res = await fetch(url, { headers: headers() });
+			const body = await json(res);
+			expect(Array.isArray(body)).toBe(true);
+			seen.push(...body.map((e: { id: string }) => e.id));
+			const link = res.headers.get('link');
+			links.push(link);
+			url = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+		}
+		expect(seen).toEqual(ids);
+		expect(links).toEqual([
+			`<${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2>; rel="next"`,
+			`<${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=3&page%5Bsize%5D=2>; rel="next"`,
+			null,
+		]);
+	});
+});
+
+describe('token-refusal: the status of the token endpoint refusals', () => {
+	const refresh = (refreshToken: string, overrides: Record<string, string> = {}) =>
+		post(
+			tokenUrl(sandbox, {
+				grant_type: 'refresh_token',
+				refresh_token: refreshToken,
+				client_id: DEFAULT_CLIENT.clientId,
+				client_secret: DEFAULT_CLIENT.clientSecret,
+				...overrides,
+			}),
+		);
+
+	async function refusals() {
+		const { refresh_token } = await obtainToken(sandbox);
+		await refresh(refresh_token);
+		const cases: [string, Response][] = [
+			['invalid_grant', await refresh(refresh_token)],
+			['invalid_grant', await post(tokenUrl(sandbox, assertionParams({ assertion: 'nope' })))],
+			['invalid_client', await post(tokenUrl(sandbox, assertionParams({ client_secret: 'nope' })))],
+			['invalid_scope', await post(tokenUrl(sandbox, assertionParams({ scope: 'admin' })))],
+			['invalid_request', await post(tokenUrl(sandbox, assertionParams({ provider: '' })))],
+			[
+				'unsupported_grant_type',
+				await post(tokenUrl(sandbox, assertionParams({ grant_type: 'password' }))),
+			],
+		];
+		return Promise.all(
+			cases.map(async ([expected, res]) => {
+				const body = await json(res);
+				expect(body.error).toBe(expected);
+				expect(res.headers.get('cache-control')).toBe('no-store');
+				return [expected, res.status];
+			}),
+		);
+	}
+
+	test.each([
+		['401', 401],
+		['400', 400],
+	] as const)(
+		'%s: every refusal answers %i, with the RFC 6749 error code in the body',
+		async (variant, status) => {
+			await play({ 'token-refusal': variant });
+			expect(await refusals()).toEqual([
+				['invalid_grant', status],
+				['invalid_grant', status],
+				['invalid_client', status],
+				['invalid_scope', status],
+				['invalid_request', status],
+				['unsupported_grant_type', status],
+			]);
+			// a grant that is not refused is untouched
+			expect((await post(tokenUrl(sandbox, assertionParams()))).status).toBe(200);
+		},
+	);
+
+	test('rfc (default): invalid_client 401, every other refusal 400', async () => {
+		await play({});
+		expect((await refusals()).map(([, status]) => status)).toEqual([400, 400, 401, 400, 400, 400]);
+	});
+});
+
+describe('retry-after: the 429 of the rate limit', () => {
+	async function limited(variant: Variants['retry-after']) {
+		sandbox = await startSandbox({
+			// an hour's window: the two requests cannot straddle a window boundary
+			rateLimit: { limit: 1, windowMs: 3_600_000 },
+			variants: { 'retry-after': variant },
+		});
+		token = (await obtainToken(sandbox)).access_token;
+		expect((await get('/webhook_endpoints')).status).toBe(200);
+		const res = await get('/webhook_endpoints');
+		expect(res.status).toBe(429);
+		expect(Number(res.headers.get('x-ratelimit-reset')) * 1000).toBeGreaterThanOrEqual(
+			Date.now() - 1000,
+		);
+		return res;
+	}
+
+	test('zero: Retry-After: 0', async () => {
+		const res = await limited('zero');
+		expect(res.headers.get('retry-after')).toBe('0');
+	});
+
+	test('date: Retry-After is an HTTP date no earlier than the window reopens', async () => {
+		const res = await limited('date');
+		const value = res.headers.get('retry-after')!;
+		expect(value).toMatch(
+			/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+		);
+		expect(Date.parse(value)).toBe(Number(res.headers.get('x-ratelimit-reset')) * 1000);
+		expect(Date.parse(value)).toBeLessThanOrEqual(Date.now() + 3_601_000);
+	});
+
+	test('absent: a 429 with no Retry-After, whose error says to retry once the window has passed', async () => {
+		const res = await limited('absent');
+		expect(res.headers.get('retry-after')).toBeNull();
+		expect((await json(res)).errors[0].detail).toMatch(/retry once the window has passed/);
+	});
+
+	test('seconds (default): whole seconds until the window reopens', async () => {
+		const res = await limited('seconds');
+		const seconds = Number(res.headers.get('retry-after'));
+		expect(Number.isInteger(seconds)).toBe(true);
+		expect(seconds).toBeGreaterThanOrEqual(1);
+		expect(seconds).toBeLessThanOrEqual(3600);
+	});
+});
+
+describe('delivery: the Content-Type of deliveries', () => {
+	test('jsonapi: application/vnd.api+json, and a redelivery keeps the content type it was sent with', async () => {
+		await play({ delivery: 'jsonapi' });
+		await create();
+		const { events } = await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.headers['content-type'])).toEqual([
+			'application/vnd.api+json',
+			'application/vnd.api+json',
+		]);
+		expect(JSON.parse(receiver.received[1].body).data.attributes.event_type).toBe(
+			'transcription.transcribed',
+		);
+		sandbox.setVariants({ delivery: 'json' });
+		expect((await control(`events/${events[1].id}/redeliver`, {})).status).toBe(202);
+		await sandbox.idle();
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.slice(2).map((r) => r.headers['content-type'])).toEqual([
+			'application/vnd.api+json',
+			'application/json; charset=utf-8',
+			'application/json; charset=utf-8',
+		]);
+	});
+});
+
+describe('event-id: the ids of one event sent to several endpoints', () => {
+	test('shared: every endpoint gets the same data.id; the event log keeps each delivery per endpoint', async () => {
+		await play({ 'event-id': 'shared' });
+		const a = (await json(await create('/a'))).data.id;
+		const b = (await json(await create('/b'))).data.id;
+		await sandbox.transcribe();
+		await sandbox.idle();
+		const bodies = receiver.received.map((r) => ({ path: r.path, event: JSON.parse(r.body).data }));
+		expect(bodies).toHaveLength(4);
+		for (const type of EVENTS) {
+			const copies = bodies.filter((x) => x.event.attributes.event_type === type);
+			expect(copies.map((x) => x.path).sort()).toEqual(['/a', '/b']);
+			expect(copies[0].event.id).toBe(copies[1].event.id);
+			expect(copies.map((x) => x.event.attributes.uri).sort()).toEqual([
+				`${receiver.url}/a`,
+				`${receiver.url}/b`,
+			]);
+		}
+		const [createdId, transcribedId] = EVENTS.map(
+			(type) => bodies.find((x) => x.event.attributes.event_type === type)!.event.id,
+		);
+		expect(createdId).not.toBe(transcribedId);
+		const log = (await json(await control('events'))).events;
+		expect(
+			log
+				.filter((e: { id: string }) => e.id === transcribedId)
+				.map((e: { endpointId: string }) => e.endpointId)
+				.sort(),
+		).toEqual([a, b].sort());
+		// redelivery goes to every endpoint that received the id, or to the one named
+		receiver.received.length = 0;
+		expect((await control(`events/${transcribedId}/redeliver`, {})).status).toBe(202);
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.path).sort()).toEqual(['/a', '/b']);
+		receiver.received.length = 0;
+		expect((await control(`events/${transcribedId}/redeliver`, { endpointId: b })).status).toBe(
+			202,
+		);
+		await sandbox.idle();
+		expect(receiver.received.map((r) => [r.path, JSON.parse(r.body).data.id])).toEqual([
+			['/b', transcribedId],
+		]);
+	});
+
+	test('per-endpoint (default): each endpoint gets its own id for the same event', async () => {
+		await play({});
+		await create('/a', ['transcription.transcribed']);
+		await create('/b', ['transcription.transcribed']);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		const ids = receiver.received.map((r) => JSON.parse(r.body).data.id);
+		expect(ids).toHaveLength(2);
+		expect(ids[0]).not.toBe(ids[1]);
+	});
+});
+
+describe('numbers: duration and average_confidence in deliveries', () => {
+	test('string: both are decimal strings; a missing confidence stays null', async () => {
+		await play({ numbers: 'string' });
+		await create();
+		await sandbox.transcribe();
+		await sandbox.idle();
+		const [created, transcribed] = receiver.received.map(
+			(r) => JSON.parse(r.body).included[0].attributes,
+		);
+		expect(created.duration).toMatch(/^\d+(\.\d+)?$/);
+		expect(created.average_confidence).toBeNull();
+		expect(transcribed.duration).toBe(created.duration);
+		expect(transcribed.average_confidence).toMatch(/^0\.\d+$/);
+		expect(Number(transcribed.average_confidence)).toBeGreaterThan(0.8);
+		expect(Number(transcribed.average_confidence)).toBeLessThan(1);
+		// the raw body quotes them: a client parsing JSON gets strings, not numbers
+		expect(receiver.received[1].body).toContain(`"duration":"${transcribed.duration}"`);
+	});
+});
+
+describe('Choosing variants', () => {
+	test('startSandbox({ variants }) plays them, sandbox.variants and GET /_sandbox/variants report them', async () => {
+		await play({ create: 'flat', manage: 'absent-405' });
+		const expected = { ...defaultVariants(), create: 'flat', manage: 'absent-405' };
+		expect(sandbox.variants).toEqual(expected);
+		const res = await control('variants');
+		expect(res.status).toBe(200);
+		expect(await json(res)).toEqual({ variants: expected, dimensions: VARIANT_DIMENSIONS });
+	});
+
+	test('startSandbox refuses an unknown variant, naming the allowed values', async () => {
+		await expect(
+			startSandbox({ variants: { create: 'xml' as Variants['create'] } }),
+		).rejects.toThrow(
+			'Unknown value "xml" for variant dimension "create". Allowed: jsonapi, flat, location, empty, no-content (default jsonapi).',
+		);
+	});
+
+	test('sandbox.setVariants changes only the dimensions named, and the next answer follows', async () => {
+		await play({ list: 'paged' });
+		expect(sandbox.setVariants({ create: 'no-content' })).toMatchObject({
+			create: 'no-content',
+			list: 'paged',
+		});
+		expect((await create()).status).toBe(204);
+	});
+
+	test('POST /_sandbox/variants changes them; {"reset": true} restores the defaults first', async () => {
+		await play({ list: 'paged', numbers: 'string' });
+		expect(await setVariants(sandbox, { manage: 'absent-404' })).toMatchObject({
+			manage: 'absent-404',
+			list: 'paged',
+			numbers: 'string',
+		});
+		expect((await get('/webhook_endpoints')).status).toBe(404);
+		expect(await setVariants(sandbox, { create: 'empty' }, { reset: true })).toEqual({
+			...defaultVariants(),
+			create: 'empty',
+		});
+		expect((await get('/webhook_endpoints')).status).toBe(200);
+		expect((await create()).status).toBe(201);
+		expect(sandbox.variants).toEqual({ ...defaultVariants(), create: 'empty' });
+	});
+
+	test.each([
+		[
+			{ colour: 'red' },
+			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers.',
+		],
+		[
+			{ create: 'flat', manage: 'absent-500' },
+			'Unknown value "absent-500" for variant dimension "manage". Allowed: full, absent-404, absent-405 (default full).',
+		],
+		[{ reset: 'yes' }, 'reset must be true or false.'],
+	])(
+		'POST /_sandbox/variants %j is refused with 400 naming it, and nothing changes',
+		async (body, detail) => {
+			await play({});
+			const res = await control('variants', body);
+			expect(res.status).toBe(400);
+			expect((await json(res)).errors[0].detail).toBe(detail);
+			expect(sandbox.variants).toEqual(defaultVariants());
+			await expect(setVariants(sandbox, body as Partial<Variants>)).rejects.toThrow(detail);
+		},
+	);
+});
+
+describe('CLI --variant', () => {
+	test('repeatable and comma-separated; every other dimension keeps its default', () => {
+		expect(
+			cliOptions(['--variant', 'create=flat, manage=absent-405', '--variant', 'numbers=string'])
+				.variants,
+		).toEqual({ create: 'flat', manage: 'absent-405', numbers: 'string' });
+		expect(cliOptions([]).variants).toEqual({});
+	});
+
+	test.each([
+		[
+			['--variant', 'create'],
+			'Write a variant as dimension=value, e.g. create=flat (got "create")',
+		],
+		[['--variant', 'list=pages'], 'Allowed: single, paged (default single)'],
+		[['--variant', 'shape=flat'], 'Unknown variant dimension "shape"'],
+		[
+			['--variant', 'create=flat', '--variant', 'create=empty'],
+			'Variant dimension "create" is given twice (flat and empty); choose one.',
+		],
+	])('%j is refused with a message naming the fix', (argv, message) => {
+		expect(() => cliOptions(argv)).toThrow(message);
+	});
+
+	const runCli = (args: string[]) =>
+		spawn(process.execPath, [require.resolve('tsx/cli'), 'sandbox/cli.ts', ...args], {
+			cwd: resolvePath(__dirname, '../..'),
+			env: { ...process.env, SANDBOX_PORT: '0' },
+		});
+
+	test('the sandbox started from the command line prints its variants and plays them', async () => {
+		const child = runCli(['--quiet', '--variant', 'create=flat,resource=flat']);
+		try {
+			let out = '';
+			const url = await new Promise<string>((resolve, reject) => {
+				child.stdout.on('data', (chunk: Buffer) => {
+					out += chunk.toString();
+					const match = /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*\n\s*variants: .*\n/.exec(
+						out,
+					);
+					if (match) resolve(match[1]);
+				});
+				child.once('exit', (code) => reject(new Error(`the CLI exited (${code}): ${out}`)));
+			});
+			expect(out).toMatch(/\n {2}variants: {8}create=flat, resource=flat\n/);
+			const tokenRes = await post(
+				`${url}/oauth/token?${new URLSearchParams(assertionParams()).toString()}`,
+			);
+			const { access_token } = await json(tokenRes);
+			const res = await fetch(`${url}/webhook_endpoints`, {
+				method: 'POST',
+				headers: {
+					accept: 'application/vnd.service.v1',
+					authorization: `Bearer ${access_token}`,
+					'content-type': 'application/x-www-form-urlencoded',
+				},
+				body: `callback_uri=${encodeURIComponent(`${receiver.url}/hook`)}&enabled_events[]=transcription.created`,
+			});
+			expect(res.headers.get('location')).toBeNull();
+			expect(Object.keys(await json(res)).sort()).toEqual([
+				'callback_uri',
+				'created_at',
+				'enabled_events',
+				'id',
+			]);
+		} finally {
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			await exited;
+		}
+	});
+
+	test('an unknown variant on the command line exits 2 with the allowed values', async () => {
+		const child = runCli(['--variant', 'delivery=xml']);
+		let err = '';
+		child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+		const code = await new Promise((resolve) => child.once('exit', resolve));
+		expect(code).toBe(2);
+		expect(err).toContain(
+			'sandbox: Unknown value "xml" for variant dimension "delivery". Allowed: json, jsonapi (default json).',
+		);
+		expect(err).toContain('  event-id: per-endpoint | shared');
+	});
+});

@@ -1,0 +1,155 @@
+// The grant flow behind preAuthentication (obtainTokens), branch by branch, with a scripted token endpoint.
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/shared/auth';
+import { obtainTokens } from '../../nodes/Captioning/shared/tokens';
+
+const SECRET = 'cs-unit-secret-123';
+const OLD_ASSERTION = 'as-old-assertion-456';
+const NEW_ASSERTION = 'as-new-assertion-789';
+
+let clientCounter = 0;
+/** Fresh values per test: obtainTokens shares grants between callers with the same values. */
+function values(overrides: Record<string, unknown> = {}) {
+	clientCounter++;
+	return {
+		baseUrl: 'https://api.example.com',
+		clientId: `client-${clientCounter}`,
+		clientSecret: SECRET,
+		assertion: OLD_ASSERTION,
+		mediaType: 'application/vnd.acme.v1',
+		...overrides,
+	};
+}
+
+const token = (n: number) => ({
+	access_token: `access-${n}`,
+	token_type: 'Bearer',
+	expires_in: 7200,
+	refresh_token: `refresh-${n}`,
+});
+
+type Answer = { status: number; body: unknown } | 'unreachable';
+
+/** A token endpoint that answers from a script and records each grant's parameters. */
+function tokenEndpoint(...answers: Answer[]) {
+	const calls: Array<Record<string, string>> = [];
+	const http = async (options: IHttpRequestOptions) => {
+		calls.push({ ...(options.qs as Record<string, string>) });
+		const answer = answers.shift();
+		if (!answer) throw new Error('unexpected token call');
+		if (answer === 'unreachable') throw Object.assign(new Error('x'), { code: 'ECONNREFUSED' });
+		return {
+			statusCode: answer.status,
+			headers: { 'content-type': 'application/json' },
+			body: answer.body,
+		};
+	};
+	return { http, calls, grants: () => calls.map((c) => c.grant_type) };
+}
+
+/** Saved tokens as a previous grant left them for `data`'s values. */
+function saved(data: Record<string, unknown>, fingerprintOf = data) {
+	return {
+		...data,
+		accessToken: 'old-access',
+		refreshToken: 'old-refresh',
+		tokenFingerprint: valuesFingerprint(credentialValues(fingerprintOf)),
+	};
+}
+
+describe('which grant', () => {
+	test('no saved tokens: one assertion grant, and the fingerprint of the values is saved', async () => {
+		const data = values();
+		const endpoint = tokenEndpoint({ status: 200, body: token(1) });
+		const result = await obtainTokens(endpoint.http, data, () => 0);
+		expect(endpoint.calls).toEqual([
+			expect.objectContaining({ grant_type: 'assertion', assertion: OLD_ASSERTION }),
+		]);
+		expect(result).toEqual({
+			accessToken: 'access-1',
+			refreshToken: 'refresh-1',
+			expiresAt: 7_200_000,
+			tokenFingerprint: valuesFingerprint(credentialValues(data)),
+		});
+	});
+
+	test('a refresh token of the current values: one refresh grant', async () => {
+		const data = saved(values());
+		const endpoint = tokenEndpoint({ status: 200, body: token(2) });
+		await obtainTokens(endpoint.http, data);
+		expect(endpoint.calls).toEqual([
+			expect.objectContaining({ grant_type: 'refresh_token', refresh_token: 'old-refresh' }),
+		]);
+	});
+
+	test.each([
+		['assertion', { assertion: NEW_ASSERTION }],
+		['client secret', { clientSecret: 'cs-edited-000' }],
+		['client ID', { clientId: 'edited-client' }],
+		['Base URL', { baseUrl: 'https://other.example.com' }],
+	])(
+		'the %s changed since the tokens were saved: the assertion grant with the new values, the old refresh token unused',
+		async (_name, edit) => {
+			const before = values();
+			const data: Record<string, unknown> = { ...saved(before), ...edit };
+			const endpoint = tokenEndpoint({
+				status: 200,
+				body: { ...token(3), refresh_token: undefined },
+			});
+			const result = await obtainTokens(endpoint.http, data);
+			expect(endpoint.grants()).toEqual(['assertion']);
+			expect(endpoint.calls[0]).toMatchObject({
+				assertion: data.assertion,
+				client_id: data.clientId,
+				client_secret: data.clientSecret,
+			});
+			expect(JSON.stringify(endpoint.calls)).not.toContain('old-refresh');
+			// no refresh token in the answer: the old values' one is not kept either
+			expect(result.refreshToken).toBe('');
+			expect(result.tokenFingerprint).toBe(valuesFingerprint(credentialValues(data)));
+			expect(result.tokenFingerprint).not.toBe(data.tokenFingerprint);
+		},
+	);
+});
+
+describe('a refused refresh falls back to one assertion grant', () => {
+	test.each([
+		['400 invalid_grant', 400, { error: 'invalid_grant' }],
+		['401 invalid_grant', 401, { error: 'invalid_grant' }],
+		['401 invalid_client', 401, { error: 'invalid_client' }],
+		['400 without an error code', 400, { message: 'no' }],
+		['401 without an error code', 401, {}],
+	])('%s', async (_name, status, body) => {
+		const endpoint = tokenEndpoint({ status, body }, { status: 200, body: token(4) });
+		const result = await obtainTokens(endpoint.http, saved(values()));
+		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
+		expect(result.accessToken).toBe('access-4');
+	});
+
+	test('when the assertion is refused too, the error is about the assertion grant', async () => {
+		const endpoint = tokenEndpoint(
+			{ status: 401, body: { error: 'invalid_client' } },
+			{ status: 401, body: { error: 'invalid_client' } },
+		);
+		await expect(obtainTokens(endpoint.http, saved(values()))).rejects.toThrow(
+			/rejected the Client ID or Client Secret \(invalid_client\)/,
+		);
+		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
+	});
+});
+
+describe('no fallback where the refresh token was not refused', () => {
+	test.each([
+		['a server failure', { status: 503, body: {} }, /token endpoint failed with HTTP 503/],
+		['an unreachable service', 'unreachable' as const, /Could not reach .* \(connection refused\)/],
+		['a rate limit', { status: 429, body: { error: 'slow_down' } }, /HTTP 429/],
+	])('%s: one grant, a clear error', async (_name, answer, message) => {
+		const endpoint = tokenEndpoint(answer);
+		const error = await obtainTokens(endpoint.http, saved(values())).catch((e: Error) => e);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(message);
+		expect((error as Error).message).not.toContain(SECRET);
+		expect(endpoint.grants()).toEqual(['refresh_token']);
+	});
+});

@@ -1,0 +1,102 @@
+// The captioningApi credential type as n8n reads it: fields, authenticate() and the credential test.
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
+import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/shared/auth';
+
+const type = new CaptioningApi();
+const values = {
+	baseUrl: 'https://api.example.com',
+	clientId: 'client-1',
+	clientSecret: 'cs-type-secret-1',
+	assertion: 'as-type-assertion-1',
+	mediaType: 'application/vnd.acme.v1',
+};
+const current = valuesFingerprint(credentialValues(values));
+const request: IHttpRequestOptions = {
+	url: 'https://api.example.com/webhook_endpoints',
+	headers: { 'x-kept': '1' },
+};
+
+describe('fields', () => {
+	test('the tokens and their fingerprint are hidden; only the access token is expirable', () => {
+		const hidden = type.properties.filter((p) => p.type === 'hidden');
+		expect(hidden.map((p) => p.name)).toEqual([
+			'accessToken',
+			'refreshToken',
+			'expiresAt',
+			'tokenFingerprint',
+		]);
+		expect(type.properties.filter((p) => p.typeOptions?.expirable).map((p) => p.name)).toEqual([
+			'accessToken',
+		]);
+	});
+});
+
+describe('authenticate', () => {
+	test('tokens of the current values: the bearer and the media type', async () => {
+		const out = await type.authenticate(
+			{ ...values, accessToken: 'at-1', tokenFingerprint: current },
+			request,
+		);
+		expect(out.headers).toEqual({
+			'x-kept': '1',
+			Accept: 'application/vnd.acme.v1',
+			Authorization: 'Bearer at-1',
+		});
+	});
+
+	test.each([
+		['another assertion', { assertion: 'as-edited' }],
+		['another Base URL', { baseUrl: 'https://moved.example.com' }],
+		['no fingerprint saved yet', { tokenFingerprint: '' }],
+	])(
+		'tokens of %s: no bearer at all, so the service answers 401 and n8n renews',
+		async (_n, edit) => {
+			const out = await type.authenticate(
+				{ ...values, accessToken: 'at-1', tokenFingerprint: current, ...edit },
+				{ ...request, headers: { Authorization: 'Bearer stale' } },
+			);
+			expect(out.headers).toEqual({ Accept: 'application/vnd.acme.v1' });
+		},
+	);
+
+	test('the token never follows a redirect to another origin', async () => {
+		const out = await type.authenticate({ ...values, accessToken: 'at-1' }, request);
+		expect(out.sendCredentialsOnCrossOriginRedirect).toBe(false);
+	});
+
+	test('the default media type when the field is empty', async () => {
+		const out = await type.authenticate({ ...values, mediaType: '' }, request);
+		expect(out.headers?.Accept).toBe('application/vnd.service.v1');
+	});
+});
+
+describe('the credential test', () => {
+	const test_ = type.test;
+
+	test('reads /webhook_endpoints below the Base URL', () => {
+		expect(test_.request).toMatchObject({
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/webhook_endpoints',
+			method: 'GET',
+		});
+	});
+
+	test('only a refused token, a refused media type and a failing service fail it', () => {
+		const ignore = test_.request.ignoreHttpStatusErrors as { ignore: true; except: number[] };
+		expect(ignore.ignore).toBe(true);
+		expect(ignore.except).toEqual(expect.arrayContaining([401, 406, 500, 502, 503, 504]));
+		for (const passes of [403, 404, 405, 429, 501]) expect(ignore.except).not.toContain(passes);
+	});
+
+	test('each failing status has a rule with a message naming the cause', () => {
+		const rules = test_.rules ?? [];
+		const except = (test_.request.ignoreHttpStatusErrors as { except: number[] }).except;
+		expect(rules.map((r) => (r.properties as { value: number }).value)).toEqual(except);
+		expect(rules.every((r) => r.type === 'responseCode')).toBe(true);
+		expect(rules.find((r) => (r.properties as { value: number }).value === 406)).toMatchObject({
+			properties: { message: expect.stringMatching(/API Media Type/) },
+		});
+	});
+});

@@ -1,0 +1,156 @@
+// Redirect decisions and the transport's messages, branch by branch.
+import {
+	MAX_RATE_LIMIT_WAIT_MS,
+	rateLimitMessage,
+	redirectMessage,
+} from '../../nodes/Captioning/transport';
+import { isRedirect, locationOf, redirectStep } from '../../nodes/Captioning/transport/redirects';
+
+const BASE = 'https://api.example.com';
+const GET = { method: 'GET' as const, url: `${BASE}/webhook_endpoints` };
+const POST = { method: 'POST' as const, url: `${BASE}/webhook_endpoints` };
+
+describe('isRedirect', () => {
+	test('the five redirect statuses, nothing else', () => {
+		expect([301, 302, 303, 307, 308].every(isRedirect)).toBe(true);
+		expect([200, 300, 304, 305, 400, 404].some(isRedirect)).toBe(false);
+	});
+});
+
+describe('redirectStep', () => {
+	test('a relative Location within the Base URL: followed with the same method and body', () => {
+		expect(redirectStep(GET, 301, '/v1/webhook_endpoints', BASE)).toEqual({
+			kind: 'follow',
+			method: 'GET',
+			url: `${BASE}/v1/webhook_endpoints`,
+			keepBody: true,
+		});
+		expect(redirectStep(POST, 307, `${BASE}/v1/webhook_endpoints`, BASE)).toEqual({
+			kind: 'follow',
+			method: 'POST',
+			url: `${BASE}/v1/webhook_endpoints`,
+			keepBody: true,
+		});
+		expect(redirectStep(POST, 308, 'webhook_endpoints/', BASE)).toMatchObject({
+			kind: 'follow',
+			method: 'POST',
+		});
+	});
+
+	test('a Base URL with a path: the origin is what counts', () => {
+		expect(
+			redirectStep(
+				{ method: 'GET', url: `${BASE}/api/webhook_endpoints` },
+				302,
+				'/other/place',
+				`${BASE}/api`,
+			),
+		).toMatchObject({ kind: 'follow', url: `${BASE}/other/place` });
+	});
+
+	test('303, and 301/302 after a POST, become a GET without a body (as n8n would do)', () => {
+		for (const status of [301, 302, 303]) {
+			expect(redirectStep(POST, status, '/endpoints/1', BASE)).toEqual({
+				kind: 'follow',
+				method: 'GET',
+				url: `${BASE}/endpoints/1`,
+				keepBody: false,
+			});
+		}
+		expect(redirectStep({ ...GET, method: 'DELETE' }, 303, '/gone', BASE)).toMatchObject({
+			method: 'GET',
+			keepBody: false,
+		});
+		expect(redirectStep({ ...GET, method: 'DELETE' }, 302, '/gone', BASE)).toMatchObject({
+			method: 'DELETE',
+			keepBody: true,
+		});
+	});
+
+	test.each([
+		['another host', 'https://evil.example.net/collect', 'https://evil.example.net'],
+		['another port', 'https://api.example.com:8443/x', 'https://api.example.com:8443'],
+		['another scheme (http to https)', 'http://api.example.com/x', 'http://api.example.com'],
+		['a subdomain', 'https://eu.api.example.com/x', 'https://eu.api.example.com'],
+	])('%s: not followed, the origin named without path or query', (_name, location, origin) => {
+		expect(redirectStep(GET, 302, `${location}?token=secret`, BASE)).toEqual({
+			kind: 'cross-origin',
+			origin,
+		});
+	});
+
+	test('no Location, or one that is not an http(s) URL: nothing to follow', () => {
+		expect(redirectStep(GET, 302, undefined, BASE)).toEqual({ kind: 'no-location' });
+		expect(redirectStep(GET, 302, '', BASE)).toEqual({ kind: 'no-location' });
+		expect(redirectStep(GET, 302, 'ftp://files.example.com/x', BASE)).toEqual({
+			kind: 'no-location',
+		});
+		expect(redirectStep(GET, 302, 'http://[::1', BASE)).toEqual({ kind: 'no-location' });
+	});
+
+	test('locationOf reads the header however it is spelt or repeated', () => {
+		expect(locationOf({ location: '/a' })).toBe('/a');
+		expect(locationOf({ Location: '/b' })).toBe('/b');
+		expect(locationOf({ location: ['/c', '/d'] })).toBe('/c');
+		expect(locationOf({})).toBeUndefined();
+	});
+});
+
+describe('redirectMessage', () => {
+	test('another origin: where the service pointed and how to fix the Base URL', () => {
+		expect(
+			redirectMessage('GET /webhook_endpoints', 301, {
+				kind: 'cross-origin',
+				origin: 'https://api.example.com',
+			}),
+		).toBe(
+			"The service redirected GET /webhook_endpoints to another address (https://api.example.com, HTTP 301). The credential's token is only sent to its Base URL, so the redirect was not followed. If the service has moved there, set the Base URL to https://api.example.com.",
+		);
+	});
+
+	test('no usable Location, and too many redirects', () => {
+		expect(redirectMessage('GET /x', 302, { kind: 'no-location' })).toMatch(
+			/redirect \(HTTP 302\) without a usable Location\. Check the Base URL/,
+		);
+		expect(redirectMessage('GET /x', 302, 'too-many')).toMatch(/more than 5 times/);
+	});
+});
+
+describe('rateLimitMessage', () => {
+	const what = 'GET /webhook_endpoints';
+	test('a wait longer than the budget, asked at once', () => {
+		expect(
+			rateLimitMessage(what, {
+				reason: 'budget',
+				attempts: 1,
+				waitedMs: 0,
+				refusedWaitMs: 3_600_000,
+			}),
+		).toMatch(
+			/rate limit is used up for GET \/webhook_endpoints: it asks to wait 3600 s, longer than the 60 s this node waits in all\. Process fewer items/,
+		);
+	});
+
+	test('a wait that no longer fits after waiting', () => {
+		expect(
+			rateLimitMessage(what, {
+				reason: 'budget',
+				attempts: 4,
+				waitedMs: 60_000,
+				refusedWaitMs: 20_000,
+			}),
+		).toMatch(
+			/after 60 s of waiting it asks for 20 s more, beyond the 60 s this node waits in all/,
+		);
+	});
+
+	test('the attempts used up', () => {
+		expect(rateLimitMessage(what, { reason: 'attempts', attempts: 6, waitedMs: 31_000 })).toMatch(
+			/still exceeded for GET \/webhook_endpoints after 6 attempts and 31 s of waiting/,
+		);
+	});
+
+	test('the budget is the README’s 60 s', () => {
+		expect(MAX_RATE_LIMIT_WAIT_MS).toBe(60_000);
+	});
+});

@@ -1,0 +1,668 @@
+// The trigger's receive pipeline (trigger/pipeline.ts): every branch from a delivery to a decision. Hostile
+// deliveries are refused with their status, benign oddities start with the item a user would see, unwanted
+// types are acknowledged, and each event id starts once per registration.
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	type Clock,
+	CLAIM_POLL_MS,
+	type DedupeAccess,
+	dedupeKey,
+	dedupeScope,
+	type Decision,
+	type Delivery,
+	LEGACY_SEEN_FIELD,
+	MAX_CLAIM_WAIT_MS,
+	readRawBody,
+	receiveDelivery,
+	receiveNow,
+	SEEN_FIELDS,
+	seenStore,
+} from '../../nodes/Captioning/trigger/pipeline';
+import { eventHash, hasSeen, minuteOf, seenEntry } from '../../nodes/Captioning/trigger/seen';
+
+const TOKEN = 'OXjuL-jpuzW4d_3GRoJCUSMXzhQephRp';
+const TID = '7d1b3c1e-2f4a-4b7c-9d0e-1a2b3c4d5e6f';
+const SELECTED = ['transcription.transcribed'];
+
+let ids = 0;
+const newId = () => `event-${++ids}`;
+
+type Json = Record<string, unknown>;
+
+function event(id = newId()) {
+	return {
+		data: {
+			id,
+			type: 'webhook_event',
+			attributes: {
+				created_at: '2026-11-22T10:00:00.123Z',
+				event_type: 'transcription.transcribed',
+				uri: `https://n8n.example.com/webhook/abc/webhook?token=${TOKEN}`,
+			},
+			relationships: { subject: { data: { id: TID, type: 'transcription' } } },
+		},
+		included: [
+			{
+				id: TID,
+				type: 'transcription',
+				attributes: {
+					title: 'Board meeting',
+					duration: 61.5,
+					average_confidence: 0.91,
+					media: { url: 'https://files.example.com/media.wav?signature=x' },
+					transcriptions: [
+						{ format: 'vtt', url: 'https://files.example.com/a.vtt?signature=x' },
+						{ format: 'google_stt', url: 'https://files.example.com/a.json?signature=x' },
+					],
+				},
+			},
+		] as Json[],
+	};
+}
+type Event = ReturnType<typeof event>;
+
+function delivery(body: unknown, overrides: Partial<Delivery> = {}): Delivery {
+	return {
+		registration: 'api',
+		manualToken: '',
+		registeredToken: TOKEN,
+		givenToken: TOKEN,
+		contentType: 'application/json',
+		rawBody: Buffer.isBuffer(body)
+			? body
+			: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+		selectedEvents: SELECTED,
+		options: {},
+		...overrides,
+	};
+}
+
+let triggers = 0;
+
+/** One trigger's registration: its static data, and n8n's answer to each request, given by the test. */
+function registration(mode = 'webhook', staticData: IDataObject = {}) {
+	const key = dedupeKey(`wf-${++triggers}`, 'node-1', mode);
+	const requests = () => {
+		let status: number | undefined;
+		const listeners: Array<(ok: boolean) => void> = [];
+		const access: DedupeAccess = {
+			key,
+			...seenStore(staticData, mode),
+			answered: () => (status === undefined ? undefined : status < 300),
+			onAnswered: (listener) => listeners.push(listener),
+		};
+		const answer = (code: number) => {
+			status = code;
+			for (const listener of listeners) listener(code < 300);
+		};
+		return { access, answer };
+	};
+	return { key, staticData, request: requests };
+}
+
+function fakeClock(): Clock & { slept: number } {
+	let now = 1_760_000_000_000;
+	const clock = {
+		slept: 0,
+		nowMs: () => now,
+		sleep: async (ms: number) => {
+			now += ms;
+			clock.slept += ms;
+		},
+	};
+	return clock;
+}
+
+/** A delivery through a fresh registration, answered as n8n answers a start (2xx). */
+async function decide(d: Delivery, reg = registration()): Promise<Decision> {
+	const { access, answer } = reg.request();
+	const decision = await receiveDelivery(d, access, fakeClock());
+	answer(decision.kind === 'reject' ? decision.status : 200);
+	return decision;
+}
+
+const mutate = (change: (e: Event) => void, id?: string) => {
+	const e = event(id);
+	change(e);
+	return e;
+};
+const attrs = (e: Event) => e.included[0].attributes as Json;
+
+describe('hostile deliveries are refused', () => {
+	test.each<[string, Delivery, number, RegExp]>([
+		['no token', delivery(event(), { givenToken: undefined }), 401, /no token/],
+		['an empty token', delivery(event(), { givenToken: '' }), 401, /no token/],
+		['a wrong token', delivery(event(), { givenToken: 'guess' }), 401, /does not match/],
+		[
+			'a wrong token first, the right one second',
+			delivery(event(), { givenToken: ['guess', TOKEN] }),
+			401,
+			/does not match/,
+		],
+		[
+			'no registration to check against',
+			delivery(event(), { registeredToken: undefined }),
+			401,
+			/no registration/,
+		],
+		[
+			'manual registration with a Secret Token, none given',
+			delivery(event(), { registration: 'manual', manualToken: 'mine', givenToken: undefined }),
+			401,
+			/no token/,
+		],
+		[
+			'a wrong token on a body that is not JSON either: the token first',
+			delivery('hello', { givenToken: 'guess' }),
+			401,
+			/does not match/,
+		],
+		[
+			'a wrong token on an unselected event: the token first',
+			delivery(
+				mutate((e) => (e.data.attributes.event_type = 'transcription.created')),
+				{ givenToken: 'guess' },
+			),
+			401,
+			/does not match/,
+		],
+		[
+			'a body n8n has consumed (multipart/form-data)',
+			delivery(event(), { contentType: 'multipart/form-data; boundary=x', rawBody: undefined }),
+			415,
+			/could not be read/,
+		],
+		['an empty body', delivery(Buffer.alloc(0)), 400, /empty/],
+		['text', delivery('hello', { contentType: 'text/plain' }), 400, /not valid JSON/],
+		['truncated JSON', delivery('{"data":{"id":"x"'), 400, /not valid JSON/],
+		[
+			'a form',
+			delivery('data[id]=x&data[type]=webhook_event', {
+				contentType: 'application/x-www-form-urlencoded',
+			}),
+			400,
+			/not valid JSON/,
+		],
+		['XML', delivery('<event id="x"/>', { contentType: 'application/xml' }), 400, /not valid JSON/],
+		['JSON that is no object', delivery('[1,2]'), 400, /data\.id/],
+		['JSON null', delivery('null'), 400, /data\.id/],
+		['an empty object', delivery('{}'), 400, /data\.id/],
+		[
+			'a selected event without an id',
+			delivery(mutate((e) => delete (e.data as Json).id)),
+			400,
+			/data\.id: Required/,
+		],
+		[
+			'a selected event with a numeric id',
+			delivery(mutate((e) => ((e.data as Json).id = 42))),
+			400,
+			/data\.id/,
+		],
+		[
+			'an id with bytes that are not UTF-8 (two such ids would be one)',
+			delivery(
+				Buffer.from(
+					JSON.stringify(event('a@b')).split('@').join(String.fromCharCode(0xff)),
+					'latin1',
+				),
+			),
+			400,
+			/not valid UTF-8/,
+		],
+		[
+			'an id too long to be the service’s',
+			delivery(mutate((e) => (e.data.id = 'i'.repeat(201)))),
+			400,
+			/longer than 200|data\.id/,
+		],
+	])('%s', async (_name, d, status, message) => {
+		expect(await decide(d)).toEqual({
+			kind: 'reject',
+			status,
+			message: expect.stringMatching(message),
+		});
+	});
+
+	test('a refused delivery leaves no trace: the same event with the token then starts', async () => {
+		const reg = registration();
+		const e = event();
+		expect(await decide(delivery(e, { givenToken: 'guess' }), reg)).toMatchObject({
+			kind: 'reject',
+		});
+		expect(await decide(delivery(e), reg)).toMatchObject({ kind: 'start' });
+	});
+});
+
+describe('unwanted event types are acknowledged without validating the rest', () => {
+	test.each<[string, unknown]>([
+		['an unselected type', mutate((e) => (e.data.attributes.event_type = 'transcription.created'))],
+		['an unknown type', mutate((e) => (e.data.attributes.event_type = 'transcription.deleted'))],
+		[
+			'a type in other case',
+			mutate((e) => (e.data.attributes.event_type = 'TRANSCRIPTION.TRANSCRIBED')),
+		],
+		['no type', mutate((e) => delete (e.data.attributes as Json).event_type)],
+		['a type that is no string', mutate((e) => ((e.data.attributes as Json).event_type = 7))],
+		['no attributes', mutate((e) => delete (e.data as Json).attributes)],
+		[
+			'an unselected type with everything else wrong',
+			{
+				data: {
+					id: 'x',
+					type: 7,
+					attributes: { event_type: 'transcription.created', created_at: [] },
+				},
+				included: 'nope',
+			},
+		],
+	])('%s → 200 ignored', async (_name, body) => {
+		expect(await decide(delivery(body))).toEqual({
+			kind: 'ignore',
+			message: expect.stringMatching(/is not selected/),
+		});
+	});
+
+	test('nothing is remembered: the same id with a selected type starts afterwards', async () => {
+		const reg = registration();
+		const e = event();
+		const unselected = structuredClone(e);
+		unselected.data.attributes.event_type = 'transcription.created';
+		expect(await decide(delivery(unselected), reg)).toMatchObject({ kind: 'ignore' });
+		expect(await decide(delivery(e), reg)).toMatchObject({ kind: 'start' });
+	});
+});
+
+describe('benign oddities start, with everything passed through', () => {
+	const started = async (d: Delivery) => {
+		const decision = await decide(d);
+		if (decision.kind !== 'start')
+			throw new Error(`expected start, got ${JSON.stringify(decision)}`);
+		return decision;
+	};
+
+	test.each<[string, unknown, IDataObject]>([
+		['as the service sends it', event(), { title: 'Board meeting', duration: 61.5 }],
+		[
+			'numbers as decimal strings',
+			mutate((e) => Object.assign(attrs(e), { duration: '12.5', average_confidence: '0.91' })),
+			{ duration: 12.5, averageConfidence: 0.91 },
+		],
+		[
+			'nulls',
+			mutate((e) => Object.assign(attrs(e), { title: null, duration: null, media: null })),
+			{ title: null, duration: null, mediaUrl: null },
+		],
+		[
+			'extra members everywhere',
+			mutate((e) => {
+				(e as Json).meta = { page: 1 };
+				(e.data as Json).links = { self: 'x' };
+				(e.data.attributes as Json).future = true;
+				attrs(e).language = 'en';
+			}),
+			{ title: 'Board meeting' },
+		],
+		[
+			'other resources in included',
+			mutate((e) => e.included.unshift({ id: 'm1', type: 'media', attributes: { title: 'no' } })),
+			{ title: 'Board meeting' },
+		],
+		['no included', mutate((e) => delete (e as Json).included), { title: null, formats: [] }],
+		[
+			'the transcription not in included',
+			mutate((e) => (e.included[0].id = 'someone-else')),
+			{ transcriptionId: TID, title: null },
+		],
+		[
+			'no relationships',
+			mutate((e) => delete (e.data as Json).relationships),
+			{ transcriptionId: null, title: 'Board meeting' },
+		],
+		[
+			'created_at in another format',
+			mutate((e) => (e.data.attributes.created_at = '1735689600')),
+			{ createdAt: '1735689600' },
+		],
+		['another data.type', mutate((e) => (e.data.type = 'event')), { title: 'Board meeting' }],
+		[
+			'a confidence outside 0..1',
+			mutate((e) => (attrs(e).average_confidence = 7)),
+			{ averageConfidence: 7 },
+		],
+		[
+			'a file URL that is no URL',
+			mutate((e) => ((attrs(e).transcriptions as Json[])[0].url = 'captions/a.vtt')),
+			{ files: { vtt: 'captions/a.vtt', google_stt: expect.any(String) } },
+		],
+		[
+			'a title of another type',
+			mutate((e) => (attrs(e).title = { en: 'Board' })),
+			{ title: { en: 'Board' } },
+		],
+	])('%s', async (_name, body, expected) => {
+		const decision = await started(delivery(body));
+		expect(decision.item.json).toMatchObject(expected);
+		expect(decision.downloads).toEqual([]);
+	});
+
+	test.each<[string, Partial<Delivery>]>([
+		['JSON:API media type', { contentType: 'application/vnd.api+json' }],
+		['text/plain', { contentType: 'text/plain' }],
+		['no content type', { contentType: undefined }],
+		[
+			'manual registration without a Secret Token',
+			{ registration: 'manual', givenToken: undefined },
+		],
+		[
+			'manual registration with its Secret Token',
+			{ registration: 'manual', manualToken: 'mine', givenToken: 'mine' },
+		],
+	])('%s', async (_name, overrides) => {
+		await started(delivery(event(), overrides));
+	});
+
+	test('a byte-order mark, and bytes that are not UTF-8 in a title', async () => {
+		await started(
+			delivery(Buffer.concat([Buffer.from('\uFEFF'), Buffer.from(JSON.stringify(event()))])),
+		);
+		const text = JSON.stringify(mutate((e) => (attrs(e).title = 'caf@')));
+		const [before, after] = text.split('@');
+		const decision = await started(
+			delivery(Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from(after)])),
+		);
+		expect(decision.item.json.title).toBe('caf\uFFFD');
+	});
+
+	test('any field-level variation that keeps the id and the selected type starts (seeded)', async () => {
+		const values = [null, true, 0, -1.5, '', 'x', '12.5', [], [null], {}, { a: [1] }, 'not a url'];
+		const paths: Array<Array<string | number>> = [
+			['data', 'type'],
+			['data', 'attributes', 'created_at'],
+			['data', 'attributes', 'uri'],
+			['data', 'relationships'],
+			['data', 'relationships', 'subject'],
+			['data', 'relationships', 'subject', 'data'],
+			['data', 'relationships', 'subject', 'data', 'id'],
+			['included'],
+			['included', 0],
+			['included', 0, 'id'],
+			['included', 0, 'type'],
+			['included', 0, 'attributes'],
+			['included', 0, 'attributes', 'title'],
+			['included', 0, 'attributes', 'duration'],
+			['included', 0, 'attributes', 'average_confidence'],
+			['included', 0, 'attributes', 'media'],
+			['included', 0, 'attributes', 'media', 'url'],
+			['included', 0, 'attributes', 'transcriptions'],
+			['included', 0, 'attributes', 'transcriptions', 0],
+			['included', 0, 'attributes', 'transcriptions', 0, 'format'],
+			['included', 0, 'attributes', 'transcriptions', 0, 'url'],
+			['extra'],
+		];
+		let seed = 42;
+		const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+		const reg = registration();
+		for (let i = 0; i < 500; i++) {
+			const e = event() as unknown as Json;
+			for (let m = 0; m <= random(3); m++) {
+				const path = paths[random(paths.length)];
+				let parent: unknown = e;
+				for (const key of path.slice(0, -1)) {
+					parent =
+						parent !== null && typeof parent === 'object' ? (parent as Json)[key] : undefined;
+				}
+				if (parent === null || typeof parent !== 'object') continue;
+				const last = path[path.length - 1] as string;
+				if (random(4) === 0) delete (parent as Json)[last];
+				else (parent as Json)[last] = structuredClone(values[random(values.length)]);
+			}
+			const decision = await decide(delivery(e, { options: { downloadFormats: ['vtt'] } }), reg);
+			expect([i, decision.kind]).toEqual([i, 'start']);
+		}
+	});
+});
+
+describe('downloads', () => {
+	test('the selected formats the event has files for, to fetch after answering', async () => {
+		const decision = await decide(
+			delivery(event(), { options: { downloadFormats: ['vtt', 'srt'] } }),
+		);
+		expect(decision).toMatchObject({
+			kind: 'start',
+			downloads: [{ format: 'vtt', url: 'https://files.example.com/a.vtt?signature=x' }],
+		});
+	});
+
+	test('a file that cannot be fetched says so on the item; n8n answers as for no download', async () => {
+		const body = mutate((e) => ((attrs(e).transcriptions as Json[])[0].url = 'captions/a.vtt'));
+		const decision = await decide(delivery(body, { options: { downloadFormats: ['vtt'] } }));
+		expect(decision).toMatchObject({
+			kind: 'start',
+			downloads: [],
+			item: {
+				json: {
+					downloadErrors: [
+						{ format: 'vtt', message: expect.stringMatching(/not an http\(s\) URL/) },
+					],
+				},
+			},
+		});
+	});
+});
+
+describe('no callback token in any output', () => {
+	const started = async (body: unknown, overrides: Partial<Delivery> = {}) => {
+		const decision = await decide(delivery(body, overrides));
+		if (decision.kind !== 'start') throw new Error('expected start');
+		return decision.item.json;
+	};
+
+	test('Raw Body: the event as it came, without the token in data.attributes.uri', async () => {
+		const e = event();
+		const json = await started(e, { options: { rawBody: true } });
+		const expected = structuredClone(e);
+		expected.data.attributes.uri = 'https://n8n.example.com/webhook/abc/webhook';
+		expect(json).toEqual(expected);
+	});
+
+	test('Raw Body: nor anywhere else, e.g. an included webhook endpoint', async () => {
+		const e = mutate((x) =>
+			x.included.push({
+				id: 'ep',
+				type: 'webhook_endpoint',
+				attributes: { callback_uri: `https://n8n.example.com/webhook/abc/webhook?token=${TOKEN}` },
+			}),
+		);
+		expect(JSON.stringify(await started(e, { options: { rawBody: true } }))).not.toContain(TOKEN);
+	});
+
+	test('the flattened item, whichever field carries it', async () => {
+		const e = mutate((x) => (attrs(x).title = `leaked ${TOKEN}`));
+		const json = await started(e);
+		expect(json.title).toBe('leaked [redacted]');
+		expect(JSON.stringify(json)).not.toContain(TOKEN);
+	});
+
+	test('the manual Secret Token too', async () => {
+		const e = mutate((x) => (x.data.attributes.uri = 'https://h/webhook/abc/webhook?token=mine'));
+		const json = await started(e, {
+			registration: 'manual',
+			manualToken: 'mine',
+			givenToken: 'mine',
+			options: { rawBody: true },
+		});
+		expect((json.data as Json & { attributes: Json }).attributes.uri).toBe(
+			'https://h/webhook/abc/webhook',
+		);
+	});
+});
+
+describe('duplicates: each event id starts once per registration', () => {
+	test('a redelivery after n8n answered 2xx is a duplicate, even with another body', async () => {
+		const reg = registration();
+		const e = event();
+		expect(await decide(delivery(e), reg)).toMatchObject({ kind: 'start' });
+		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
+		const changed = structuredClone(e);
+		attrs(changed).title = 'Changed';
+		expect(await decide(delivery(changed), reg)).toEqual({ kind: 'duplicate' });
+	});
+
+	test('a start n8n answered with an error is forgotten: the redelivery starts', async () => {
+		const reg = registration();
+		const e = event();
+		const first = reg.request();
+		expect(receiveNow(delivery(e), first.access, fakeClock())).toMatchObject({ kind: 'start' });
+		first.answer(500);
+		expect(await decide(delivery(e), reg)).toMatchObject({ kind: 'start' });
+	});
+
+	test('a copy arriving while the first is starting waits, then is a duplicate', async () => {
+		const reg = registration();
+		const e = event();
+		const first = reg.request();
+		const clock = fakeClock();
+		expect(receiveNow(delivery(e), first.access, clock)).toMatchObject({ kind: 'start' });
+		const copy = reg.request();
+		const waiting = receiveDelivery(delivery(e), copy.access, clock);
+		first.answer(200);
+		expect(await waiting).toEqual({ kind: 'duplicate' });
+	});
+
+	test('a copy waiting for a start that fails takes the event over', async () => {
+		const reg = registration();
+		const e = event();
+		const first = reg.request();
+		const clock = fakeClock();
+		receiveNow(delivery(e), first.access, clock);
+		const waiting = receiveDelivery(delivery(e), reg.request().access, clock);
+		first.answer(503);
+		expect(await waiting).toMatchObject({ kind: 'start' });
+	});
+
+	test('a copy waits at most 5 s, then asks for a later delivery (409)', async () => {
+		const reg = registration();
+		const e = event();
+		const clock = fakeClock();
+		receiveNow(delivery(e), reg.request().access, clock);
+		const decision = await receiveDelivery(delivery(e), reg.request().access, clock);
+		expect(decision).toEqual({
+			kind: 'reject',
+			status: 409,
+			message: expect.stringMatching(/later/),
+		});
+		expect(clock.slept).toBe(MAX_CLAIM_WAIT_MS);
+		expect(MAX_CLAIM_WAIT_MS % CLAIM_POLL_MS).toBe(0);
+	});
+
+	test('an id in the stored list (another process, or before a restart) is a duplicate', async () => {
+		const e = event();
+		const stored = seenEntry(eventHash(e.data.id), minuteOf(Date.now()));
+		const reg = registration('webhook', { [SEEN_FIELDS.production]: stored });
+		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
+		// and this process knows it from then on
+		reg.staticData[SEEN_FIELDS.production] = '';
+		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
+	});
+
+	test('an id in the list an earlier version stored is a duplicate; the old list is replaced', async () => {
+		const e = event();
+		const reg = registration('webhook', {
+			[LEGACY_SEEN_FIELD]: [[e.data.id, Math.floor(Date.now() / 1000)]],
+		});
+		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
+		expect(await decide(delivery(event()), reg)).toMatchObject({ kind: 'start' });
+		expect(reg.staticData[LEGACY_SEEN_FIELD]).toBeUndefined();
+		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
+			true,
+		);
+	});
+
+	test('a start writes its id into the static data it was given', async () => {
+		const reg = registration();
+		const e = event();
+		await decide(delivery(e), reg);
+		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
+			true,
+		);
+	});
+
+	test('the test URL and the production URL are two registrations', async () => {
+		const e = event();
+		const production = registration('webhook');
+		const test = {
+			...registration('manual', production.staticData),
+			key: dedupeKey('wf-shared', 'node-1', 'manual'),
+		};
+		expect(await decide(delivery(e), production)).toMatchObject({ kind: 'start' });
+		expect(await decide(delivery(e), test)).toMatchObject({ kind: 'start' });
+		expect(await decide(delivery(e), test)).toEqual({ kind: 'duplicate' });
+		expect(Object.keys(production.staticData).sort()).toEqual(
+			[SEEN_FIELDS.production, SEEN_FIELDS.test].sort(),
+		);
+	});
+});
+
+describe('registrations and where they keep their list', () => {
+	test('n8n runs the test URL in manual mode, the production URL in webhook mode', () => {
+		expect(dedupeScope('manual')).toBe('test');
+		expect(dedupeScope('webhook')).toBe('production');
+		expect(dedupeScope('trigger')).toBe('production');
+		expect(dedupeKey('wf', 'n', 'manual')).not.toBe(dedupeKey('wf', 'n', 'webhook'));
+	});
+
+	test('seenStore: a field per registration; production takes over an earlier version’s list', () => {
+		const staticData: IDataObject = { [LEGACY_SEEN_FIELD]: [['a', 1]], registration: { x: 1 } };
+		const production = seenStore(staticData, 'webhook');
+		const test = seenStore(staticData, 'manual');
+		expect(production.read()).toEqual([['a', 1]]);
+		expect(test.read()).toBeUndefined();
+		test.write('t');
+		expect(staticData[LEGACY_SEEN_FIELD]).toBeDefined();
+		production.write('p');
+		expect(staticData).toEqual({
+			[SEEN_FIELDS.production]: 'p',
+			[SEEN_FIELDS.test]: 't',
+			registration: { x: 1 },
+		});
+		expect(production.read()).toBe('p');
+	});
+});
+
+describe('readRawBody', () => {
+	const request = (fields: Record<string, unknown>, contentType = 'application/json') => ({
+		headers: { 'content-type': contentType },
+		...fields,
+	});
+
+	test('the bytes n8n has read', async () => {
+		const raw = Buffer.from('{}');
+		expect(await readRawBody(request({ rawBody: raw }))).toBe(raw);
+	});
+
+	test('read now when n8n has not (types it does not parse)', async () => {
+		const req = request({}, 'application/vnd.api+json') as Record<string, unknown> & {
+			headers: Record<string, string>;
+		};
+		req.readRawBody = async () => {
+			req.rawBody = Buffer.from('{"a":1}');
+		};
+		expect(await readRawBody(req)).toEqual(Buffer.from('{"a":1}'));
+	});
+
+	test('none when the stream cannot be read, or when n8n has parsed multipart/form-data', async () => {
+		const failing = async () => {
+			throw new Error('Request body stream was aborted or is not readable');
+		};
+		expect(await readRawBody(request({ readRawBody: failing }))).toBeUndefined();
+		const untouched = jest.fn();
+		expect(
+			await readRawBody(request({ readRawBody: untouched }, 'multipart/form-data; boundary=x')),
+		).toBeUndefined();
+		expect(untouched).not.toHaveBeenCalled();
+		expect(await readRawBody(request({}))).toBeUndefined();
+		expect(await readRawBody(request({ readRawBody: async () => undefined }))).toBeUndefined();
+	});
+});

@@ -1,0 +1,205 @@
+// CaptioningTrigger.webhook() wired into n8n-core's real WebhookContext behind a real HTTP server
+// (test/helpers/webhookServer.ts does around it what n8n's webhook handler does), with manual registration so
+// that no service is needed, and a local file server for Download Caption Files. The pipeline's branches are in
+// trigger.pipeline.test.ts; this proves the wiring a user meets.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
+import { json } from '../helpers/http';
+import { createHarness } from '../helpers/n8nContext';
+import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
+
+const TOKEN = 'manual-secret-token';
+const trigger = new CaptioningTrigger();
+
+let server: WebhookServer;
+let files: Server;
+let filesUrl: string;
+let node: INode;
+let ids = 0;
+
+async function setUp(options: Record<string, string[] | boolean> = {}) {
+	const h = createHarness({});
+	node = h.makeNode(
+		'captioningTrigger',
+		{
+			registration: 'manual',
+			manualToken: TOKEN,
+			events: ['transcription.transcribed'],
+			options,
+		},
+		'Captioning Trigger',
+	);
+	h.nodeTypes.getByName = () => trigger;
+	h.nodeTypes.getByNameAndVersion = () => trigger;
+	server = await startWebhookServer(h, trigger, node, {});
+}
+
+beforeAll(async () => {
+	files = createServer((req, res) => {
+		if (req.url?.startsWith('/q3.vtt')) {
+			res.writeHead(200, {
+				'content-type': 'text/vtt',
+				'content-disposition': 'attachment; filename="Q3 50% update.vtt"',
+			});
+			res.end('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nRevenue is up.\n');
+		} else {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ errors: [{ detail: 'no such file' }] }));
+		}
+	});
+	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => files.close(() => resolve())));
+afterEach(() => server?.close());
+
+function event(change: (e: IDataObject & { data: IDataObject }) => void = () => undefined) {
+	const e = {
+		data: {
+			id: `evt-${++ids}`,
+			type: 'webhook_event',
+			attributes: {
+				created_at: '2026-11-22T10:00:00.123Z',
+				event_type: 'transcription.transcribed',
+				uri: `http://n8n.example.com/webhook/x/webhook?token=${TOKEN}`,
+			},
+			relationships: { subject: { data: { id: 't1', type: 'transcription' } } },
+		},
+		included: [
+			{
+				id: 't1',
+				type: 'transcription',
+				attributes: {
+					title: 'Q3 50% update',
+					duration: '12.5',
+					average_confidence: '0.91',
+					transcriptions: [
+						{ format: 'vtt', url: `${filesUrl}/q3.vtt?signature=s` },
+						{ format: 'google_stt', url: `${filesUrl}/missing.json?signature=s` },
+					],
+				},
+			},
+		],
+	};
+	change(e);
+	return e;
+}
+
+const url = (test = false, token = TOKEN) =>
+	`${server.baseUrl}/${test ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook?token=${token}`;
+
+const post = (body: unknown, { type = 'application/json', test = false, token = TOKEN } = {}) =>
+	fetch(url(test, token), {
+		method: 'POST',
+		headers: type ? { 'content-type': type } : {},
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+
+/** n8n records an execution after the answer when the trigger answered itself. */
+async function executions(count: number) {
+	for (let i = 0; i < 100 && server.executions.length < count; i++) {
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	return server.executions;
+}
+
+describe('webhook() in n8n-core’s WebhookContext', () => {
+	test('a delivery with an id and a selected type starts one execution, however it is typed', async () => {
+		await setUp();
+		for (const type of ['application/json', 'application/vnd.api+json', 'text/plain', '']) {
+			const res = await post(event(), { type });
+			expect([type, res.status, await json(res)]).toEqual([
+				type,
+				200,
+				{ message: 'Workflow was started' },
+			]);
+		}
+		expect(server.executions).toHaveLength(4);
+		expect(server.executions[0].items[0].json).toMatchObject({
+			title: 'Q3 50% update',
+			duration: 12.5,
+			averageConfidence: 0.91,
+		});
+	});
+
+	test('hostile deliveries are refused and start nothing', async () => {
+		await setUp();
+		const answers = [
+			await post(event(), { token: 'guess' }),
+			await post('hello', { type: 'text/plain' }),
+			await post({ data: { attributes: { event_type: 'transcription.transcribed' } } }),
+			await post('--b\r\nContent-Disposition: form-data; name="e"\r\n\r\n{}\r\n--b--\r\n', {
+				type: 'multipart/form-data; boundary=b',
+			}),
+		];
+		expect(answers.map((res) => res.status)).toEqual([401, 400, 400, 415]);
+		for (const res of answers) expect(typeof (await json(res)).error).toBe('string');
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('an unselected type is acknowledged', async () => {
+		await setUp();
+		const res = await post(
+			event((e) => ((e.data.attributes as IDataObject).event_type = 'transcription.created')),
+		);
+		expect(await json(res)).toEqual({
+			received: true,
+			ignored: 'event type "transcription.created" is not selected',
+		});
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('the test URL and the production URL each start an event id once', async () => {
+		await setUp();
+		const e = event();
+		const statuses = [];
+		for (const test of [false, true, false, true]) {
+			const res = await post(e, { test });
+			statuses.push(`${test ? 'test' : 'production'}:${JSON.stringify(await json(res))}`);
+		}
+		expect(statuses).toEqual([
+			'production:{"message":"Workflow was started"}',
+			'test:{"message":"Workflow was started"}',
+			'production:{"received":true,"duplicate":true}',
+			'test:{"received":true,"duplicate":true}',
+		]);
+		expect(server.executions.map((x) => x.mode)).toEqual(['production', 'test']);
+	});
+
+	test('Raw Body: the event as it came, without the callback token', async () => {
+		await setUp({ rawBody: true });
+		const e = event();
+		await post(e);
+		const [execution] = await executions(1);
+		expect(JSON.stringify(execution.items)).not.toContain(TOKEN);
+		expect(execution.items[0].json).toEqual({
+			...e,
+			data: {
+				...e.data,
+				attributes: {
+					...(e.data.attributes as IDataObject),
+					uri: 'http://n8n.example.com/webhook/x/webhook',
+				},
+			},
+		});
+	});
+
+	test('Download Caption Files: a failed file and an awkward name end up on the item', async () => {
+		await setUp({ downloadFormats: ['vtt', 'google_stt'] });
+		const res = await post(event());
+		expect(await json(res)).toEqual({ received: true });
+		const [execution] = await executions(1);
+		const [item] = execution.items;
+		expect(item.binary?.vtt).toMatchObject({ fileName: 'Q3 50% update.vtt', mimeType: 'text/vtt' });
+		expect(item.json.transcript).toBe('Revenue is up.');
+		expect(item.json.downloadErrors).toEqual([
+			{ format: 'google_stt', message: expect.stringMatching(/no file at .*HTTP 404/) },
+		]);
+		// the files map keeps the signed URLs (they are the event's); messages never show a signature
+		expect(JSON.stringify(item.json.downloadErrors)).not.toMatch(/signature=s/);
+	});
+});

@@ -1,0 +1,387 @@
+// Reading webhook endpoints from every shape the service may answer in, branch by branch.
+import {
+	classifyFailure,
+	collectEndpoints,
+	createdEndpoint,
+	createdEndpointId,
+	headerValue,
+	idFromLocation,
+	nextFromLinkHeader,
+	nextPagePath,
+	parseBody,
+	readEndpoint,
+	readEndpointDocument,
+	readEndpointPage,
+	redactCallbackToken,
+	redactEndpoint,
+	UnexpectedListError,
+} from '../../nodes/Captioning/shared/webhookEndpoints';
+
+const URI = 'https://n8n.example.com/webhook/abc/webhook?token=s3cret';
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+const jsonApi = (id: unknown = 'ep-1') => ({
+	id,
+	type: 'webhook_endpoint',
+	attributes: { callback_uri: URI, enabled_events: EVENTS, created_at: '2026-01-01T00:00:00.000Z' },
+	links: { self: 'https://api.example.com/webhook_endpoints/ep-1' },
+});
+const flat = (id: unknown = 'ep-1') => ({
+	id,
+	callback_uri: URI,
+	enabled_events: EVENTS,
+	created_at: '2026-01-01T00:00:00.000Z',
+});
+const normalised = {
+	id: 'ep-1',
+	callback_uri: URI,
+	enabled_events: EVENTS,
+	created_at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('parseBody', () => {
+	test('objects pass; JSON text is parsed; empty text and nothing are no body; other text stays', () => {
+		expect(parseBody({ a: 1 })).toEqual({ a: 1 });
+		expect(parseBody('{"id":"x"}')).toEqual({ id: 'x' });
+		expect(parseBody('')).toBeUndefined();
+		expect(parseBody('  ')).toBeUndefined();
+		expect(parseBody(undefined)).toBeUndefined();
+		expect(parseBody(null)).toBeUndefined();
+		expect(parseBody('<html>')).toBe('<html>');
+	});
+});
+
+describe('readEndpoint', () => {
+	test('a JSON:API resource and a flat object read the same; the envelope is dropped', () => {
+		expect(readEndpoint(jsonApi())).toEqual(normalised);
+		expect(readEndpoint(flat())).toEqual(normalised);
+	});
+
+	test('a numeric id becomes a string; a missing or empty id is null', () => {
+		expect(readEndpoint(flat(42))?.id).toBe('42');
+		expect(readEndpoint({ callback_uri: URI })?.id).toBeNull();
+		expect(readEndpoint(flat(null))?.id).toBeNull();
+		expect(readEndpoint(jsonApi(''))?.id).toBeNull();
+	});
+
+	test('events that are missing or not strings are left out; no callback_uri is no endpoint', () => {
+		expect(readEndpoint({ id: 'x', callback_uri: URI })?.enabled_events).toEqual([]);
+		expect(
+			readEndpoint({ id: 'x', callback_uri: URI, enabled_events: ['a', 1, null] })?.enabled_events,
+		).toEqual(['a']);
+		expect(readEndpoint({ id: 'x', attributes: { enabled_events: EVENTS } })).toBeUndefined();
+		expect(readEndpoint({ id: 'x' })).toBeUndefined();
+		expect(readEndpoint([flat()])).toBeUndefined();
+		expect(readEndpoint('x')).toBeUndefined();
+	});
+});
+
+describe('readEndpointDocument', () => {
+	test('{data:{…}}, a flat object, or JSON text of either', () => {
+		expect(readEndpointDocument({ data: jsonApi() })).toEqual(normalised);
+		expect(readEndpointDocument(flat())).toEqual(normalised);
+		expect(readEndpointDocument(JSON.stringify({ data: jsonApi() }))).toEqual(normalised);
+		expect(readEndpointDocument('')).toBeUndefined();
+		expect(readEndpointDocument({ data: [jsonApi()] })).toBeUndefined();
+	});
+});
+
+describe('headerValue', () => {
+	test('whatever the case of the name; the first of several values', () => {
+		expect(headerValue({ Location: '/a' }, 'location')).toBe('/a');
+		expect(headerValue({ link: ['<a>; rel="next"', '<b>'] }, 'Link')).toBe('<a>; rel="next"');
+		expect(headerValue({}, 'location')).toBeUndefined();
+		expect(headerValue(undefined, 'location')).toBeUndefined();
+	});
+});
+
+describe('idFromLocation', () => {
+	test('the last path segment of an absolute or relative Location, decoded', () => {
+		expect(idFromLocation('https://api.example.com/webhook_endpoints/ep-1')).toBe('ep-1');
+		expect(idFromLocation('/webhook_endpoints/ep-1/')).toBe('ep-1');
+		expect(idFromLocation('/webhook_endpoints/a%20b?x=1#y')).toBe('a b');
+		expect(idFromLocation('/webhook_endpoints/%E0%A4%A')).toBe('%E0%A4%A');
+	});
+
+	test('no header or no segment: no id', () => {
+		expect(idFromLocation(undefined)).toBeUndefined();
+		expect(idFromLocation('')).toBeUndefined();
+		expect(idFromLocation('https://api.example.com/')).toBeUndefined();
+		expect(idFromLocation('http://[bad')).toBeUndefined();
+	});
+});
+
+describe('createdEndpointId', () => {
+	const location = { location: 'https://api.example.com/webhook_endpoints/from-location' };
+
+	test('data.id first, then a top-level id, then the Location header', () => {
+		expect(createdEndpointId({ headers: location, body: { data: jsonApi('from-data') } })).toBe(
+			'from-data',
+		);
+		expect(createdEndpointId({ headers: location, body: flat('from-top') })).toBe('from-top');
+		expect(createdEndpointId({ headers: location, body: '' })).toBe('from-location');
+		expect(createdEndpointId({ headers: location, body: { data: { id: null } } })).toBe(
+			'from-location',
+		);
+	});
+
+	test('an empty 201 without Location, or a 204, gives none', () => {
+		expect(createdEndpointId({ headers: {}, body: '' })).toBeUndefined();
+		expect(createdEndpointId({ headers: {}, body: undefined })).toBeUndefined();
+		expect(createdEndpointId({ headers: {}, body: { ok: true } })).toBeUndefined();
+	});
+});
+
+describe('createdEndpoint', () => {
+	const sent = { callbackUri: URI, events: ['transcription.transcribed'] };
+
+	test('a whole resource is read as it is', () => {
+		expect(createdEndpoint({ headers: {}, body: { data: jsonApi() } }, sent)).toEqual(normalised);
+		expect(createdEndpoint({ headers: {}, body: flat() }, sent)).toEqual(normalised);
+	});
+
+	test('an empty answer is completed with what was sent, the id from Location or null', () => {
+		expect(
+			createdEndpoint({ headers: { location: '/webhook_endpoints/ep-9' }, body: '' }, sent),
+		).toEqual({ id: 'ep-9', callback_uri: URI, enabled_events: ['transcription.transcribed'] });
+		expect(createdEndpoint({ headers: {}, body: undefined }, sent)).toEqual({
+			id: null,
+			callback_uri: URI,
+			enabled_events: ['transcription.transcribed'],
+		});
+	});
+
+	test('an answer with only an id, or no events, keeps the sent values', () => {
+		expect(createdEndpoint({ headers: {}, body: { id: 'x' } }, sent)).toEqual({
+			id: 'x',
+			callback_uri: URI,
+			enabled_events: ['transcription.transcribed'],
+		});
+		expect(
+			createdEndpoint(
+				{ headers: {}, body: { id: 'x', callback_uri: URI, enabled_events: [] } },
+				sent,
+			).enabled_events,
+		).toEqual(['transcription.transcribed']);
+	});
+});
+
+describe('nextFromLinkHeader', () => {
+	test('the rel="next" target, quoted or not, among other relations', () => {
+		expect(
+			nextFromLinkHeader(
+				'<https://a.example/x?page=1>; rel="prev", <https://a.example/x?page=3>; rel="next"',
+			),
+		).toBe('https://a.example/x?page=3');
+		expect(nextFromLinkHeader('</x?page=2>; rel=next')).toBe('/x?page=2');
+		expect(nextFromLinkHeader('</x?page=2>; title="a"; REL="last next"')).toBe('/x?page=2');
+	});
+
+	test('no next relation, or no header: none', () => {
+		expect(nextFromLinkHeader('<https://a.example/x?page=9>; rel="last"')).toBeUndefined();
+		expect(nextFromLinkHeader('<https://a.example/x>; rel="nextish"')).toBeUndefined();
+		expect(nextFromLinkHeader(undefined)).toBeUndefined();
+	});
+});
+
+describe('readEndpointPage', () => {
+	test('{data:[…]} with links.next (a string or an href object)', () => {
+		expect(
+			readEndpointPage({
+				headers: {},
+				body: {
+					data: [jsonApi()],
+					links: { next: 'https://api.example.com/webhook_endpoints?p=2' },
+				},
+			}),
+		).toEqual({ endpoints: [normalised], next: 'https://api.example.com/webhook_endpoints?p=2' });
+		expect(
+			readEndpointPage({ headers: {}, body: { data: [], links: { next: { href: '/n' } } } })?.next,
+		).toBe('/n');
+	});
+
+	test('a bare array with the next page in a Link header; the last page has none', () => {
+		expect(
+			readEndpointPage({
+				headers: { link: '</webhook_endpoints?p=2>; rel="next"' },
+				body: [flat()],
+			}),
+		).toEqual({ endpoints: [normalised], next: '/webhook_endpoints?p=2' });
+		expect(readEndpointPage({ headers: {}, body: [flat()] })).toEqual({ endpoints: [normalised] });
+		expect(readEndpointPage({ headers: {}, body: { data: [], links: { next: null } } })).toEqual({
+			endpoints: [],
+		});
+	});
+
+	test('entries that are no endpoint are skipped; a body that is no list is none', () => {
+		expect(readEndpointPage({ headers: {}, body: [flat(), { id: 'x' }] })?.endpoints).toEqual([
+			normalised,
+		]);
+		expect(readEndpointPage({ headers: {}, body: { data: jsonApi() } })).toBeUndefined();
+		expect(readEndpointPage({ headers: {}, body: '' })).toBeUndefined();
+	});
+});
+
+describe('nextPagePath', () => {
+	const base = 'https://api.example.com';
+	const current = `${base}/webhook_endpoints`;
+
+	test('an absolute or relative next URL at the Base URL becomes a path with its query', () => {
+		expect(nextPagePath(`${base}/webhook_endpoints?page%5Bnumber%5D=2`, current, base)).toEqual({
+			path: '/webhook_endpoints?page%5Bnumber%5D=2',
+		});
+		expect(nextPagePath('?page=2', current, base)).toEqual({ path: '/webhook_endpoints?page=2' });
+		expect(nextPagePath('/webhook_endpoints?page=2', current, base)).toEqual({
+			path: '/webhook_endpoints?page=2',
+		});
+	});
+
+	test('a Base URL with a path: the path below it', () => {
+		expect(
+			nextPagePath(
+				'https://api.example.com/v1/webhook_endpoints?page=2',
+				'https://api.example.com/v1/webhook_endpoints',
+				'https://api.example.com/v1/',
+			),
+		).toEqual({ path: '/webhook_endpoints?page=2' });
+		expect(
+			nextPagePath(
+				'https://api.example.com/v2/webhook_endpoints?page=2',
+				'https://api.example.com/v1/webhook_endpoints',
+				'https://api.example.com/v1',
+			),
+		).toEqual({ refused: expect.stringMatching(/outside the Base URL's path/) });
+	});
+
+	test('another origin (host, port or scheme) is refused: the token never goes there', () => {
+		for (const next of [
+			'https://evil.example.com/webhook_endpoints?page=2',
+			'https://api.example.com:8443/webhook_endpoints?page=2',
+			'http://api.example.com/webhook_endpoints?page=2',
+		]) {
+			expect(nextPagePath(next, current, base)).toEqual({
+				refused: expect.stringMatching(/another origin/),
+			});
+		}
+		expect(nextPagePath('x', current, 'not a url')).toEqual({
+			refused: expect.stringMatching(/not a URL/),
+		});
+	});
+});
+
+describe('collectEndpoints', () => {
+	const base = 'http://127.0.0.1:9';
+	const page = (ids: string[], next?: string) => ({
+		headers: {},
+		body: { data: ids.map((id) => jsonApi(id)), ...(next ? { links: { next } } : {}) },
+	});
+
+	test('follows next pages until the last one', async () => {
+		const paths: string[] = [];
+		const pages: Record<string, ReturnType<typeof page>> = {
+			'/webhook_endpoints': page(['1', '2'], `${base}/webhook_endpoints?p=2`),
+			'/webhook_endpoints?p=2': page(['3', '4'], `${base}/webhook_endpoints?p=3`),
+			'/webhook_endpoints?p=3': page(['5']),
+		};
+		const result = await collectEndpoints(
+			async (path) => {
+				paths.push(path);
+				return pages[path];
+			},
+			{ baseUrl: `${base}/` },
+		);
+		expect(result.endpoints.map((e) => e.id)).toEqual(['1', '2', '3', '4', '5']);
+		expect(result.incomplete).toBeUndefined();
+		expect(paths).toEqual(Object.keys(pages));
+	});
+
+	test('stops reading once the limit is in hand', async () => {
+		const paths: string[] = [];
+		const result = await collectEndpoints(
+			async (path) => {
+				paths.push(path);
+				return page(['a', 'b'], `${base}/webhook_endpoints?p=${paths.length + 1}`);
+			},
+			{ baseUrl: base, limit: 3 },
+		);
+		expect(result.endpoints).toHaveLength(3);
+		expect(paths).toHaveLength(2);
+	});
+
+	test('a cross-origin next page is not followed, and says so', async () => {
+		const result = await collectEndpoints(
+			async () => page(['1'], 'https://elsewhere.example.com/webhook_endpoints?p=2'),
+			{ baseUrl: base },
+		);
+		expect(result.endpoints).toHaveLength(1);
+		expect(result.incomplete).toMatch(/another origin \(https:\/\/elsewhere\.example\.com\)/);
+	});
+
+	test('a bounded number of pages; a next link back to a read page ends the list', async () => {
+		let calls = 0;
+		const endless = await collectEndpoints(
+			async () => page([String(++calls)], `${base}/webhook_endpoints?p=${calls + 1}`),
+			{ baseUrl: base, maxPages: 4 },
+		);
+		expect(calls).toBe(4);
+		expect(endless.incomplete).toMatch(/beyond 4 pages/);
+		calls = 0;
+		const loop = await collectEndpoints(
+			async () => page([String(++calls)], `${base}/webhook_endpoints`),
+			{ baseUrl: base },
+		);
+		expect(calls).toBe(1);
+		expect(loop.incomplete).toBeUndefined();
+	});
+
+	test('an answer that is no list throws, naming the request', async () => {
+		await expect(
+			collectEndpoints(async () => ({ headers: {}, body: { data: jsonApi() } }), { baseUrl: base }),
+		).rejects.toEqual(new UnexpectedListError('/webhook_endpoints'));
+	});
+});
+
+describe('classifyFailure', () => {
+	test('404, 405 and 501 on the collection: the service has no such route', () => {
+		for (const status of [404, 405, 501]) {
+			expect(classifyFailure(status, 'collection', true)).toBe('unsupported');
+			expect(classifyFailure(status, 'collection', false)).toBe('unsupported');
+		}
+	});
+
+	test('on an item: 405/501 unsupported; 404 gone where the service has reads, unsupported elsewhere', () => {
+		expect(classifyFailure(405, 'item', true)).toBe('unsupported');
+		expect(classifyFailure(501, 'item', true)).toBe('unsupported');
+		expect(classifyFailure(404, 'item', true)).toBe('gone');
+		expect(classifyFailure(404, 'item', false)).toBe('unsupported');
+	});
+
+	test('anything else, or no answer at all, is a real error', () => {
+		for (const status of [400, 401, 403, 422, 429, 500, 503, undefined]) {
+			expect(classifyFailure(status, 'item', true)).toBe('error');
+			expect(classifyFailure(status, 'collection', false)).toBe('error');
+		}
+	});
+});
+
+describe('redactCallbackToken', () => {
+	test('the token’s value goes; the rest of the URI is kept exactly', () => {
+		expect(redactCallbackToken(URI)).toBe(
+			'https://n8n.example.com/webhook/abc/webhook?token=[redacted]',
+		);
+		expect(redactCallbackToken('https://h.example/p?a=1+2&token=x%2Fy&b=%20#frag?token=z')).toBe(
+			'https://h.example/p?a=1+2&token=[redacted]&b=%20#frag?token=z',
+		);
+		expect(redactCallbackToken('https://h.example/p?to%6Ben=x&tokens=y')).toBe(
+			'https://h.example/p?to%6Ben=[redacted]&tokens=y',
+		);
+	});
+
+	test('a URI without a token, or without a query, is unchanged', () => {
+		expect(redactCallbackToken('https://h.example/p')).toBe('https://h.example/p');
+		expect(redactCallbackToken('https://h.example/p?token')).toBe('https://h.example/p?token');
+		expect(redactCallbackToken('https://h.example/p?a=%E0%A4%A')).toBe(
+			'https://h.example/p?a=%E0%A4%A',
+		);
+		expect(redactEndpoint({ ...normalised }).callback_uri).not.toContain('s3cret');
+	});
+});
