@@ -709,6 +709,8 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 			replays: {
 				events: replay.ids.length,
 				answered2xx: replayOutcome.filter((r) => r.answered2xx).length,
+				// the restarted process's trigger answered "duplicate" itself: it knew the id
+				recognisedByTrigger: replayOutcome.filter((r) => r.executions === 1).length,
 				startedASecondExecution: replayOutcome.filter((r) => r.executions > 1).length,
 				stoppedAtClaim: replayOutcome.filter((r) => r.stoppedAtClaim > 0).length,
 			},
@@ -821,13 +823,15 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 			expect(interruptedExecutions.map((e) => e.id)).toEqual([]);
 		}
 		if (RUN.kill === 'webhook' && RUN.replays > 0) {
-			// each replay got its 2xx and started a second execution (n8n 2.41.1 does not save the trigger's
-			// static data on this path, so a restarted process cannot know the id): the claim stopped it
-			// (fewer than asked when n8n answered fewer before the kill)
+			// each replay got its 2xx; the restarted process's trigger knew the id from its static data (one
+			// execution), or it did not and the claim stopped the second execution
 			expect(replay.ids.length).toBeGreaterThan(0);
-			expect(replayOutcome).toEqual(
-				replay.ids.map(() => ({ answered2xx: true, executions: 2, stoppedAtClaim: 1 })),
-			);
+			expect(replayOutcome.filter((r) => !r.answered2xx)).toEqual([]);
+			expect(
+				replayOutcome.filter(
+					(r) => !(r.executions === 1 || (r.executions === 2 && r.stoppedAtClaim === 1)),
+				),
+			).toEqual([]);
 		}
 	});
 
