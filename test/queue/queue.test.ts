@@ -1,7 +1,7 @@
 // The Captioning Trigger in n8n 2.41.1's queue mode (npm run test:queue): Redis and PostgreSQL from
-// Debian's packages on private ports, one main process, one `n8n webhook` process behind a readiness-gated
-// load balancer, and two `n8n worker`s (test/queue/cluster.ts), the package installed in each as n8n
-// installs it, the sandbox and a collector in this jest process. The workflow is the example
+// Debian's packages on private ports, one main process, `n8n webhook` processes (two by default) behind
+// a readiness-gated load balancer, and two `n8n worker`s (test/queue/cluster.ts), the package installed
+// in each as n8n installs it, the sandbox and a collector in this jest process. The workflow is the example
 // examples/exactly-once-queue-mode.json as a user sets it up: its first step after the trigger claims the
 // event id in a PostgreSQL table, and only the first claim goes on to "Post Event", which posts to the
 // collector. A burst of transcriptions, with a process killed (SIGKILL) mid-burst and restarted, must reach
@@ -339,12 +339,15 @@ beforeAll(async () => {
 	phases.packSeconds = seconds(started);
 	sandbox = await startSandbox({ retryDelaysMs: RETRY_DELAYS_MS });
 	collector = await startCollector();
-	progress('starting n8n in queue mode: main, then a webhook process and two workers');
+	progress(
+		`starting n8n in queue mode: main, then ${RUN.webhooks} webhook process(es) and two workers`,
+	);
 	started = Date.now();
 	cluster = await startQueueCluster({
 		packageTarball: tarball,
 		services,
 		workers: 2,
+		webhooks: RUN.webhooks,
 		balancer: !DIRECT,
 		env: {
 			...(process.env.CAPTIONING_QUEUE_DB_POOL
@@ -411,7 +414,7 @@ afterAll(async () => {
 	progress('stopped n8n, the sandbox, the collector, Redis and PostgreSQL');
 }, 120_000);
 
-describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers)', () => {
+describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook process${RUN.webhooks > 1 ? 'es' : ''}, 2 workers)`, () => {
 	it('registers exactly one endpoint, with the webhook process URL, when main activates the example', async () => {
 		trigger.webhookId = randomUUID();
 		const workflow = loadExample(EXAMPLE);
@@ -734,7 +737,7 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 			),
 			webhookProcessAnswersWhileStarting: startupAnswers,
 			readySeconds: {
-				webhook: n8n().webhook.readySeconds,
+				webhooks: n8n().webhooks.map((w) => w.readySeconds),
 				workers: n8n().workers.map((w) => w.readySeconds),
 			},
 			timesSeconds: {
@@ -744,6 +747,7 @@ describe('Captioning Trigger in n8n queue mode (main, webhook process, 2 workers
 			},
 			balancerAnsweredItself: n8n().balancer?.answeredItself,
 			balancerBackendErrors: n8n().balancer?.backendErrors,
+			balancerForwarded: n8n().balancer?.forwarded,
 			retryDelaysMs: RETRY_DELAYS_MS,
 			evidence: {
 				missing: downstream.missing.slice(0, 20).map(evidence),

@@ -19,6 +19,7 @@ describe('runSettings', () => {
 			transcriptions: 500,
 			burstMs: 30_000,
 			kill: 'webhook',
+			webhooks: 2,
 			killAtShare: 0.4,
 			replays: 50,
 			probeIds: 200,
@@ -42,14 +43,15 @@ describe('runSettings', () => {
 		expect(runSettings({ CAPTIONING_QUEUE_KILL: '0' }).kill).toBe('none');
 	});
 
-	it('lets the size be overridden', () => {
+	it('lets the size and the number of webhook processes be overridden', () => {
 		expect(
 			runSettings({
 				CAPTIONING_QUEUE_PROFILE: 'ci',
 				CAPTIONING_QUEUE_TRANSCRIPTIONS: '20',
 				CAPTIONING_QUEUE_BURST_MS: '4000',
+				CAPTIONING_QUEUE_WEBHOOKS: '1',
 			}),
-		).toMatchObject({ transcriptions: 20, burstMs: 4_000 });
+		).toMatchObject({ transcriptions: 20, burstMs: 4_000, webhooks: 1 });
 	});
 
 	it('names the variable and the value it refuses', () => {
@@ -61,6 +63,9 @@ describe('runSettings', () => {
 		);
 		expect(() => runSettings({ CAPTIONING_QUEUE_TRANSCRIPTIONS: '-1' })).toThrow(
 			'CAPTIONING_QUEUE_TRANSCRIPTIONS must be a positive number, not "-1"',
+		);
+		expect(() => runSettings({ CAPTIONING_QUEUE_WEBHOOKS: '1.5' })).toThrow(
+			'CAPTIONING_QUEUE_WEBHOOKS must be a whole number, not "1.5"',
 		);
 	});
 });

@@ -10,6 +10,8 @@ export interface RunSettings {
 	/** The transcriptions start evenly over this time. */
 	burstMs: number;
 	kill: Kill;
+	/** `n8n webhook` processes behind the balancer; with `kill: webhook` the first one dies. */
+	webhooks: number;
 	/** The process dies this far into the burst (a share of burstMs). */
 	killAtShare: number;
 	/**
@@ -21,11 +23,26 @@ export interface RunSettings {
 	probeIds: number;
 }
 
+// both with two webhook processes behind the balancer, as docs/queue-mode.md advises: one of them dies
 const PROFILES: Record<RunSettings['profile'], Omit<RunSettings, 'kill' | 'profile'>> = {
 	// 500 transcriptions (1,000 events) in 30 s: the burst the README's figures come from
-	full: { transcriptions: 500, burstMs: 30_000, killAtShare: 0.4, replays: 50, probeIds: 200 },
+	full: {
+		transcriptions: 500,
+		burstMs: 30_000,
+		webhooks: 2,
+		killAtShare: 0.4,
+		replays: 50,
+		probeIds: 200,
+	},
 	// small enough for CI: 100 transcriptions (200 events) in 10 s, one kill
-	ci: { transcriptions: 100, burstMs: 10_000, killAtShare: 0.4, replays: 20, probeIds: 100 },
+	ci: {
+		transcriptions: 100,
+		burstMs: 10_000,
+		webhooks: 2,
+		killAtShare: 0.4,
+		replays: 20,
+		probeIds: 100,
+	},
 };
 
 function positive(name: string, value: string | undefined): number | undefined {
@@ -37,9 +54,18 @@ function positive(name: string, value: string | undefined): number | undefined {
 	return number;
 }
 
+function wholeNumber(name: string, value: string | undefined): number | undefined {
+	const number = positive(name, value);
+	if (number !== undefined && !Number.isInteger(number)) {
+		throw new Error(`${name} must be a whole number, not "${value}"`);
+	}
+	return number;
+}
+
 /**
  * CAPTIONING_QUEUE_PROFILE (full | ci), CAPTIONING_QUEUE_KILL (webhook | worker | none; 0 = none, as before),
- * and CAPTIONING_QUEUE_TRANSCRIPTIONS / CAPTIONING_QUEUE_BURST_MS to override the profile's size.
+ * CAPTIONING_QUEUE_WEBHOOKS (how many webhook processes), and CAPTIONING_QUEUE_TRANSCRIPTIONS /
+ * CAPTIONING_QUEUE_BURST_MS to override the profile's size.
  */
 export function runSettings(env: Record<string, string | undefined>): RunSettings {
 	const profile = env.CAPTIONING_QUEUE_PROFILE || 'full';
@@ -62,6 +88,8 @@ export function runSettings(env: Record<string, string | undefined>): RunSetting
 			positive('CAPTIONING_QUEUE_TRANSCRIPTIONS', env.CAPTIONING_QUEUE_TRANSCRIPTIONS) ??
 			base.transcriptions,
 		burstMs: positive('CAPTIONING_QUEUE_BURST_MS', env.CAPTIONING_QUEUE_BURST_MS) ?? base.burstMs,
+		webhooks:
+			wholeNumber('CAPTIONING_QUEUE_WEBHOOKS', env.CAPTIONING_QUEUE_WEBHOOKS) ?? base.webhooks,
 	};
 }
 
