@@ -1,5 +1,5 @@
-// The faults suite (issue 8): hostile deliveries, token faults, secret scan and activation cycles
-// against one real n8n. Run under Node 24: bash scripts/run.sh exec jest -c jest.faults.config.js
+// The faults suite (issues 8 and 13): hostile deliveries and their unusual but valid twins, token
+// faults, activation cycles and a secret scan against one real n8n. Run: bash scripts/run.sh faults
 /** @type {import('jest').Config} */
 module.exports = {
 	preset: 'ts-jest',

@@ -1,7 +1,17 @@
 // The deliveries of the faults suite: a seeded generator plus hand-written cases, each with the answer
-// it must get from the Captioning Trigger inside a real n8n 2.41.1. Where n8n answers before the
-// trigger runs, the expectation says so (`by: 'n8n'`), and `n8n-exception` marks the answers that are
-// neither a 4xx nor a deliberate 2xx: see KNOWN_N8N_EXCEPTIONS.
+// it must get from the Captioning Trigger inside a real n8n 2.41.1. The answers follow the trigger's
+// receiving contract (issue 13), not its code: refuse only what is hostile, accept and pass through what
+// is merely unusual.
+//   - no or a wrong token: 401;  a body n8n has already consumed (multipart/form-data): 415
+//   - a body that is not JSON: 400 (n8n's own 422 first when it parses the type, application/json)
+//   - no event id (`data` not an object, `data.id` not a string of 1-200 characters, or its bytes not
+//     UTF-8): 400
+//   - an event type that is not exactly a selected one: 200 ignored;  an id seen before: 200 duplicate
+//   - anything else: the workflow starts, once per event id, whatever the rest of the body holds.
+// Hostile deliveries start nothing; the unusual but valid ones (each with its own id) start one
+// execution each, or are ignored. Where n8n answers before the trigger runs, the expectation says so
+// (`by: 'n8n'`), and `n8n-exception` marks the answers that are neither a 4xx nor a deliberate 2xx:
+// see KNOWN_N8N_EXCEPTIONS.
 import { brotliCompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 
 import type { RawRequest } from './http';
@@ -27,7 +37,7 @@ export type Expectation =
 	| { kind: 'ignored' }
 	/** 200 `{ received: true, duplicate: true }`. */
 	| { kind: 'duplicate' }
-	/** 200 "Workflow was started": one execution. Only for deliberately valid events. */
+	/** 200 "Workflow was started": one execution. Only for valid events, each with its own id. */
 	| { kind: 'started' }
 	/** n8n answers before the trigger runs with something other than a 4xx; `status` 0: connection reset. */
 	| { kind: 'n8n-exception'; statuses: number[]; exception: KnownN8nException };
@@ -59,7 +69,9 @@ export const KNOWN_N8N_EXCEPTIONS = {
 		"does not survive errors or overlap: with body-parser.js's options, parsing '{\"a\":1}' fails, " +
 		"'<a>1</a>' succeeds, and the next '{\"b\":2}' never settles; parses that overlap share its " +
 		"listeners and get each other's results. So n8n answers an XML-typed request with 422, lets " +
-		'the trigger answer (415: never JSON), or never answers (status 0: the client gave up). Any ' +
+		'the trigger answer, or never answers (status 0: the client gave up). The trigger reads the ' +
+		'raw bytes whatever the type: a valid JSON event would start or not by chance, so every ' +
+		'XML-typed delivery here is hostile to it (XML, or JSON without an event id: 400). Any ' +
 		'webhook is affected, not only this trigger. No execution.',
 	'unsupported-method':
 		'webhooks/webhook-request-handler.js answers methods outside DELETE GET HEAD PATCH POST PUT ' +
@@ -86,6 +98,7 @@ export type Category =
 	| 'oversized-head'
 	| 'replay'
 	| 'unselected-event'
+	| 'token-in-body'
 	| 'valid';
 
 export interface Delivery extends RawRequest {
@@ -93,12 +106,13 @@ export interface Delivery extends RawRequest {
 	label: string;
 	expect: Expectation;
 	/**
-	 * What the trigger sees after n8n decoded the body, when the generator means it to be (`event`) or
-	 * not to be (`not-event`) a valid webhook event: the suite checks the generator against the
-	 * package's own validation before sending, so a 401 is known to be about the token, not the body.
+	 * The body's bytes after n8n's Content-Encoding, when the generator means it to carry an event id
+	 * (`event`: readable JSON with a usable `data.id`) or not (`not-event`): the suite checks the
+	 * generator against the package's own reading before sending, so that a 401 is known to be about
+	 * the token and a 400 about the id, not about something else in the body.
 	 */
 	meant?: { body: Buffer; is: 'event' | 'not-event' };
-	/** The valid event's id: of a deliberately valid delivery, or of the one a replay repeats. */
+	/** The valid event's id: of a valid delivery (deliberate or unusual), or of the one a replay repeats. */
 	eventId?: string;
 }
 
@@ -125,6 +139,7 @@ const unparsable = (contentType: string): Expectation =>
 const notAnEvent: Expectation = { kind: 'rejected', status: 400, by: 'trigger' };
 const unauthorised: Expectation = { kind: 'rejected', status: 401, by: 'trigger' };
 const started: Expectation = { kind: 'started' };
+const ignored: Expectation = { kind: 'ignored' };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -184,18 +199,33 @@ function post(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Field table: each path of contract 2.3/2.4 with the JSON types it accepts and same-type values that
-// are still wrong. Values of any other JSON type are wrong by type.
+// Field table: each path of contract 2.3/2.4 with the JSON types it has there and same-type values that
+// the contract does not show. Values of any other JSON type are wrong by type. What a wrong value (or
+// the field's absence) makes of a delivery is the field's role in the receiving contract:
+//   - 'event-id' (`data`, `data.id`): no event id, hostile: 400
+//   - 'event-type' (`data.attributes`, `data.attributes.event_type`): no selected type: 200 ignored
+//   - 'passed-through' (everything else): unusual but valid, the workflow starts with it as it came
 
 type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 type Path = Array<string | number>;
+type FieldRole = 'event-id' | 'event-type' | 'passed-through';
 
 interface Field {
 	path: Path;
 	accepts: JsonType[];
 	alsoWrong?: Json[];
-	/** Deleting it makes the event invalid. */
+	/** Contract 2.3/2.4 always shows it: its absence is a case of its own. */
 	required?: boolean;
+	/** Passed through unless said otherwise. */
+	role?: FieldRole;
+}
+
+const roleOf = (field: Field): FieldRole => field.role ?? 'passed-through';
+
+/** The answer to a delivery whose only fault is a wrong value of the field, or its absence. */
+function onlyFault(field: Field): Expectation {
+	const role = roleOf(field);
+	return role === 'event-id' ? notAnEvent : role === 'event-type' ? ignored : started;
 }
 
 const BAD_DATES = [
@@ -224,15 +254,22 @@ const FILE: Path = [...ATTRS, 'transcriptions', 0];
 const SUBJECT: Path = ['data', 'relationships', 'subject', 'data'];
 
 const FIELDS: Field[] = [
-	{ path: ['data'], accepts: ['object'], required: true },
-	{ path: ['data', 'id'], accepts: ['string'], alsoWrong: ['', 'i'.repeat(201)], required: true },
+	{ path: ['data'], accepts: ['object'], required: true, role: 'event-id' },
+	{
+		path: ['data', 'id'],
+		// an exact non-negative integer is an id too (a service that numbers its events); other numbers are not
+		accepts: ['string', 'number'],
+		alsoWrong: ['', 'i'.repeat(201), -1, 1.5, 1e21, -1e-7, 2 ** 53 + 2],
+		required: true,
+		role: 'event-id',
+	},
 	{
 		path: ['data', 'type'],
 		accepts: ['string'],
 		alsoWrong: ['', 'webhook_events', 'Webhook_Event', 'transcription', ' webhook_event'],
 		required: true,
 	},
-	{ path: ['data', 'attributes'], accepts: ['object'], required: true },
+	{ path: ['data', 'attributes'], accepts: ['object'], required: true, role: 'event-type' },
 	{
 		path: ['data', 'attributes', 'created_at'],
 		accepts: ['string'],
@@ -244,6 +281,7 @@ const FIELDS: Field[] = [
 		accepts: ['string'],
 		alsoWrong: ['', 'e'.repeat(201)],
 		required: true,
+		role: 'event-type',
 	},
 	{ path: ['data', 'attributes', 'uri'], accepts: ['string'] },
 	{ path: ['data', 'relationships'], accepts: ['object'], required: true },
@@ -280,6 +318,9 @@ const POOL: Record<JsonType, Json[]> = {
 	object: [{}, { id: 'x' }, { type: 'transcription' }, { nested: { deeper: [1] } }],
 };
 const JSON_TYPE_NAMES = Object.keys(POOL) as JsonType[];
+/** The fields without which a delivery has no event id. */
+const ID_FIELDS = FIELDS.filter((field) => roleOf(field) === 'event-id');
+const OTHER_FIELDS = FIELDS.filter((field) => roleOf(field) !== 'event-id');
 
 /** Every wrong value of a field: each other JSON type's pool, and its same-type wrong values. */
 function wrongValues(field: Field): Json[] {
@@ -351,9 +392,14 @@ function randomJson(rng: Rng, depth: number): Json {
 // ---------------------------------------------------------------------------------------------------
 
 export interface Plan {
-	/** Sent first, one at a time: each starts one execution. */
+	/** Sent first, one at a time: each starts one execution; the replays repeat them. */
 	valid: Delivery[];
-	/** Sent afterwards, shuffled, with bounded concurrency. */
+	/**
+	 * Unusual but valid: what the receiving contract passes through (each with its own id: one
+	 * execution each) or ignores (no selected event type). Sent next, with bounded concurrency.
+	 */
+	unusual: Delivery[];
+	/** Sent afterwards, shuffled, with bounded concurrency: not one of them starts anything. */
 	hostile: Delivery[];
 	/** The XML-typed hostile ones, sent together with a short timeout: see 'shared-xml-parser'. */
 	xml: Delivery[];
@@ -368,19 +414,27 @@ export interface PlanOptions {
 	burstSize: number;
 }
 
+/** Of the hand-written cases, the valid ones: started, or ignored for want of a selected type. */
+const isUnusual = (d: Delivery) => d.expect.kind === 'started' || d.expect.kind === 'ignored';
+
 export function planDeliveries(target: TriggerTarget, options: PlanOptions): Plan {
 	const rng = new Rng(options.seed);
 	const valid = validDeliveries(rng, target);
-	const hostile: Delivery[] = [
+	// the hand-written groups hold both: each hostile case beside its unusual but valid twin
+	const handWritten: Delivery[] = [
 		...tokenCases(rng, target),
 		...handWrittenBodyCases(rng, target),
+		...invalidUtf8Cases(rng, target),
 		...contentTypeCases(rng, target),
 		...deepNestingCases(rng, target),
 		...hugeBodyCases(rng, target),
+		...tokenInBodyCases(rng, target),
 		...encodingCases(rng, target),
 		...methodAndPathCases(rng, target),
 		...oversizedHeadCases(rng, target),
 	];
+	const unusual = handWritten.filter(isUnusual);
+	const hostile = handWritten.filter((d) => !isUnusual(d));
 	const generators: Array<[number, (rng: Rng, target: TriggerTarget) => Delivery]> = [
 		[8, randomWrongTypes],
 		[3, randomMissingFields],
@@ -417,7 +471,13 @@ export function planDeliveries(target: TriggerTarget, options: PlanOptions): Pla
 	}));
 	const isXml = (d: Delivery) =>
 		d.expect.kind === 'n8n-exception' && d.expect.exception === 'shared-xml-parser';
-	return { valid, hostile: hostile.filter((d) => !isXml(d)), xml: hostile.filter(isXml), burst };
+	return {
+		valid,
+		unusual,
+		hostile: hostile.filter((d) => !isXml(d)),
+		xml: hostile.filter(isXml),
+		burst,
+	};
 }
 
 // ---- deliberately valid ------------------------------------------------------------------------------
@@ -636,27 +696,28 @@ function randomDuplicatedToken(rng: Rng, target: TriggerTarget): Delivery {
 
 function handWrittenBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 	const out: Delivery[] = [];
-	// every wrong value of every field, one at a time
+	// every wrong value of every field, and every field's absence, one at a time: hostile where that
+	// takes the event id, unusual but valid anywhere else
+	const alone = (category: Category, field: Field, value: Json | typeof DELETE, label: string) => {
+		const event = validEvent(rng, target);
+		const body = json(mutate(event, [{ path: field.path, value }]));
+		const expect = onlyFault(field);
+		out.push({
+			...post(target, body),
+			category,
+			label,
+			expect,
+			meant: { body, is: expect.kind === 'rejected' ? 'not-event' : 'event' },
+			eventId: expect.kind === 'rejected' ? undefined : event.data.id,
+		});
+	};
 	for (const field of FIELDS) {
 		for (const value of wrongValues(field)) {
-			const body = json(mutate(validEvent(rng, target), [{ path: field.path, value }]));
-			out.push({
-				...post(target, body),
-				category: 'wrong-types',
-				label: `${describePath(field.path)} = ${JSON.stringify(value).slice(0, 30)}`,
-				expect: notAnEvent,
-				meant: { body, is: 'not-event' },
-			});
+			const label = `${describePath(field.path)} = ${JSON.stringify(value).slice(0, 30)}`;
+			alone('wrong-types', field, value, label);
 		}
 		if (field.required) {
-			const body = json(mutate(validEvent(rng, target), [{ path: field.path, value: DELETE }]));
-			out.push({
-				...post(target, body),
-				category: 'missing-fields',
-				label: `without ${describePath(field.path)}`,
-				expect: notAnEvent,
-				meant: { body, is: 'not-event' },
-			});
+			alone('missing-fields', field, DELETE, `without ${describePath(field.path)}`);
 		}
 	}
 	const roots: Array<[string, Json]> = [
@@ -810,8 +871,10 @@ function randomBom(rng: Rng, target: TriggerTarget): Delivery {
 	};
 }
 
+// The generated ones are hostile by construction: one fault takes the event id (a wrong `data` or
+// `data.id`), up to two more anywhere else must not change the answer (the id is read first)
 function randomWrongTypes(rng: Rng, target: TriggerTarget): Delivery {
-	const fields = rng.sample(FIELDS, rng.int(1, 3));
+	const fields = [rng.pick(ID_FIELDS), ...rng.sample(OTHER_FIELDS, rng.int(0, 2))];
 	const mutations = fields.map((field) => ({
 		path: field.path,
 		value: rng.pick(wrongValues(field)),
@@ -827,10 +890,13 @@ function randomWrongTypes(rng: Rng, target: TriggerTarget): Delivery {
 }
 
 function randomMissingFields(rng: Rng, target: TriggerTarget): Delivery {
-	const fields = rng.sample(
-		FIELDS.filter((f) => f.required),
-		rng.int(1, 4),
-	);
+	const fields = [
+		rng.pick(ID_FIELDS),
+		...rng.sample(
+			OTHER_FIELDS.filter((f) => f.required),
+			rng.int(0, 3),
+		),
+	];
 	const body = json(
 		mutate(
 			validEvent(rng, target),
@@ -911,39 +977,66 @@ const INVALID_UTF8: Array<[string, number[]]> = [
 	['truncated four-byte', [0xf0, 0x9f, 0x98]],
 	['Latin-1 é', [0xe9]],
 ];
-const STRING_FIELDS: Path[] = [
+/** String fields passed through: bytes that are not UTF-8 in them cost nothing (U+FFFD, as in n8n). */
+const PASSED_STRINGS: Path[] = [
 	[...ATTRS, 'title'],
-	['data', 'attributes', 'event_type'],
-	['data', 'id'],
 	[...SUBJECT, 'id'],
 	[...FILE, 'format'],
 ];
+const EVENT_TYPE: Path = ['data', 'attributes', 'event_type'];
 
+/** The event as JSON with `bytes` inside the string at `path`, or between two tokens when no path. */
+function withBytes(event: JsonObject, bytes: number[], marker: string, path?: Path): Buffer {
+	const text = path
+		? JSON.stringify(mutate(event, [{ path, value: `a${marker}b` }]))
+		: JSON.stringify(event).replace('{', `{${marker}`);
+	const [before, after] = text.split(marker);
+	return Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
+}
+
+function invalidUtf8Cases(rng: Rng, target: TriggerTarget): Delivery[] {
+	const out: Delivery[] = [];
+	for (const [label, bytes] of INVALID_UTF8) {
+		for (const path of [...PASSED_STRINGS, EVENT_TYPE]) {
+			const event = validEvent(rng, target);
+			const body = withBytes(event, bytes, `@@${rng.string(12)}@@`, path);
+			out.push({
+				...post(target, body),
+				category: 'invalid-utf8',
+				label: `${label} in ${describePath(path)}`,
+				// the type with U+FFFD in it is no selected one
+				expect: path === EVENT_TYPE ? ignored : started,
+				meant: { body, is: 'event' },
+				eventId: event.data.id,
+			});
+		}
+	}
+	return out;
+}
+
+// generated: in the event id (de-duplication needs it exactly: 400) or between tokens (not JSON)
 function randomInvalidUtf8(rng: Rng, target: TriggerTarget): Delivery {
 	const [label, bytes] = rng.pick(INVALID_UTF8);
 	const contentType = rng.pick(JSON_TYPES);
 	const marker = `@@${rng.string(12)}@@`;
-	const field = rng.pick(STRING_FIELDS);
-	const inString = rng.chance(0.85);
-	const event = inString
-		? mutate(validEvent(rng, target), [{ path: field, value: `a${marker}b` }])
-		: validEvent(rng, target);
-	const text = inString ? JSON.stringify(event) : JSON.stringify(event).replace('{', `{${marker}`);
-	const [before, after] = text.split(marker);
+	const inId = rng.chance(0.85);
+	const body = withBytes(validEvent(rng, target), bytes, marker, inId ? ['data', 'id'] : undefined);
 	return {
-		...post(target, Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]), {
-			contentType,
-		}),
+		...post(target, body, { contentType }),
 		category: 'invalid-utf8',
-		label: `generated: ${label} ${inString ? `in ${describePath(field)}` : 'between tokens'}`,
-		// n8n decodes leniently (U+FFFD) and parses; the trigger's strict decoder refuses
-		expect: inString ? notAnEvent : unparsable(contentType),
+		label: `generated: ${label} ${inId ? 'in data.id' : 'between tokens'}`,
+		// n8n decodes leniently (U+FFFD) and parses; the trigger refuses an id it cannot know exactly
+		expect: inId ? notAnEvent : unparsable(contentType),
+		meant: { body, is: 'not-event' },
 	};
 }
 
 // ---- content types -----------------------------------------------------------------------------------
 
-/** Types the trigger refuses with 415 (n8n parses some of them, successfully, before). */
+/**
+ * Types n8n does not parse as JSON (it parses text/plain as text and a form as a form, without failing):
+ * the trigger reads the bytes whatever the type says, so the body decides.
+ */
 const NOT_JSON_TYPES = [
 	'text/plain',
 	'text/plain; charset=utf-8',
@@ -976,85 +1069,80 @@ const CHARSET_TYPES = [
 ];
 const xmlParserRace: Expectation = {
 	kind: 'n8n-exception',
-	statuses: [415, 422, 0],
+	statuses: [400, 422, 0],
 	exception: 'shared-xml-parser',
 };
+const n8nUnprocessable: Expectation = { kind: 'rejected', status: 422, by: 'n8n' };
+
+/** A JSON event without its id: hostile whatever the content type. */
+const eventWithoutId = (rng: Rng, target: TriggerTarget) =>
+	json(mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: DELETE }]));
 
 function contentTypeCases(rng: Rng, target: TriggerTarget): Delivery[] {
 	const out: Delivery[] = [];
-	const add = (label: string, request: RawRequest, expect: Expectation, body?: Buffer) =>
-		out.push({
-			...request,
-			category: 'content-type',
-			label,
-			expect,
-			meant: body && { body, is: 'event' },
-		});
-	for (const type of NOT_JSON_TYPES) {
-		const body = json(validEvent(rng, target));
-		add(
-			`"${type}"`,
-			post(target, body, { contentType: type }),
-			{ kind: 'rejected', status: 415, by: 'trigger' },
-			body,
-		);
-	}
+	const add = (
+		label: string,
+		request: RawRequest,
+		expect: Expectation,
+		body?: Buffer,
+		is: 'event' | 'not-event' = expect.kind === 'started' ? 'event' : 'not-event',
+	) =>
+		out.push({ ...request, category: 'content-type', label, expect, meant: body && { body, is } });
+	/** The type with an event (unusual, valid: it starts) and with one without its id (hostile). */
+	const twins = (label: string, options: Parameters<typeof post>[2]) => {
+		const event = validEvent(rng, target);
+		const body = json(event);
+		add(label, post(target, body, options), started, body);
+		out[out.length - 1].eventId = event.data.id;
+		const noId = eventWithoutId(rng, target);
+		add(`${label}, no event id`, post(target, noId, options), notAnEvent, noId);
+	};
+	for (const type of NOT_JSON_TYPES) twins(`"${type}"`, { contentType: type });
+	twins('no Content-Type', { contentType: null });
+	twins('text/plain, then application/json (Node keeps the first)', {
+		contentType: null,
+		headers: [
+			['content-type', 'text/plain'],
+			['content-type', 'application/json'],
+		],
+	});
 	for (const type of CHARSET_TYPES) {
-		const body = json(validEvent(rng, target));
+		// n8n decodes with the declared charset and fails to parse before the trigger runs
+		const event = json(validEvent(rng, target));
+		add(`"${type}"`, post(target, event, { contentType: type }), n8nUnprocessable, event, 'event');
+	}
+	for (const type of XML_TYPES) {
+		const body = eventWithoutId(rng, target);
 		add(
-			`"${type}"`,
+			`"${type}", JSON without an event id`,
 			post(target, body, { contentType: type }),
-			{ kind: 'rejected', status: 422, by: 'n8n' },
+			xmlParserRace,
 			body,
 		);
 	}
 	for (const type of XML_TYPES) {
-		const body = json(validEvent(rng, target));
-		add(`"${type}"`, post(target, body, { contentType: type }), xmlParserRace, body);
+		const body = Buffer.from(`<event><data id="${rng.uuid()}" type="webhook_event"/></event>`);
+		add(`XML body, ${type}`, post(target, body, { contentType: type }), xmlParserRace, body);
 	}
-	const event = json(validEvent(rng, target));
-	add(
-		'no Content-Type',
-		post(target, event, { contentType: null }),
-		{ kind: 'rejected', status: 415, by: 'trigger' },
-		event,
-	);
-	add(
-		'text/plain, then application/json (Node keeps the first)',
-		post(target, event, {
-			contentType: null,
-			headers: [
-				['content-type', 'text/plain'],
-				['content-type', 'application/json'],
-			],
-		}),
-		{ kind: 'rejected', status: 415, by: 'trigger' },
-		event,
-	);
-	for (const type of XML_TYPES) {
+	{
+		const body = Buffer.from(`data[id]=${rng.uuid()}&data[type]=webhook_event`);
 		add(
-			`XML body, ${type}`,
-			post(target, Buffer.from(`<event><data id="${rng.uuid()}" type="webhook_event"/></event>`), {
-				contentType: type,
-			}),
-			xmlParserRace,
+			'form body, form type',
+			post(target, body, { contentType: 'application/x-www-form-urlencoded' }),
+			notAnEvent,
+			body,
 		);
 	}
-	add(
-		'form body, form type',
-		post(target, Buffer.from(`data[id]=${rng.uuid()}&data[type]=webhook_event`), {
-			contentType: 'application/x-www-form-urlencoded',
-		}),
-		{ kind: 'rejected', status: 415, by: 'trigger' },
-	);
+	// n8n streams a multipart/form-data body into its form parser before the trigger runs: no bytes left
+	const unreadable: Expectation = { kind: 'rejected', status: 415, by: 'trigger' };
 	const boundary = `----faults${rng.string(16)}`;
 	const multipart = Buffer.from(
-		`--${boundary}\r\nContent-Disposition: form-data; name="event"\r\nContent-Type: application/json\r\n\r\n${event.toString()}\r\n--${boundary}--\r\n`,
+		`--${boundary}\r\nContent-Disposition: form-data; name="event"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(validEvent(rng, target))}\r\n--${boundary}--\r\n`,
 	);
 	add(
 		'multipart/form-data with the event as a field',
 		post(target, multipart, { contentType: `multipart/form-data; boundary=${boundary}` }),
-		{ kind: 'rejected', status: 415, by: 'trigger' },
+		unreadable,
 	);
 	add(
 		'multipart/form-data with a file part',
@@ -1065,26 +1153,30 @@ function contentTypeCases(rng: Rng, target: TriggerTarget): Delivery[] {
 			),
 			{ contentType: `multipart/form-data; boundary=${boundary}` },
 		),
-		{ kind: 'rejected', status: 415, by: 'trigger' },
+		unreadable,
 	);
 	return out;
 }
 
+// generated: an event without its id, or a body that is not JSON, under a type that is not plain JSON
 function randomContentType(rng: Rng, target: TriggerTarget): Delivery {
-	const body = json(validEvent(rng, target));
 	const roll = rng.next();
 	const [type, expect]: [string, Expectation] =
 		roll < 0.8
-			? [rng.pick(NOT_JSON_TYPES), { kind: 'rejected', status: 415, by: 'trigger' }]
+			? [rng.pick(NOT_JSON_TYPES), notAnEvent]
 			: roll < 0.95
-				? [rng.pick(CHARSET_TYPES), { kind: 'rejected', status: 422, by: 'n8n' }]
+				? [rng.pick(CHARSET_TYPES), n8nUnprocessable]
 				: [rng.pick(XML_TYPES), xmlParserRace];
+	const noId = rng.chance(0.5);
+	const body = noId
+		? eventWithoutId(rng, target)
+		: Buffer.from(JSON.stringify(validEvent(rng, target)).slice(0, -1));
 	return {
 		...post(target, body, { contentType: type }),
 		category: 'content-type',
-		label: `generated: "${type}"`,
+		label: `generated: "${type}", ${noId ? 'no event id' : 'not JSON (truncated)'}`,
 		expect,
-		meant: { body, is: 'event' },
+		meant: { body, is: 'not-event' },
 	};
 }
 
@@ -1111,19 +1203,39 @@ function deepNestingCases(rng: Rng, target: TriggerTarget): Delivery[] {
 	for (const depth of [100, 1_000, 10_000, 100_000]) {
 		add(`objects ${depth} deep`, '{"data":'.repeat(depth) + '{}' + '}'.repeat(depth));
 	}
-	const event = JSON.stringify(validEvent(rng, target));
 	const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 	const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-	add('data.id nested 100,000 deep', event.replace(/"id":"[^"]+"/, `"id":${deep(100_000)}`));
 	add(
-		'event_type nested 100,000 deep',
-		event.replace(/"event_type":"[^"]+"/, `"event_type":${deepObject(100_000)}`),
+		'data.id nested 100,000 deep',
+		JSON.stringify(validEvent(rng, target)).replace(/"id":"[^"]+"/, `"id":${deep(100_000)}`),
 	);
-	add('title nested 100,000 deep', event.replace(/"title":"[^"]+"/, `"title":${deep(100_000)}`));
-	add(
-		'included nested 100,000 deep',
-		event.replace(/"included":\[/, `"included":[${deep(100_000)},`),
-	);
+	// deep values elsewhere pass through (an item holds them as null): an event starts (or, without a
+	// type, is ignored) with one; without its id, it is refused all the same
+	const elsewhere: Array<[string, (text: string) => string, Expectation]> = [
+		[
+			'event_type',
+			(text) => text.replace(/"event_type":"[^"]+"/, `"event_type":${deepObject(100_000)}`),
+			ignored,
+		],
+		['title', (text) => text.replace(/"title":"[^"]+"/, `"title":${deep(100_000)}`), started],
+		['included', (text) => text.replace(/"included":\[/, `"included":[${deep(100_000)},`), started],
+	];
+	for (const [where, nest, expect] of elsewhere) {
+		const event = validEvent(rng, target);
+		const text = nest(JSON.stringify(event));
+		out.push({
+			...post(target, Buffer.from(text)),
+			category: 'deep-nesting',
+			label: `${where} nested 100,000 deep`,
+			expect,
+			meant: { body: Buffer.from(text), is: 'event' },
+			eventId: event.data.id,
+		});
+		add(
+			`${where} nested 100,000 deep, no event id`,
+			nest(JSON.stringify(mutate(event, [{ path: ['data', 'id'], value: DELETE }]))),
+		);
+	}
 	const xml = '<a>'.repeat(10_000) + '</a>'.repeat(10_000);
 	out.push({
 		...post(target, Buffer.from(xml), { contentType: 'application/xml' }),
@@ -1146,8 +1258,8 @@ function padTo(event: JsonObject, size: number, path: Path): Buffer {
 }
 
 function hugeBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
-	const notEvent = () =>
-		mutate(validEvent(rng, target), [{ path: ['data', 'type'], value: 'not_a_webhook_event' }]);
+	// without its id: what is under test is the size, the answer must not depend on anything else
+	const notEvent = () => mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: DELETE }]);
 	const overLimit: Expectation = {
 		kind: 'n8n-exception',
 		statuses: [500, 0],
@@ -1168,6 +1280,29 @@ function hugeBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 		post(target, json(many)),
 		notAnEvent,
 	);
+	{
+		// other resources in `included` pass through: the subject's transcription is found among them
+		const event = validEvent(rng, target);
+		const others = Array.from({ length: 150_000 }, (_, i) => ({
+			id: String(i),
+			type: 'other',
+			attributes: { n: i },
+		}));
+		event.included = [
+			...others.slice(0, 75_000),
+			...(event.included as Json[]),
+			...others.slice(75_000),
+		];
+		const body = json(event);
+		out.push({
+			...post(target, body),
+			category: 'huge-body',
+			label: `${(body.length / MiB).toFixed(1)} MiB: the transcription among 150,000 other resources`,
+			expect: started,
+			meant: { body, is: 'event' },
+			eventId: event.data.id,
+		});
+	}
 	add(
 		'16 MiB - 1 KiB',
 		post(target, padTo(notEvent(), N8N_BODY_LIMIT - 1024, [...ATTRS, 'title'])),
@@ -1203,6 +1338,39 @@ function hugeBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 		overLimit,
 	);
 	return out;
+}
+
+// The callback token where the service would never put it: each event starts, and the secret scan
+// looks for the token in every execution's data (issue 13: no token in any output)
+function tokenInBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
+	const placements: Array<[string, Path, string]> = [
+		['the callback URI as the title', [...ATTRS, 'title'], target.callbackUri],
+		['the token as the title', [...ATTRS, 'title'], target.token],
+		['the token inside the title', [...ATTRS, 'title'], `before ${target.token} after`],
+		[
+			'the token in the media URL’s query',
+			[...ATTRS, 'media', 'url'],
+			`http://127.0.0.1:9/media.wav?a=1&token=${encodeURIComponent(target.token)}&b=2`,
+		],
+		['the callback URI as a file URL', [...FILE, 'url'], target.callbackUri],
+		['the token as created_at', ['data', 'attributes', 'created_at'], target.token],
+		['the token as the subject id', [...SUBJECT, 'id'], target.token],
+		// formats become member names of the item's `files`: the token must leave names too
+		['the token as a file format', [...FILE, 'format'], target.token],
+		['the callback URI as a file format', [...FILE, 'format'], target.callbackUri],
+	];
+	return placements.map(([label, path, value]) => {
+		const event = validEvent(rng, target);
+		const body = json(mutate(event, [{ path, value }]));
+		return {
+			...post(target, body),
+			category: 'token-in-body' as const,
+			label,
+			expect: started,
+			meant: { body, is: 'event' as const },
+			eventId: event.data.id,
+		};
+	});
 }
 
 function encodingCases(rng: Rng, target: TriggerTarget): Delivery[] {

@@ -195,8 +195,14 @@ describe('hostile deliveries are refused', () => {
 			/data\.id: Required/,
 		],
 		[
-			'a selected event with a numeric id',
-			delivery(mutate((e) => ((e.data as Json).id = 42))),
+			'a selected event with a fractional id',
+			delivery(mutate((e) => ((e.data as Json).id = 1.5))),
+			400,
+			/data\.id/,
+		],
+		[
+			'a selected event with an id beyond exact integers (two such ids could be one)',
+			delivery(mutate((e) => ((e.data as Json).id = 2 ** 53 + 2))),
 			400,
 			/data\.id/,
 		],
@@ -284,6 +290,11 @@ describe('benign oddities start, with everything passed through', () => {
 
 	test.each<[string, unknown, IDataObject]>([
 		['as the service sends it', event(), { title: 'Board meeting', duration: 61.5 }],
+		[
+			'an id sent as an exact integer',
+			mutate((e) => ((e.data as Json).id = 1234645341613)),
+			{ eventId: '1234645341613' },
+		],
 		[
 			'numbers as decimal strings',
 			mutate((e) => Object.assign(attrs(e), { duration: '12.5', average_confidence: '0.91' })),

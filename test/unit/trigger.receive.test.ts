@@ -223,7 +223,8 @@ describe('validateEvent: only the event id is required', () => {
 			/data\.id: Required/,
 		],
 		['an empty id', { data: { id: '' } }, /data\.id/],
-		['a number id', { data: { id: 42 } }, /data\.id: Expected string/],
+		['a fractional id', { data: { id: 4.2 } }, /data\.id: Expected string/],
+		['a negative id', { data: { id: -1 } }, /data\.id: Expected string/],
 		['an id of 201 characters', { data: { id: 'i'.repeat(201) } }, /data\.id/],
 	])('%s is refused with 400 naming data.id', (_name, body, path) => {
 		const result = validateEvent(body);
@@ -494,6 +495,21 @@ describe('withoutSecret and removeSecret', () => {
 			(cleaned.included[1] as never as { attributes: { list: unknown[] } }).attributes.list,
 		).toEqual(['[redacted]', 1, null]);
 		expect(cleaned.included[0].attributes.duration).toBe(61.5);
+	});
+
+	test('member names too (files keyed by a format that carries the token), never overwriting a member', () => {
+		const value = {
+			files: { [TOKEN]: 'https://f/a', [`vtt?token=${TOKEN}`]: 'https://f/b', vtt: 'https://f/c' },
+			formats: [TOKEN, `vtt?token=${TOKEN}`],
+		};
+		removeSecret(value, TOKEN);
+		expect(JSON.stringify(value)).not.toContain(TOKEN);
+		expect(value.files).toEqual({
+			'[redacted]': 'https://f/a',
+			vtt: 'https://f/c',
+			vtt_: 'https://f/b',
+		});
+		expect(value.formats).toEqual(['[redacted]', 'vtt']);
 	});
 
 	test('deeper than the stack allows', () => {

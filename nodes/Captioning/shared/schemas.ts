@@ -54,7 +54,12 @@ export const webhookEventHeadSchema = z
 	.object({
 		data: z
 			.object({
-				id: z.string().min(1).max(MAX_EVENT_ID_LENGTH),
+				// JSON:API ids are strings; a service that numbers its events sends integers, which are as
+				// unambiguous while they are exact (safe integers): both become the same string id
+				id: z.preprocess(
+					(id) => (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? String(id) : id),
+					z.string().min(1).max(MAX_EVENT_ID_LENGTH),
+				),
 				attributes: z
 					.object({ event_type: z.string().optional().catch(undefined) })
 					.passthrough()

@@ -290,8 +290,20 @@ export function withoutSecret(text: string, secret: string): string {
 	return out;
 }
 
+/** Member names carry text from the body too (e.g. `files` is keyed by format): the token leaves them as well. */
+function renameSecretKeys(container: Record<string, unknown>, secret: string): void {
+	for (const key of Object.keys(container)) {
+		if (!key.includes(secret) && !key.includes(encodeURIComponent(secret))) continue;
+		let renamed = withoutSecret(key, secret);
+		// never overwrite a member the body already has under the cleaned name
+		while (Object.prototype.hasOwnProperty.call(container, renamed)) renamed += '_';
+		container[renamed] = container[key];
+		delete container[key];
+	}
+}
+
 /**
- * Removes the callback token from every string of an output value, in place, iteratively (a body may be
+ * Removes the callback token from every string and member name of an output value, in place, iteratively (a body may be
  * nested deeper than the stack allows). `data.attributes.uri` carries it in every delivery.
  */
 export function removeSecret<T>(value: T, secret: string | undefined): T {
@@ -302,6 +314,7 @@ export function removeSecret<T>(value: T, secret: string | undefined): T {
 		const next = stack.pop();
 		if (typeof next !== 'object' || next === null) continue;
 		const container = next as Record<string, unknown>;
+		if (!Array.isArray(container)) renameSecretKeys(container, secret);
 		for (const key of Object.keys(container)) {
 			const child = container[key];
 			if (typeof child === 'string') {

@@ -1,0 +1,600 @@
+// The package in a real n8n 2.41.1 (installed from its `npm pack` tarball as n8n installs community packages)
+// against the in-process sandbox playing every reading of what the contract leaves "not shown" (issue 12,
+// ASSUMPTIONS.md): each non-default variant one at a time, and the harshest mixes. One n8n and one sandbox for
+// the whole file; between cases the sandbox's variants are switched through its control API, its endpoints are
+// cleared, and every case works on workflows of its own.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	startSandbox,
+	VARIANT_DIMENSIONS,
+	type VariantDimension,
+	type Variants,
+} from '../../sandbox/server';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
+import { packProject } from './harness/pack';
+import { listExecutions, TRIGGER_NODE, triggerWorkflow } from './harness/workflows';
+
+const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+// Readings of the registration's answers get the full 10 activation cycles. The others register as the default
+// does, and 3 cycles show that their reading changes nothing there: with 10 everywhere the file took 5 minutes on
+// a loaded 2-core machine.
+const REGISTRATION_DIMENSIONS: VariantDimension[] = ['create', 'manage', 'resource', 'list'];
+const cyclesFor = (variants: Partial<Variants>) =>
+	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined) ? 10 : 3;
+// Refused deliveries (an old token, an inactive workflow, a refused body) are retried within 3 s, not minutes.
+const RETRY_DELAYS_MS = [100, 200, 400, 800, 1_600];
+// Endpoints of other workflows at the same service account: the trigger must leave them alone, and with
+// list=paged (2 a page) they make the list span pages.
+const OTHER_ENDPOINTS = 3;
+const WRONG_ASSERTION = 'wrong-assertion-value';
+
+type Variant = Partial<Variants>;
+
+/** Every non-default value of every dimension, one at a time, then the harsh mixes. */
+const CASES: Array<[string, Variant]> = [
+	...(Object.keys(VARIANT_DIMENSIONS) as VariantDimension[]).flatMap((dimension) =>
+		VARIANT_DIMENSIONS[dimension]
+			.slice(1)
+			.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
+	),
+	['create=empty,manage=absent-405', { create: 'empty', manage: 'absent-405' }],
+	[
+		'create=no-content,manage=absent-404,token-refusal=401',
+		{ create: 'no-content', manage: 'absent-404', 'token-refusal': '401' },
+	],
+];
+
+/**
+ * A service client of its own for each refused-refresh test: n8n shares a grant for 10 s between callers with the
+ * same credential values, and one obtained just before that test moves the service's clock would be expired.
+ */
+const REFUSAL_CLIENTS = new Map(
+	CASES.filter(([, variants]) => variants['token-refusal']).map(([name], i) => [
+		name,
+		{
+			clientId: `refusal-client-${i + 1}`,
+			clientSecret: `refusal-secret-${randomUUID()}`,
+			assertions: [`refusal-assertion-${randomUUID()}`],
+		},
+	]),
+);
+
+let sandbox: Sandbox | undefined;
+let n8n: N8nInstance | undefined;
+let receiver: Receiver | undefined;
+let tarball: string | undefined;
+let credential = { id: '', name: '' };
+/** Every callback token a registration carried: none may show in n8n's logs. */
+const callbackTokens = new Set<string>();
+const timings: string[] = [];
+const fileStarted = Date.now();
+
+const sb = (): Sandbox => {
+	if (!sandbox) throw new Error('the sandbox did not start');
+	return sandbox;
+};
+const instance = (): N8nInstance => {
+	if (!n8n) throw new Error('n8n did not start');
+	return n8n;
+};
+
+const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+const withoutQuery = (uri: string) => uri.split('?')[0];
+const tokenOf = (uri: string) => new URL(uri).searchParams.get('token') ?? '';
+
+/** The sandbox's endpoints that deliver to `url` (whatever their token). */
+function endpointsTo(url: string) {
+	return [...sb().endpoints.values()].filter((e) => withoutQuery(e.callbackUri) === url);
+}
+const othersLeft = () =>
+	[...sb().endpoints.values()].filter((e) => e.callbackUri.startsWith(`${receiver!.url}/other-`));
+
+/** The sandbox's control API, as a suite driving a sandbox in another process would use it. */
+async function control(path: string, body: Record<string, unknown>): Promise<unknown> {
+	const res = await fetch(`${sb().url}/_sandbox/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const answer: unknown = await res.json();
+	if (res.status !== 200)
+		throw new Error(`/_sandbox/${path}: ${res.status} ${JSON.stringify(answer)}`);
+	return answer;
+}
+
+/** The trigger's item in an execution: what the workflow saw of the event. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function triggerJson(execution: ExecutionSummary): Record<string, any> {
+	const json = execution.data?.resultData?.runData?.[TRIGGER_NODE]?.[0]?.data?.main?.[0]?.[0]?.json;
+	if (!json) throw new Error(`execution ${execution.id} has no item from ${TRIGGER_NODE}`);
+	return json;
+}
+
+/** Which event an execution ran, as its trigger's item says. */
+function triggerItem(execution: ExecutionSummary): { eventId: string; eventType: string } {
+	const { eventId, eventType } = triggerJson(execution);
+	return { eventId, eventType };
+}
+
+const byType = <T extends { eventType: string }>(items: T[]) =>
+	[...items].sort((a, b) => a.eventType.localeCompare(b.eventType));
+
+/** Every execution of a workflow, finished or not, with what its trigger output. */
+async function executionsOf(workflowId: string) {
+	return await listExecutions(instance(), { workflowId, includeData: true });
+}
+
+/** Simulates a transcription and waits until the sandbox has delivered (and retried) all it caused. */
+async function transcribe(title: string) {
+	const done = await sb().transcribe({ title });
+	await sb().idle();
+	return done;
+}
+
+const attemptsOf = (eventId: string, endpointId: string) =>
+	sb().deliveries.filter((d) => d.eventId === eventId && d.endpointId === endpointId);
+
+interface TriggerWorkflow {
+	id: string;
+	webhookId: string;
+	/** Its production webhook URL: what its endpoint at the service must deliver to. */
+	url: string;
+}
+
+async function createTriggerWorkflow(name: string): Promise<TriggerWorkflow> {
+	const webhookId = randomUUID();
+	const created = await instance().createWorkflow(
+		triggerWorkflow({
+			name,
+			webhookId,
+			credential,
+			parameters: { registration: 'api', events: EVENTS, options: {} },
+			alone: true,
+		}),
+	);
+	return { id: created.id, webhookId, url: `${instance().webhookBaseUrl}/${webhookId}/webhook` };
+}
+
+/** Webhook -> the given Captioning nodes in a line, answering with the last node's output; activated. */
+async function createActionWorkflow(
+	name: string,
+	nodes: Array<Record<string, unknown> & { name: string }>,
+): Promise<{ id: string; call: (body: unknown) => Promise<{ status: number; body: unknown }> }> {
+	const path = `variants-${randomUUID()}`;
+	const webhook = {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+	};
+	const all = [webhook, ...nodes.map((node, i) => ({ position: [250 * (i + 1), 0], ...node }))];
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < all.length - 1; i++) {
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	const created = await instance().createWorkflow({
+		name,
+		nodes: all,
+		connections,
+		settings: { executionOrder: 'v1' },
+	});
+	await instance().activateWorkflow(created.id);
+	return {
+		id: created.id,
+		call: async (body) =>
+			await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, { body }),
+	};
+}
+
+function createNode(name: string, callbackUri: string, credentialRef = credential) {
+	return {
+		id: randomUUID(),
+		name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		parameters: {
+			resource: 'webhookEndpoint',
+			operation: 'create',
+			callbackUri,
+			events: ['transcription.transcribed'],
+		},
+		credentials: { captioningApi: credentialRef },
+	};
+}
+
+const validValues = () => ({
+	baseUrl: sb().url,
+	clientId: DEFAULT_CLIENT.clientId,
+	clientSecret: DEFAULT_CLIENT.clientSecret,
+	assertion: DEFAULT_CLIENT.assertions[0],
+	mediaType: sb().mediaType,
+});
+
+/** What the editor's "Test" button asks n8n: POST /rest/credentials/test with the form's values. */
+async function credentialTest(data: Record<string, unknown>) {
+	return await instance().rest<{ status: string; message: string }>('POST', '/credentials/test', {
+		credentials: { id: credential.id, name: credential.name, type: 'captioningApi', data },
+	});
+}
+
+const newLogSince = (from: number) => instance().logs().slice(from);
+
+beforeAll(async () => {
+	tarball = await packProject();
+	sandbox = await startSandbox({
+		transcribeAfterMs: 0,
+		retryDelaysMs: RETRY_DELAYS_MS,
+		clients: [DEFAULT_CLIENT, ...REFUSAL_CLIENTS.values()],
+	});
+	receiver = await startReceiver();
+	n8n = await startN8n({
+		packageTarball: tarball,
+		// n8n 2.41's default engine ('vm') spends a fresh V8 isolate on every delivery to a typeVersion-1
+		// trigger (see test/faults); 'legacy' gives the same answers in a fraction of the time on 2 cores
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	});
+	const created = await instance().createCredential('Captioning sandbox', 'captioningApi', {
+		...validValues(),
+	});
+	credential = { id: created.id, name: created.name };
+}, 300_000);
+
+afterAll(async () => {
+	process.stdout.write(
+		[
+			`variants e2e: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s in all; n8n start-up ${
+				n8n?.timings.map((t) => `${t.totalSeconds.toFixed(1)} s`).join(', ') ?? '-'
+			}`,
+			...timings,
+			'',
+		].join('\n'),
+	);
+	const stops = [
+		() => n8n?.stop(),
+		() => sandbox?.stop(),
+		() => receiver?.close(),
+		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
+	];
+	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+});
+
+describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
+	const manages = (variants.manage ?? 'full') === 'full';
+	const refusal = variants['token-refusal'];
+	const retryAfter = variants['retry-after'];
+	const absentStatus = variants.manage === 'absent-405' ? 405 : 404;
+	const cycles = cyclesFor(variants);
+	let started = 0;
+	/** The workflow the activation and deactivation tests share. */
+	let main: TriggerWorkflow;
+
+	beforeAll(async () => {
+		started = Date.now();
+		await sb().idle();
+		sb().endpoints.clear();
+		const answer = (await control('variants', { reset: true, ...variants })) as {
+			variants: Variants;
+		};
+		expect(answer.variants).toMatchObject(variants);
+		for (let n = 1; n <= OTHER_ENDPOINTS; n++) {
+			const id = randomUUID();
+			sb().endpoints.set(id, {
+				id,
+				clientId: DEFAULT_CLIENT.clientId,
+				callbackUri: `${receiver!.url}/other-${n}`,
+				enabledEvents: ['transcription.created', 'transcription.transcribed'],
+				createdAt: new Date(sb().now()).toISOString(),
+			});
+		}
+	});
+
+	afterAll(() => {
+		timings.push(`  ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	});
+
+	test('the credential test passes with valid values and names a wrong assertion', async () => {
+		const from = sb().requestLog.length;
+		expect(await credentialTest(validValues())).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		// the test read GET /webhook_endpoints under this variant: a missing route is no failure
+		const reads = sb()
+			.requestLog.slice(from)
+			.filter((r) => r.path === '/webhook_endpoints')
+			.map((r) => `${r.method} ${r.status}`);
+		// n8n shares a grant for 10 s: one from before a refused-refresh test moved the service's clock two
+		// hours on is expired there, and n8n renews it after the 401 and retries once
+		expect(reads.slice(-1)).toEqual([`GET ${manages ? 200 : absentStatus}`]);
+		expect(reads.slice(0, -1)).toEqual(reads.length > 1 ? ['GET 401'] : []);
+
+		const wrong = await credentialTest({ ...validValues(), assertion: WRONG_ASSERTION });
+		expect(wrong).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/rejected the Assertion Token \(invalid_grant\)/),
+		});
+		expect(wrong.message).not.toContain(WRONG_ASSERTION);
+		const grants = sb()
+			.requestLog.slice(from)
+			.filter((r) => r.path === '/oauth/token');
+		expect(grants[grants.length - 1]).toMatchObject({
+			grantType: 'assertion',
+			status: refusal === '401' ? 401 : 400,
+		});
+	});
+
+	test('activation registers exactly one endpoint for the production URL; both events run once; a redelivery starts nothing', async () => {
+		main = await createTriggerWorkflow(`Variant ${name}`);
+		// with one id shared by every endpoint, a second workflow hearing the same event runs it too
+		const second = variants['event-id'] === 'shared' ? await createTriggerWorkflow('Second') : null;
+		const from = sb().requestLog.length;
+		await instance().activateWorkflow(main.id);
+		if (second) await instance().activateWorkflow(second.id);
+
+		const [endpoint, ...more] = endpointsTo(main.url);
+		expect(more).toEqual([]);
+		expect(endpoint.callbackUri).toMatch(
+			new RegExp(`^${main.url.replace(/[.?]/g, '\\$&')}\\?token=[\\w-]{32}$`),
+		);
+		expect([...endpoint.enabledEvents].sort()).toEqual(EVENTS);
+		callbackTokens.add(tokenOf(endpoint.callbackUri));
+		expect(othersLeft()).toHaveLength(OTHER_ENDPOINTS);
+		expect(
+			sb()
+				.requestLog.slice(from)
+				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints'),
+		).toHaveLength(second ? 2 : 1);
+
+		const { transcription, events } = await transcribe(`Transcription for ${name}`);
+		const sent = byType(events.filter((e) => e.endpointId === endpoint.id));
+		expect(sent.map((e) => e.eventType)).toEqual(EVENTS);
+		// each delivered once and acknowledged 2xx: a refused one would be retried and lost
+		for (const event of sent) {
+			expect(attemptsOf(event.id, endpoint.id).map((a) => a.status ?? a.error)).toEqual([200]);
+		}
+		await instance().waitForExecutions(main.id, { count: 2 });
+		const executions = await executionsOf(main.id);
+		expect(executions.every((e) => e.status === 'success')).toBe(true);
+		const seen = byType(executions.map(triggerItem));
+		expect(seen).toEqual(sent.map((e) => ({ eventId: e.id, eventType: e.eventType })));
+		// $json.duration and $json.averageConfidence are numbers, however the service wrote them
+		const items = byType(executions.map(triggerJson) as Array<{ eventType: string }>);
+		expect(items).toEqual([
+			expect.objectContaining({
+				transcriptionId: transcription.id,
+				duration: transcription.durationSeconds,
+				averageConfidence: null,
+			}),
+			expect.objectContaining({
+				transcriptionId: transcription.id,
+				duration: transcription.durationSeconds,
+				averageConfidence: transcription.averageConfidence,
+			}),
+		]);
+		expect(typeof transcription.averageConfidence).toBe('number');
+
+		if (second) {
+			const [secondEndpoint] = endpointsTo(second.url);
+			const secondSent = byType(events.filter((e) => e.endpointId === secondEndpoint.id));
+			// the same ids, delivered to both endpoints
+			expect(secondSent.map((e) => e.id)).toEqual(sent.map((e) => e.id));
+			await instance().waitForExecutions(second.id, { count: 2 });
+			expect(byType((await executionsOf(second.id)).map(triggerItem))).toEqual(seen);
+		}
+
+		// the service delivers both again (same ids, same bodies): acknowledged, nothing started
+		for (const event of sent) expect(sb().redeliver(event.id, endpoint.id)).toBe(true);
+		await sb().idle();
+		for (const event of sent) {
+			expect(attemptsOf(event.id, endpoint.id).map((a) => a.status)).toEqual([200, 200]);
+		}
+		expect(await executionsOf(main.id)).toHaveLength(2);
+
+		if (second) {
+			await instance().deactivateWorkflow(second.id);
+			expect(await executionsOf(second.id)).toHaveLength(2);
+		}
+	});
+
+	test(
+		manages
+			? 'deactivation removes the endpoint at the service'
+			: 'deactivation succeeds, keeps the endpoint the service cannot delete, and the log says what to do',
+		async () => {
+			const [before] = endpointsTo(main.url);
+			expect(before).toBeDefined();
+			const logFrom = instance().logs().length;
+			const from = sb().requestLog.length;
+			await instance().deactivateWorkflow(main.id);
+
+			const workflow = await instance().api<{ active: boolean }>('GET', `/workflows/${main.id}`);
+			expect(workflow.active).toBe(false);
+			const log = newLogSince(logFrom);
+			expect(log).not.toContain('Could not unregister');
+			expect(othersLeft()).toHaveLength(OTHER_ENDPOINTS);
+			if (manages) {
+				expect(endpointsTo(main.url)).toEqual([]);
+				expect(
+					sb()
+						.requestLog.slice(from)
+						.filter((r) => r.method === 'DELETE'),
+				).toEqual([
+					expect.objectContaining({ path: `/webhook_endpoints/${before.id}`, status: 204 }),
+				]);
+				return;
+			}
+			expect(endpointsTo(main.url)).toEqual([before]);
+			const warnings = log.split('\n').filter((line) => line.includes('stays registered'));
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toContain(`delivers to ${main.url} stays registered`);
+			expect(warnings[0]).toContain(
+				`delete the endpoint for ${main.url} in the service's developers dashboard`,
+			);
+			expect(warnings[0]).not.toContain(tokenOf(before.callbackUri));
+		},
+	);
+
+	test(`${cycles} activation cycles leave at most one endpoint for the workflow, with a token the trigger accepts`, async () => {
+		const workflow = await createTriggerWorkflow(`Cycles ${name}`);
+		const from = sb().requestLog.length;
+		for (let cycle = 1; cycle <= cycles; cycle++) {
+			await instance().activateWorkflow(workflow.id);
+			expect(endpointsTo(workflow.url)).toHaveLength(1);
+			for (const e of endpointsTo(workflow.url)) callbackTokens.add(tokenOf(e.callbackUri));
+			await instance().deactivateWorkflow(workflow.id);
+			expect(endpointsTo(workflow.url)).toHaveLength(manages ? 0 : 1);
+		}
+		await instance().activateWorkflow(workflow.id);
+		const remaining = endpointsTo(workflow.url);
+		expect(remaining).toHaveLength(1);
+		// where the service can delete, every activation registers anew; elsewhere the first one is reused
+		expect(
+			sb()
+				.requestLog.slice(from)
+				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints'),
+		).toHaveLength(manages ? cycles + 1 : 1);
+		expect(othersLeft()).toHaveLength(OTHER_ENDPOINTS);
+
+		// the service delivers to every remaining endpoint: the ones the trigger accepts each start a run
+		const { events } = await transcribe(`After ${cycles} cycles, ${name}`);
+		const accepted = remaining.filter((endpoint) => {
+			const mine = events.filter((e) => e.endpointId === endpoint.id);
+			expect(mine).toHaveLength(2);
+			return mine.every((e) => attemptsOf(e.id, endpoint.id).some((a) => is2xx(a.status)));
+		});
+		expect(accepted).toHaveLength(1);
+		await instance().waitForExecutions(workflow.id, { count: 2 });
+		expect(byType((await executionsOf(workflow.id)).map(triggerItem))).toEqual(
+			byType(events.filter((e) => e.endpointId === accepted[0].id)).map((e) => ({
+				eventId: e.id,
+				eventType: e.eventType,
+			})),
+		);
+		await instance().deactivateWorkflow(workflow.id);
+	});
+
+	if (refusal) {
+		test(`a refused refresh (${refusal}) ends in one new assertion grant and a working Create`, async () => {
+			// a credential (and client) of its own: nothing else spends, renews or shares its tokens
+			const client = REFUSAL_CLIENTS.get(name)!;
+			const own = await instance().createCredential(`Refusal ${name}`, 'captioningApi', {
+				...validValues(),
+				clientId: client.clientId,
+				clientSecret: client.clientSecret,
+				assertion: client.assertions[0],
+			});
+			const flow = await createActionWorkflow(`Create after a refusal, ${name}`, [
+				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
+					id: own.id,
+					name: own.name,
+				}),
+			]);
+			const call = async (n: number) => {
+				const res = await flow.call({ callbackUri: `${receiver!.url}/refusal-${n}` });
+				expect(res.status).toBe(200);
+				expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/refusal-${n}` });
+			};
+			await call(1);
+
+			// an administrator revokes the refresh tokens, and two hours pass: the access token has expired
+			const { revoked } = (await control('revoke', { tokens: 'refresh' })) as { revoked: number };
+			expect(revoked).toBeGreaterThanOrEqual(1);
+			await control('clock', { advanceSeconds: 7_200 + 60 });
+			const from = sb().requestLog.length;
+			await call(2);
+
+			const created = variants.create === 'no-content' ? 204 : 201;
+			expect(
+				sb()
+					.requestLog.slice(from)
+					.map((r) =>
+						r.path === '/oauth/token'
+							? `token ${r.grantType} ${r.status}`
+							: `${r.method} ${r.path} ${r.status}`,
+					),
+			).toEqual([
+				'POST /webhook_endpoints 401',
+				`token refresh_token ${refusal}`,
+				'token assertion 200',
+				`POST /webhook_endpoints ${created}`,
+			]);
+			const executions = await instance().waitForExecutions(flow.id, { count: 2 });
+			expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+
+	if (retryAfter) {
+		test(`a Captioning run over the rate limit (Retry-After ${retryAfter}) succeeds within the 60 s it may wait`, async () => {
+			const flow = await createActionWorkflow(`Rate limit, ${name}`, [
+				createNode('Create 1', `${receiver!.url}/limited-1`),
+				createNode('Create 2', `${receiver!.url}/limited-2`),
+				createNode('Create 3', `${receiver!.url}/limited-3`),
+			]);
+			// one request per 2 s window, unannounced: three calls in a row must meet a 429 and wait it out
+			const settings = sb().options;
+			const saved = { rateLimit: settings.rateLimit, announce: settings.announceRateLimit };
+			settings.rateLimit = { limit: 1, windowMs: 2_000 };
+			settings.announceRateLimit = false;
+			const from = sb().requestLog.length;
+			const began = Date.now();
+			let res: { status: number; body: unknown };
+			try {
+				res = await flow.call({});
+			} finally {
+				settings.rateLimit = saved.rateLimit;
+				settings.announceRateLimit = saved.announce;
+			}
+			const seconds = (Date.now() - began) / 1000;
+			expect(res.status).toBe(200);
+			expect(seconds).toBeLessThan(60);
+			const posts = sb()
+				.requestLog.slice(from)
+				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints')
+				.map((r) => r.status);
+			expect(posts.filter((s) => s === 201)).toHaveLength(3);
+			const limited = posts.filter((s) => s === 429).length;
+			expect(limited).toBeGreaterThanOrEqual(1);
+			// each retry waited (at least 1 s, even for "Retry-After: 0"): no burst of re-sends
+			expect(limited).toBeLessThanOrEqual(6);
+			// each POST applied once, although some were sent again
+			for (let n = 1; n <= 3; n++)
+				expect(endpointsTo(`${receiver!.url}/limited-${n}`)).toHaveLength(1);
+			const [execution] = await instance().waitForExecutions(flow.id);
+			expect(execution.status).toBe('success');
+			timings.push(`  ${name}: rate-limited run ${seconds.toFixed(1)} s, ${limited} × 429`);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+});
+
+test('no secret, token or callback token shows in n8n logs or in execution data', async () => {
+	const secrets = [
+		DEFAULT_CLIENT.clientSecret,
+		DEFAULT_CLIENT.assertions[0],
+		WRONG_ASSERTION,
+		...[...REFUSAL_CLIENTS.values()].flatMap((c) => [c.clientSecret, ...c.assertions]),
+		...callbackTokens,
+		...sb().tokens.issuedSecrets(),
+	].filter((s) => s !== '');
+	expect(callbackTokens.size).toBeGreaterThan(CASES.length);
+	const logs = instance().logs();
+	const executionText = JSON.stringify(await listExecutions(instance(), { includeData: true }));
+	// the scan reads the right material
+	expect(logs).toContain('stays registered');
+	expect(executionText).toContain('transcription.transcribed');
+	const found = (text: string) =>
+		secrets.filter((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
+	expect(found(logs)).toEqual([]);
+	expect(found(executionText)).toEqual([]);
+});
