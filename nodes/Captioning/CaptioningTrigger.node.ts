@@ -19,7 +19,7 @@ import {
 	seenStore,
 	type TriggerOptions,
 } from './trigger/pipeline';
-import { readRegistration, TOKEN_PARAMETER } from './trigger/registration';
+import { migrateRegistration, TOKEN_PARAMETER } from './trigger/registration';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 const clock: Clock = { nowMs: () => Date.now(), sleep };
@@ -160,7 +160,8 @@ export class CaptioningTrigger implements INodeType {
 			{
 				registration: this.getNodeParameter('registration', 'api'),
 				manualToken: this.getNodeParameter('manualToken', ''),
-				registeredToken: readRegistration(staticData)?.token,
+				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
+				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
 				givenToken: (this.getQueryData() as IDataObject)[TOKEN_PARAMETER],
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
