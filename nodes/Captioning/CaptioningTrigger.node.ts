@@ -108,6 +108,13 @@ export class CaptioningTrigger implements INodeType {
 					'Optional. When set, only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard.',
 			},
 			{
+				displayName:
+					'In queue mode, an event whose answer is lost when an n8n process crashes is delivered again and can start a second execution. To act on each event once, make the first step claim its <code>eventId</code> in a table with a unique key: see <a href="https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/queue-mode.md" target="_blank">each event exactly once in queue mode</a>.',
+				name: 'queueModeNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
