@@ -1395,7 +1395,8 @@ function encodingCases(rng: Rng, target: TriggerTarget): Delivery[] {
 			expect,
 		});
 	const notEvent = () =>
-		json(mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: 42 }]));
+		// 42 would be an id (an exact integer); 4.2 is not
+		json(mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: 4.2 }]));
 	const event = () => json(validEvent(rng, target));
 	add('gzip, not an event', gzipSync(notEvent()), 'gzip', notAnEvent);
 	add('deflate, not an event', deflateSync(notEvent()), 'deflate', notAnEvent);
