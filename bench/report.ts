@@ -8,8 +8,9 @@ import type { RateLimitRun, TokenEconomyRun } from './measure/api';
 import type { IsolateCount } from './measure/isolates';
 import type { LatencyRound } from './measure/latency';
 import type { ReceiveCost } from './measure/receive-cost';
-import { TARGET_LABELS, type TargetKey, type ThroughputRun } from './measure/throughput';
+import type { TargetKey, TargetSpec, ThroughputRun } from './measure/throughput';
 
+/** Item 1 at one concurrency in one setting: per target, and ratios of runs made back to back in a round. */
 export interface ThroughputFigures {
 	targets: Partial<
 		Record<
@@ -22,22 +23,42 @@ export interface ThroughputFigures {
 			}
 		>
 	>;
-	/** Paired per round: ours ÷ webhook measured back to back. */
-	ratioOursToWebhook?: Summary;
-	ratioOursV2ToWebhook?: Summary;
+	/** `a/b`: events/s of a ÷ events/s of b, paired per round; median and spread over rounds. */
+	ratios: Record<string, Summary>;
+}
+
+/** What item 1 compared, as measured (see bench/measure/throughput.ts). */
+export type TargetInfo = Omit<TargetSpec, 'key'>;
+
+/** One n8n setting (an n8n process of its own): its key in the results, label and environment. */
+export interface SettingInfo {
+	label: string;
+	env: Record<string, string>;
+}
+
+export interface PrimingRecord {
+	target: TargetKey;
+	events: number;
+	seconds: number;
+	/** The workflow's static data as n8n saved it, after priming and after the last run. */
+	savedStaticDataBytes: number;
+	savedStaticDataBytesAtEnd?: number;
 }
 
 export interface Results {
-	schema: 1;
+	schema: 2;
 	/** When measuring started (after any --wait-quiet wait). */
 	date: string;
 	durationSeconds: number;
+	command: string;
 	/** The --wait-quiet wait before measuring: whether the 1-minute load fell below the threshold. */
 	quietWait?: { threshold: number; quiet: boolean; waitedSeconds: number };
 	machine: MachineInfo;
 	load: Array<{ phase: string } & LoadSample>;
 	versions: Record<string, string>;
 	settings: Record<string, unknown>;
+	targets: Partial<Record<TargetKey, TargetInfo>>;
+	n8nSettings: Record<string, SettingInfo>;
 	summary: {
 		throughput: Record<string, Record<string, ThroughputFigures>>;
 		isolates: Record<string, IsolateCount[]>;
@@ -74,7 +95,7 @@ export interface Results {
 		receiveCost?: {
 			totalUs: Summary;
 			stepsUs: Record<string, Summary>;
-			/** n8n's CPU per request for our trigger and for the Webhook node, default configuration, item 1. */
+			/** n8n's CPU per request for our trigger and for the Webhook node, default setting, item 1. */
 			n8nCpuUsPerRequest: Partial<Record<TargetKey, Summary>>;
 			/** The trigger's own code as a share of what n8n spends per request on it. */
 			sharePercent?: number;
@@ -83,6 +104,7 @@ export interface Results {
 	raw: {
 		throughput: Record<string, ThroughputRun[]>;
 		idleCpuRate: Record<string, number>;
+		priming: Record<string, PrimingRecord[]>;
 		isolates: Record<string, IsolateCount[]>;
 		latency: Record<string, LatencyRound[]>;
 		tokenEconomy: TokenEconomyRun[];
@@ -94,25 +116,42 @@ export interface Results {
 
 const s = (values: number[], digits = 3) => roundSummary(summarize(values), digits);
 
-function pairedRatios(runs: ThroughputRun[], numerator: TargetKey, denominator: TargetKey) {
+/** Ratios `numerator/denominator` of item 1 that the figures report, when both targets ran. */
+export const RATIOS: Array<[TargetKey, TargetKey]> = [
+	['ours', 'floor'],
+	['ours', 'webhook'],
+	['floor', 'webhook'],
+	['oursFresh', 'floor'],
+	['oursV1', 'floor'],
+	['floorV1', 'floor'],
+];
+
+/** events/s of `numerator` ÷ events/s of `denominator` for each round in which both ran. */
+export function pairedRatios(
+	runs: ThroughputRun[],
+	numerator: TargetKey,
+	denominator: TargetKey,
+): number[] {
 	const ratios: number[] = [];
 	for (const run of runs.filter((r) => r.target === numerator)) {
 		const partner = runs.find(
 			(r) => r.target === denominator && r.round === run.round && r.concurrency === run.concurrency,
 		);
-		if (partner) ratios.push(run.eventsPerSecond / partner.eventsPerSecond);
+		if (partner && partner.eventsPerSecond > 0) {
+			ratios.push(run.eventsPerSecond / partner.eventsPerSecond);
+		}
 	}
-	return ratios.length ? s(ratios) : undefined;
+	return ratios;
 }
 
 export function buildSummary(results: Results): Results['summary'] {
 	const { raw } = results;
 	const summary: Results['summary'] = { throughput: {}, isolates: raw.isolates, latency: {} };
-	for (const [config, runs] of Object.entries(raw.throughput)) {
-		summary.throughput[config] = {};
+	for (const [setting, runs] of Object.entries(raw.throughput)) {
+		summary.throughput[setting] = {};
 		for (const concurrency of [...new Set(runs.map((r) => r.concurrency))]) {
 			const atConcurrency = runs.filter((r) => r.concurrency === concurrency);
-			const figures: ThroughputFigures = { targets: {} };
+			const figures: ThroughputFigures = { targets: {}, ratios: {} };
 			for (const target of [...new Set(atConcurrency.map((r) => r.target))]) {
 				const mine = atConcurrency.filter((r) => r.target === target);
 				figures.targets[target] = {
@@ -134,9 +173,11 @@ export function buildSummary(results: Results): Results['summary'] {
 					),
 				};
 			}
-			figures.ratioOursToWebhook = pairedRatios(atConcurrency, 'ours', 'webhook');
-			figures.ratioOursV2ToWebhook = pairedRatios(atConcurrency, 'oursV2', 'webhook');
-			summary.throughput[config][String(concurrency)] = figures;
+			for (const [a, b] of RATIOS) {
+				const ratios = pairedRatios(atConcurrency, a, b);
+				if (ratios.length) figures.ratios[`${a}/${b}`] = s(ratios);
+			}
+			summary.throughput[setting][String(concurrency)] = figures;
 		}
 	}
 	if (raw.isolateCycle.length) {
@@ -151,11 +192,11 @@ export function buildSummary(results: Results): Results['summary'] {
 			),
 		};
 	}
-	for (const [config, rounds] of Object.entries(raw.latency)) {
-		summary.latency[config] = {};
+	for (const [setting, rounds] of Object.entries(raw.latency)) {
+		summary.latency[setting] = {};
 		for (const target of [...new Set(rounds.map((r) => r.target))]) {
 			const mine = rounds.filter((r) => r.target === target);
-			summary.latency[config][target] = {
+			summary.latency[setting][target] = {
 				p50Ms: s(
 					mine.map((r) => r.p50Ms),
 					1,
@@ -221,7 +262,7 @@ export function buildSummary(results: Results): Results['summary'] {
 		}
 		const n8nCpu: Partial<Record<TargetKey, Summary>> = {};
 		const defaultRuns = raw.throughput.default ?? [];
-		for (const target of ['ours', 'webhook'] as const) {
+		for (const target of ['ours', 'floor', 'webhook'] as const) {
 			const mine = defaultRuns.filter((r) => r.target === target);
 			if (mine.length)
 				n8nCpu[target] = s(
@@ -243,6 +284,106 @@ export function buildSummary(results: Results): Results['summary'] {
 		};
 	}
 	return summary;
+}
+
+// ---- bench/summary.json ------------------------------------------------------------------------------------
+
+/** One setting in bench/summary.json: medians over rounds. */
+export interface SettingSummary {
+	label: string;
+	env: Record<string, string>;
+	rounds: number;
+	connections: number;
+	/** events/s ratios of runs made back to back in a round (ours = steady state). */
+	oursOverFloor?: number;
+	oursOverWebhook?: number;
+	floorOverWebhook?: number;
+	/** Send -> execution finished, one delivery at a time (item 5), per target. */
+	p50ms: Partial<Record<TargetKey, number>>;
+	/** Send -> 2xx, one delivery at a time. */
+	answerP50ms: Partial<Record<TargetKey, number>>;
+	/** Send -> 2xx under the load of item 1. */
+	loadedP50ms: Partial<Record<TargetKey, number>>;
+	eventsPerSecond: Partial<Record<TargetKey, number>>;
+	n8nCpuMsPerRequest: Partial<Record<TargetKey, number>>;
+	/** The other ratios (fresh state, typeVersion 1), `a/b` as in RATIOS. */
+	otherRatios: Record<string, number>;
+}
+
+export interface BenchSummary {
+	schema: 1;
+	date: string;
+	command: string;
+	machine: MachineInfo;
+	/** 1-minute load average over the run, and every sample the run took. */
+	load: {
+		min: number;
+		max: number;
+		median: number;
+		samples: Array<{ phase: string } & LoadSample>;
+	};
+	versions: Record<string, string>;
+	targets: Partial<Record<TargetKey, string>>;
+	method: Record<string, unknown>;
+	default?: SettingSummary;
+	lazy?: SettingSummary;
+	legacy?: SettingSummary;
+}
+
+const medianOf = (summary: Summary | undefined) => summary?.median;
+
+/** bench/summary.json: per setting the medians of item 1 (at its first concurrency) and item 5. */
+export function buildBenchSummary(results: Results): BenchSummary {
+	const loads = results.load.map((l) => l.load[0]);
+	const out: BenchSummary = {
+		schema: 1,
+		date: results.date,
+		command: results.command,
+		machine: results.machine,
+		load: {
+			min: Math.min(...loads),
+			max: Math.max(...loads),
+			median: summarize(loads).median,
+			samples: results.load,
+		},
+		versions: results.versions,
+		targets: Object.fromEntries(
+			Object.entries(results.targets).map(([key, info]) => [key, info!.label]),
+		),
+		method: results.settings,
+	};
+	for (const setting of ['default', 'lazy', 'legacy'] as const) {
+		const byConcurrency = results.summary.throughput[setting];
+		const latency = results.summary.latency[setting];
+		if (!byConcurrency && !latency) continue;
+		const [concurrency, figures] = Object.entries(byConcurrency ?? {})[0] ?? [];
+		const runs = results.raw.throughput[setting] ?? [];
+		const pick = <T>(record: Partial<Record<TargetKey, T>> | undefined, get: (v: T) => number) =>
+			Object.fromEntries(
+				Object.entries(record ?? {}).map(([key, value]) => [key, get(value as T)]),
+			) as Partial<Record<TargetKey, number>>;
+		const ratio = (key: string) => medianOf(figures?.ratios[key]);
+		out[setting] = {
+			label: results.n8nSettings[setting]?.label ?? setting,
+			env: results.n8nSettings[setting]?.env ?? {},
+			rounds: new Set(runs.map((r) => r.round)).size,
+			connections: Number(concurrency ?? Number.NaN),
+			oursOverFloor: ratio('ours/floor'),
+			oursOverWebhook: ratio('ours/webhook'),
+			floorOverWebhook: ratio('floor/webhook'),
+			p50ms: pick(latency, (l) => l.p50Ms.median),
+			answerP50ms: pick(latency, (l) => l.answerP50Ms.median),
+			loadedP50ms: pick(figures?.targets, (t) => t.p50Ms.median),
+			eventsPerSecond: pick(figures?.targets, (t) => t.eventsPerSecond.median),
+			n8nCpuMsPerRequest: pick(figures?.targets, (t) => t.n8nCpuMsPerRequest.median),
+			otherRatios: Object.fromEntries(
+				Object.entries(figures?.ratios ?? {})
+					.filter(([key]) => !['ours/floor', 'ours/webhook', 'floor/webhook'].includes(key))
+					.map(([key, value]) => [key, value.median]),
+			),
+		};
+	}
+	return out;
 }
 
 // ---- presentation ------------------------------------------------------------------------------------------
@@ -279,58 +420,116 @@ interface Section {
 	notes?: string[];
 }
 
+const SETTING_LABELS: Record<string, string> = {
+	default: 'default (vm engine)',
+	lazy: 'LAZY_ACQUIRE=true',
+	legacy: 'ENGINE=legacy',
+};
+const settingLabel = (key: string) => SETTING_LABELS[key] ?? key;
+
 function sections(results: Results): Section[] {
 	const { summary } = results;
 	const out: Section[] = [];
-	const configLabel = (key: string) =>
-		({ default: 'default', lazyAcquire: 'LAZY_ACQUIRE=true', poolSize2: 'POOL_SIZE=2' })[key] ??
-		key;
+	const label = (key: string) => results.targets[key as TargetKey]?.label ?? key;
+
+	const floorRows: string[][] = [];
+	for (const [setting, byConcurrency] of Object.entries(summary.throughput)) {
+		const [, figures] = Object.entries(byConcurrency)[0] ?? [];
+		const latency = summary.latency[setting] ?? {};
+		const p50 = (key: TargetKey) => fmt(latency[key]?.p50Ms.median, 0);
+		floorRows.push([
+			settingLabel(setting),
+			spread(figures?.ratios['ours/floor'], 2),
+			spread(figures?.ratios['ours/webhook'], 2),
+			spread(figures?.ratios['floor/webhook'], 2),
+			`${p50('ours')} / ${p50('floor')} / ${p50('webhook')}`,
+		]);
+	}
+	if (floorRows.length) {
+		out.push({
+			title:
+				'Summary: the trigger against the floor and the Webhook node (ours in its steady state)',
+			header: [
+				'n8n setting',
+				'ours ÷ floor',
+				'ours ÷ Webhook node',
+				'floor ÷ Webhook node',
+				'p50 ms ours / floor / Webhook',
+			],
+			rows: floorRows,
+			notes: [
+				'ratios: events/s of runs made back to back in one round, median (min–max) over rounds; ' +
+					'p50: one delivery at a time, send -> execution finished (item 5), median over rounds',
+			],
+		});
+	}
 
 	const throughputRows: string[][] = [];
-	for (const [config, byConcurrency] of Object.entries(summary.throughput)) {
+	for (const [setting, byConcurrency] of Object.entries(summary.throughput)) {
 		for (const [concurrency, figures] of Object.entries(byConcurrency)) {
 			for (const [target, f] of Object.entries(figures.targets)) {
-				const ratio =
-					target === 'ours'
-						? figures.ratioOursToWebhook
-						: target === 'oursV2'
-							? figures.ratioOursV2ToWebhook
-							: undefined;
 				throughputRows.push([
-					configLabel(config),
+					settingLabel(setting),
 					concurrency,
-					TARGET_LABELS[target as TargetKey],
+					label(target),
 					spread(f!.eventsPerSecond),
+					figures.ratios[`${target}/floor`] ? spread(figures.ratios[`${target}/floor`], 2) : '',
 					spread(f!.p50Ms, 0),
 					spread(f!.p99Ms, 0),
 					spread(f!.n8nCpuMsPerRequest),
-					ratio ? spread(ratio, 2) : '',
 				]);
 			}
 		}
 	}
 	if (throughputRows.length) {
 		out.push({
-			title: '1. Trigger throughput vs the Webhook node (same n8n, 2 KB body, trigger -> NoOp)',
+			title: '1. Throughput (same n8n per setting, 2 KB body, trigger -> NoOp, closed loop)',
 			header: [
-				'config',
+				'setting',
 				'conns',
 				'target',
 				'events/s',
+				'÷ floor',
 				'p50 ms',
 				'p99 ms',
 				'n8n CPU ms/req',
-				'÷ webhook',
 			],
 			rows: throughputRows,
+			notes: Object.entries(results.raw.priming ?? {}).flatMap(([setting, records]) =>
+				records.map(
+					(p) =>
+						`${settingLabel(setting)}: ${p.target} primed with ${p.events} distinct events in ` +
+						`${p.seconds.toFixed(0)} s; static data n8n saved: ${p.savedStaticDataBytes} bytes after, ` +
+						`${p.savedStaticDataBytesAtEnd ?? '–'} bytes at the end`,
+				),
+			),
+		});
+	}
+	const latencyRows: string[][] = [];
+	for (const [setting, byTarget] of Object.entries(summary.latency)) {
+		for (const [target, l] of Object.entries(byTarget)) {
+			latencyRows.push([
+				settingLabel(setting),
+				label(target),
+				spread(l!.p50Ms, 0),
+				spread(l!.p99Ms, 0),
+				spread(l!.answerP50Ms, 0),
+			]);
+		}
+	}
+	if (latencyRows.length) {
+		out.push({
+			title: '5. Latency, one delivery at a time (send -> execution finished; send -> 2xx)',
+			header: ['setting', 'target', 'p50 ms', 'p99 ms', 'send -> 2xx p50 ms'],
+			rows: latencyRows,
 		});
 	}
 	const isolateRows: string[][] = [];
-	for (const [config, counts] of Object.entries(summary.isolates)) {
+	for (const [setting, counts] of Object.entries(summary.isolates)) {
 		for (const c of counts) {
 			isolateRows.push([
-				configLabel(config),
-				TARGET_LABELS[c.target],
+				settingLabel(setting),
+				label(c.target),
 				fmt(c.isolatesPerRequest, 2),
 				fmt(c.syncColdStartsPerRequest, 2),
 				fmt(c.evaluationsPerRequest, 2),
@@ -339,8 +538,8 @@ function sections(results: Results): Section[] {
 	}
 	if (isolateRows.length || summary.isolateCycle) {
 		out.push({
-			title: '1b. Expression isolates per request (n8n counters) and the cost of one',
-			header: ['config', 'target', 'isolates/req', 'built sync/req', 'evaluations/req'],
+			title: '6. Expression isolates per request (n8n counters) and the cost of one',
+			header: ['setting', 'target', 'isolates/req', 'built sync/req', 'evaluations/req'],
 			rows: isolateRows,
 			notes: summary.isolateCycle
 				? [
@@ -388,7 +587,7 @@ function sections(results: Results): Section[] {
 				['trigger receive path, total', spread(rc.totalUs)],
 				...Object.entries(rc.stepsUs).map(([name, v]) => [`  ${name}`, spread(v)]),
 				...Object.entries(rc.n8nCpuUsPerRequest).map(([target, v]) => [
-					`n8n per request: ${TARGET_LABELS[target as TargetKey]}`,
+					`n8n per request: ${label(target)}`,
 					spread(v, 0),
 				]),
 			],
@@ -396,25 +595,6 @@ function sections(results: Results): Section[] {
 				rc.sharePercent !== undefined
 					? [`the trigger's own code is ${rc.sharePercent}% of n8n's CPU per request for it`]
 					: [],
-		});
-	}
-	const latencyRows: string[][] = [];
-	for (const [config, byTarget] of Object.entries(summary.latency)) {
-		for (const [target, l] of Object.entries(byTarget)) {
-			latencyRows.push([
-				configLabel(config),
-				TARGET_LABELS[target as TargetKey],
-				spread(l!.p50Ms, 0),
-				spread(l!.p99Ms, 0),
-				spread(l!.answerP50Ms, 0),
-			]);
-		}
-	}
-	if (latencyRows.length) {
-		out.push({
-			title: '5. Delivery latency (sandbox send -> execution stoppedAt)',
-			header: ['config', 'target', 'p50 ms', 'p99 ms', 'send -> 2xx p50 ms'],
-			rows: latencyRows,
 		});
 	}
 	return out;

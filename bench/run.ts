@@ -1,8 +1,9 @@
-// `npm run bench`: the five measurements of issue 7 in a real n8n 2.41 against the sandbox. Prints a table,
-// writes bench/results.json, and with --update-doc rewrites the figures block of BENCHMARKS.md.
+// `npm run bench`: the package in a real n8n 2.41 against the sandbox, beside the floor (the cheapest community
+// trigger) and n8n's Webhook node. Prints a table, writes bench/results.json and bench/summary.json, and with
+// --update-doc rewrites the figures block of BENCHMARKS.md. Options: see BENCHMARKS.md.
 //
-//   bash scripts/run.sh exec tsx bench/run.ts [--quick] [--only 1,3] [--wait-quiet 0.7] [--update-doc]
-//   bash scripts/run.sh exec tsx bench/run.ts --report bench/results.json [--update-doc]
+//   npm run bench -- [--quick] [--only 1,5] [--settings default,lazy,legacy] [--update-doc]
+//   npm run bench -- --report bench/results.json [--update-doc]
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, PROJECT_ROOT, resolveN8nDir, startN8n } from '../test/e2e/harness/n8n';
 import type { N8nInstance } from '../test/e2e/harness/n8n';
+import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
 import { eventTemplate, type EventTemplate } from './lib/event';
@@ -29,23 +31,54 @@ import {
 	type TokenEconomyRun,
 } from './measure/api';
 import { countIsolates, type IsolateCount } from './measure/isolates';
-import { measureLatency } from './measure/latency';
+import { type LatencyRound, measureLatency } from './measure/latency';
 import { measureReceiveCost, type ReceiveCost } from './measure/receive-cost';
-import { createTargets, measureThroughput, type TargetKey } from './measure/throughput';
-import { buildSummary, printTable, renderMarkdown, type Results, updateDoc } from './report';
+import {
+	createTarget,
+	idleCpuRate,
+	measureRun,
+	primeTarget,
+	roundOrder,
+	savedStaticDataBytes,
+	type Target,
+	type TargetKey,
+	targetSpecs,
+	type ThroughputRun,
+} from './measure/throughput';
+import {
+	buildBenchSummary,
+	buildSummary,
+	type PrimingRecord,
+	printTable,
+	renderMarkdown,
+	type Results,
+	type SettingInfo,
+	updateDoc,
+} from './report';
 
 const execFileAsync = promisify(execFile);
 
 const { values } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
-		only: { type: 'string' },
+		only: { type: 'string', description: 'items, comma-separated (1-6)' },
+		settings: {
+			type: 'string',
+			description: 'n8n settings for items 1, 5, 6: default,lazy,legacy',
+		},
 		rounds: { type: 'string' },
 		duration: { type: 'string', description: 'seconds per throughput run' },
+		warmup: { type: 'string', description: 'seconds of warm-up before each throughput run' },
 		concurrency: { type: 'string', description: 'comma-separated, e.g. 4,16' },
-		'no-variant': { type: 'boolean', default: false },
+		prime: {
+			type: 'string',
+			description: 'distinct events sent through a steady-state trigger first',
+		},
+		'latency-events': { type: 'string', description: 'item 5: deliveries per target per round' },
+		'preview-v2': { type: 'boolean', default: false },
 		'wait-quiet': { type: 'string', description: '1-minute load to wait for (up to 20 min)' },
 		out: { type: 'string' },
+		'summary-out': { type: 'string' },
 		report: {
 			type: 'string',
 			description: 'only print (and --update-doc) an existing results file',
@@ -55,17 +88,40 @@ const { values } = parseArgs({
 });
 
 const quick = values.quick === true;
-const only = new Set((values.only ?? '1,2,3,4,5').split(',').map((s) => Number(s.trim())));
+const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
+
+/** The n8n settings items 1, 5 and 6 run in, each in an n8n process of its own. */
+const N8N_SETTINGS: Record<string, SettingInfo> = {
+	default: { label: "n8n's defaults (engine vm, pool size 1, eager isolate acquisition)", env: {} },
+	lazy: {
+		label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+	},
+	legacy: { label: 'N8N_EXPRESSION_ENGINE=legacy', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+};
+const settingKeys = (values.settings ?? 'default,lazy,legacy').split(',').map((s) => s.trim());
+for (const key of settingKeys) {
+	if (!N8N_SETTINGS[key])
+		throw new Error(`unknown --settings value ${key}: default, lazy or legacy`);
+}
+
 const settings = {
 	quick,
-	rounds: Number(values.rounds ?? (quick ? 1 : 3)),
-	warmupSeconds: quick ? 2 : 3,
-	durationSeconds: Number(values.duration ?? (quick ? 5 : 15)),
-	concurrencies: (values.concurrency ?? (quick ? '4' : '4,16')).split(',').map(Number),
-	variant: values['no-variant'] !== true,
+	rounds: Number(values.rounds ?? (quick ? 1 : 5)),
+	warmupSeconds: Number(values.warmup ?? (quick ? 1 : 3)),
+	durationSeconds: Number(values.duration ?? (quick ? 4 : 10)),
+	concurrencies: (values.concurrency ?? '4').split(',').map(Number),
+	/** Steady state: at least the de-duplication limit of distinct events through the trigger. */
+	dedupeLimit: SEEN_LIMIT,
+	primeEvents: Number(values.prime ?? (quick ? 100 : Math.ceil(SEEN_LIMIT * 1.1))),
+	previewV2: values['preview-v2'] === true,
+	n8nSettings: settingKeys,
 	bodyBytes: 2048,
+	latency: {
+		eventsPerRound: Number(values['latency-events'] ?? (quick ? 3 : 12)),
+		gapMs: 300,
+	},
 	isolateCountRequests: quick ? 5 : 20,
-	latency: { rounds: quick ? 1 : 3, eventsPerRound: quick ? 4 : 15, gapMs: 400 },
 	tokenEconomy: { executions: 20, itemsPerExecution: 50, repetitions: quick ? 1 : 3 },
 	rateLimit: {
 		cases: quick
@@ -83,6 +139,14 @@ const settings = {
 const outFile = resolve(
 	values.out ?? join(PROJECT_ROOT, quick ? 'bench/tmp/results.quick.json' : 'bench/results.json'),
 );
+const summaryFile = resolve(
+	values['summary-out'] ??
+		join(PROJECT_ROOT, quick ? 'bench/tmp/summary.quick.json' : 'bench/summary.json'),
+);
+const command = [
+	'npm run bench',
+	...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : []),
+].join(' ');
 
 const startedAt = Date.now();
 const log = (line: string) =>
@@ -105,41 +169,12 @@ function readVersion(path: string): string {
 	}
 }
 
-/**
- * n8n configurations, each in its own n8n process; the first is n8n's default. `items`: what runs in it (items 2
- * and 3 do not go through a trigger and run once, in the default configuration).
- */
-const CONFIGS: Array<{ key: string; label: string; env: Record<string, string>; items: number[] }> =
-	[
-		{
-			key: 'default',
-			label: 'n8n defaults (engine vm, pool size 1, eager isolate acquisition)',
-			env: {},
-			items: [1, 2, 3, 4, 5],
-		},
-		{
-			key: 'lazyAcquire',
-			label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
-			env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
-			items: [1, 5],
-		},
-		{
-			key: 'poolSize2',
-			label: 'N8N_EXPRESSION_ENGINE_POOL_SIZE=2',
-			env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2' },
-			items: [5],
-		},
-	];
-
 async function withN8n<T>(
 	packages: BuiltPackages,
 	env: Record<string, string>,
 	body: (n8n: N8nInstance, pid: number) => Promise<T>,
 ): Promise<T> {
-	const n8n = await startN8n({
-		packageTarball: settings.variant ? [packages.shipped, packages.variant] : [packages.shipped],
-		env,
-	});
+	const n8n = await startN8n({ packageTarball: [packages.shipped, packages.floor], env });
 	try {
 		const pid = findPidByCommandLine(`${n8n.userFolder}/.captioning-watchdog.cjs`);
 		if (pid === undefined) throw new Error('could not find the n8n process');
@@ -188,6 +223,135 @@ async function reportOnly(file: string) {
 	}
 }
 
+/** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds. */
+async function floorComparison(
+	n8n: N8nInstance,
+	pid: number,
+	packages: BuiltPackages,
+	setting: string,
+	template: EventTemplate,
+	raw: Results['raw'],
+): Promise<void> {
+	const sandbox = await startSandbox({ rateLimit: null });
+	try {
+		const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench main');
+		const specs = targetSpecs(packages.trigger);
+		const lasting = specs.filter((spec) => spec.dedupe !== 'fresh');
+		const live = new Map<TargetKey, Target>();
+		for (const spec of lasting) {
+			live.set(spec.key, await createTarget(n8n, sandbox, credentialId, spec));
+		}
+		const priming: PrimingRecord[] = (raw.priming[setting] = []);
+		for (const spec of specs.filter((spec) => spec.dedupe === 'steady')) {
+			markLoad(`${setting}: priming ${spec.key} with ${settings.primeEvents} distinct events`);
+			const target = live.get(spec.key)!;
+			const primed = await primeTarget(n8n, target, settings.primeEvents, template);
+			priming.push({
+				target: spec.key,
+				...primed,
+				savedStaticDataBytes: await savedStaticDataBytes(n8n, target.workflowId),
+			});
+			log(`primed ${spec.key}: ${primed.events} events in ${primed.seconds.toFixed(0)} s`);
+		}
+		const idleRate = await idleCpuRate(pid);
+		raw.idleCpuRate[setting] = idleRate;
+		const runs: ThroughputRun[] = (raw.throughput[setting] = []);
+		const latency: LatencyRound[] = (raw.latency[setting] = []);
+		for (let round = 1; round <= settings.rounds; round++) {
+			markLoad(`${setting}: round ${round}`);
+			for (const concurrency of only.has(1) ? settings.concurrencies : []) {
+				for (const spec of roundOrder(specs, round)) {
+					const fresh = spec.dedupe === 'fresh';
+					const target = fresh
+						? await createTarget(n8n, sandbox, credentialId, spec)
+						: live.get(spec.key)!;
+					const run = await measureRun(n8n, pid, idleRate, target, {
+						concurrency,
+						warmupMs: settings.warmupSeconds * 1000,
+						durationMs: settings.durationSeconds * 1000,
+						template,
+						round,
+					});
+					run.load1 = loadSample().load[0];
+					runs.push(run);
+					if (fresh) await n8n.deactivateWorkflow(target.workflowId);
+					log(
+						`${setting} round ${round} c=${concurrency} ${spec.key.padEnd(9)} ${run.eventsPerSecond.toFixed(1)} ev/s ` +
+							`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
+							`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(1)} ms/req, errors ${run.errors}, ` +
+							`executions ${run.executionsFinished} (${run.executionsFailed} failed)`,
+					);
+					if (run.errors > 0 || run.executionsFailed > 0) {
+						throw new Error(
+							`${spec.key} answered errors or had failed executions: ${run.firstError ?? ''}`,
+						);
+					}
+				}
+			}
+			if (only.has(5)) {
+				latency.push(
+					...(await measureLatency(n8n, [...live.values()], template, {
+						round,
+						events: settings.latency.eventsPerRound,
+						gapMs: settings.latency.gapMs,
+						log,
+					})),
+				);
+			}
+		}
+		for (const record of priming) {
+			record.savedStaticDataBytesAtEnd = await savedStaticDataBytes(
+				n8n,
+				live.get(record.target)!.workflowId,
+			);
+		}
+		for (const target of live.values()) await n8n.deactivateWorkflow(target.workflowId);
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+/** Items 2 and 3: the action node's API traffic, in n8n's default setting. */
+async function apiItems(n8n: N8nInstance, raw: Results['raw']): Promise<void> {
+	if (only.has(2)) {
+		markLoad('item 2: token economy');
+		for (const mode of ['sequential', 'concurrent'] as const) {
+			for (let i = 0; i < settings.tokenEconomy.repetitions; i++) {
+				const run: TokenEconomyRun = await measureTokenEconomy(n8n, {
+					mode,
+					executions: settings.tokenEconomy.executions,
+					itemsPerExecution: settings.tokenEconomy.itemsPerExecution,
+				});
+				raw.tokenEconomy.push(run);
+				log(
+					`tokens ${mode}: ${run.tokenRequests} token requests for ${run.apiCalls} API calls ` +
+						`(${run.tokenRequestsPer1000Calls.toFixed(2)} per 1,000), ${run.unauthorized} x 401, ` +
+						`${run.failedExecutions} failed executions`,
+				);
+			}
+		}
+	}
+	if (only.has(3)) {
+		markLoad('item 3: rate-limit efficiency');
+		for (const announced of [true, false]) {
+			const reps = announced
+				? settings.rateLimit.repetitions
+				: settings.rateLimit.repetitionsUnannounced;
+			for (const testCase of settings.rateLimit.cases) {
+				for (let i = 0; i < reps; i++) {
+					const run: RateLimitRun = await measureRateLimit(n8n, { ...testCase, announced });
+					raw.rateLimit.push(run);
+					log(
+						`rate limit N=${run.n} R=${run.ratePerSecond}/s ${announced ? 'announced' : 'unannounced'}: ` +
+							`${run.seconds.toFixed(2)} s (ideal ${run.idealSeconds} s, ratio ${run.ratio.toFixed(3)}), ` +
+							`${run.failures} failures, ${run.rateLimited} x 429`,
+					);
+				}
+			}
+		}
+	}
+}
+
 async function main() {
 	if (values.report) return await reportOnly(values.report);
 	let quietWait: Results['quietWait'];
@@ -209,11 +373,11 @@ async function main() {
 	const n8nDir = resolveN8nDir();
 	const modules = join(n8nDir, 'node_modules');
 	const template: EventTemplate = await eventTemplate(settings.bodyBytes);
-	const keys: TargetKey[] = settings.variant ? ['ours', 'oursV2', 'webhook'] : ['ours', 'webhook'];
 
 	const raw: Results['raw'] = {
 		throughput: {},
 		idleCpuRate: {},
+		priming: {},
 		isolates: {},
 		latency: {},
 		tokenEconomy: [],
@@ -230,8 +394,8 @@ async function main() {
 			log(`receive path ${run.totalUs.toFixed(1)} µs/event`);
 		}
 	}
-	if (only.has(1) || only.has(4)) {
-		markLoad('item 1: one isolate cycle (child process)');
+	if (only.has(6)) {
+		markLoad('item 6: one isolate cycle (child process)');
 		raw.isolateCycle = await isolateCycleCost(n8nDir);
 		for (const run of raw.isolateCycle) {
 			log(
@@ -240,104 +404,58 @@ async function main() {
 		}
 	}
 
-	// item 4 compares against n8n's CPU per request from item 1's runs
-	const needsN8n = [1, 2, 3, 4, 5].some((item) => only.has(item));
+	const needsN8n = [1, 2, 3, 5, 6].some((item) => only.has(item));
 	let packages: BuiltPackages | undefined;
+	let targets: Results['targets'] = {};
 	try {
 		if (needsN8n) {
-			log('building the package and the typeVersion 2 variant in a temp dir');
-			packages = await buildPackages();
+			log('building the package and the floor in a temp dir');
+			packages = await buildPackages({ previewV2: settings.previewV2 });
+			targets = Object.fromEntries(
+				targetSpecs(packages.trigger).map(({ key, ...info }) => [key, info]),
+			);
+			log(
+				`trigger typeVersions ${packages.trigger.versions.join(', ')}, default ${packages.trigger.defaultVersion}` +
+					(packages.trigger.preview ? ' (preview build)' : ''),
+			);
 		}
-		for (const config of CONFIGS) {
-			const runs = (item: number) => only.has(item) && config.items.includes(item);
-			const wantThroughput = runs(1) || runs(4);
-			const wantLatency = runs(5);
-			const wantApi = runs(2) || runs(3);
-			if (!packages || !(wantThroughput || wantLatency || wantApi)) continue;
-			await withN8n(packages, config.env, async (n8n, pid) => {
-				if (wantThroughput) {
-					const sandbox = await startSandbox({ rateLimit: null });
-					try {
-						const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench main');
-						const targets = await createTargets(n8n, sandbox, credentialId, keys);
-						markLoad(`item 1 (${config.key}): throughput`);
-						const result = await measureThroughput(n8n, pid, targets, {
-							concurrencies: settings.concurrencies,
-							rounds: settings.rounds,
-							warmupMs: settings.warmupSeconds * 1000,
-							durationMs: settings.durationSeconds * 1000,
-							template,
-							log,
-						});
-						raw.throughput[config.key] = result.runs;
-						raw.idleCpuRate[config.key] = result.idleCpuRate;
-						markLoad(`item 1 (${config.key}): done`);
-					} finally {
-						await sandbox.stop();
-					}
-				}
-				if (wantLatency) {
-					markLoad(`item 5 (${config.key}): delivery latency`);
-					raw.latency[config.key] = await measureLatency(n8n, keys, { ...settings.latency, log });
-				}
-				if (runs(2)) {
-					markLoad('item 2: token economy');
-					for (const mode of ['sequential', 'concurrent'] as const) {
-						for (let i = 0; i < settings.tokenEconomy.repetitions; i++) {
-							const run: TokenEconomyRun = await measureTokenEconomy(n8n, {
-								mode,
-								executions: settings.tokenEconomy.executions,
-								itemsPerExecution: settings.tokenEconomy.itemsPerExecution,
-							});
-							raw.tokenEconomy.push(run);
-							log(
-								`tokens ${mode}: ${run.tokenRequests} token requests for ${run.apiCalls} API calls ` +
-									`(${run.tokenRequestsPer1000Calls.toFixed(2)} per 1,000), ${run.unauthorized} x 401, ` +
-									`${run.failedExecutions} failed executions`,
-							);
-						}
-					}
-				}
-				if (runs(3)) {
-					markLoad('item 3: rate-limit efficiency');
-					for (const announced of [true, false]) {
-						const reps = announced
-							? settings.rateLimit.repetitions
-							: settings.rateLimit.repetitionsUnannounced;
-						for (const testCase of settings.rateLimit.cases) {
-							for (let i = 0; i < reps; i++) {
-								const run: RateLimitRun = await measureRateLimit(n8n, { ...testCase, announced });
-								raw.rateLimit.push(run);
-								log(
-									`rate limit N=${run.n} R=${run.ratePerSecond}/s ${announced ? 'announced' : 'unannounced'}: ` +
-										`${run.seconds.toFixed(2)} s (ideal ${run.idealSeconds} s, ratio ${run.ratio.toFixed(3)}), ` +
-										`${run.failures} failures, ${run.rateLimited} x 429`,
-								);
-							}
-						}
-					}
+		let apiDone = !(only.has(2) || only.has(3));
+		for (const setting of only.has(1) || only.has(5) ? settingKeys : []) {
+			await withN8n(packages!, N8N_SETTINGS[setting].env, async (n8n, pid) => {
+				await floorComparison(n8n, pid, packages!, setting, template, raw);
+				if (setting === 'default' && !apiDone) {
+					await apiItems(n8n, raw);
+					apiDone = true;
 				}
 			});
 		}
-		if (packages && only.has(1)) {
-			// a separate n8n with /metrics on, only to count isolates; never used for a timing
-			for (const config of CONFIGS.filter((c) => c.items.includes(1))) {
-				await withN8n(packages, { ...config.env, N8N_METRICS: 'true' }, async (n8n) => {
+		if (!apiDone) await withN8n(packages!, {}, async (n8n) => await apiItems(n8n, raw));
+		// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
+		for (const setting of only.has(6) ? settingKeys.filter((k) => k !== 'legacy') : []) {
+			await withN8n(
+				packages!,
+				{ ...N8N_SETTINGS[setting].env, N8N_METRICS: 'true' },
+				async (n8n) => {
 					const sandbox = await startSandbox({ rateLimit: null });
 					try {
 						const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench diag');
-						const targets = await createTargets(n8n, sandbox, credentialId, keys);
-						markLoad(`item 1 (${config.key}): isolates per request`);
+						const live: Target[] = [];
+						for (const spec of targetSpecs(packages!.trigger)) {
+							if (spec.dedupe !== 'fresh') {
+								live.push(await createTarget(n8n, sandbox, credentialId, spec));
+							}
+						}
+						markLoad(`item 6 (${setting}): isolates per request`);
 						const counts: IsolateCount[] = await countIsolates(
 							n8n,
-							targets,
+							live,
 							template,
 							settings.isolateCountRequests,
 						);
-						raw.isolates[config.key] = counts;
+						raw.isolates[setting] = counts;
 						for (const c of counts) {
 							log(
-								`isolates (${config.key}) ${c.target}: ${c.isolatesPerRequest.toFixed(2)} per request ` +
+								`isolates (${setting}) ${c.target}: ${c.isolatesPerRequest.toFixed(2)} per request ` +
 									`(${c.syncColdStartsPerRequest.toFixed(2)} built synchronously), ` +
 									`${c.evaluationsPerRequest.toFixed(2)} evaluations`,
 							);
@@ -345,8 +463,8 @@ async function main() {
 					} finally {
 						await sandbox.stop();
 					}
-				});
-			}
+				},
+			);
 		}
 	} finally {
 		await packages?.remove();
@@ -354,9 +472,10 @@ async function main() {
 	markLoad('end');
 
 	const results: Results = {
-		schema: 1,
+		schema: 2,
 		date: new Date(measuringSince).toISOString(),
 		durationSeconds: Math.round((Date.now() - measuringSince) / 1000),
+		command,
 		quietWait,
 		machine: machineInfo(),
 		load: loads,
@@ -368,8 +487,13 @@ async function main() {
 			expressionRuntime: readVersion(join(modules, '@n8n', 'expression-runtime', 'package.json')),
 			isolatedVm: readVersion(join(modules, 'isolated-vm', 'package.json')),
 			package: readVersion(join(PROJECT_ROOT, 'package.json')),
+			triggerTypeVersions: packages
+				? `${packages.trigger.versions.join(',')} (default ${packages.trigger.defaultVersion}${packages.trigger.preview ? ', preview build' : ''})`
+				: 'not built',
 		},
-		settings: { ...settings, bodyBytes: template.bytes, configs: CONFIGS },
+		settings: { ...settings, bodyBytes: template.bytes },
+		targets,
+		n8nSettings: Object.fromEntries(settingKeys.map((k) => [k, N8N_SETTINGS[k]])),
 		summary: { throughput: {}, isolates: {}, latency: {} },
 		raw,
 	};
@@ -377,8 +501,14 @@ async function main() {
 	await mkdir(dirname(outFile), { recursive: true });
 	await writeFile(outFile, JSON.stringify(results, null, '\t') + '\n');
 	await prettier(outFile);
-	printTable(results);
 	log(`wrote ${outFile}`);
+	if (Object.keys(raw.throughput).length) {
+		await mkdir(dirname(summaryFile), { recursive: true });
+		await writeFile(summaryFile, JSON.stringify(buildBenchSummary(results), null, '\t') + '\n');
+		await prettier(summaryFile);
+		log(`wrote ${summaryFile}`);
+	}
+	printTable(results);
 	if (values['update-doc']) {
 		await updateDoc(join(PROJECT_ROOT, 'BENCHMARKS.md'), renderMarkdown(results));
 		await prettier(join(PROJECT_ROOT, 'BENCHMARKS.md'));

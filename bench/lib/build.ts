@@ -1,21 +1,21 @@
-// Builds the package in a temp copy (never touching the checkout's dist/), packs it as npm would publish it,
-// and derives the experimental variant the throughput investigation compares against.
+// Builds the package in a temp copy (never touching the checkout's dist/), packs it as npm would publish it, and
+// packs the floor (bench/lib/floor.ts) beside it.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { assertTarballHasN8nEntries, packDirectory } from '../../test/e2e/harness/pack';
 import { PROJECT_ROOT } from '../../test/e2e/harness/n8n';
+import { writeFloorPackage } from './floor';
 
 const execFileAsync = promisify(execFile);
 
-/** Name of the experimental package: the trigger only, at typeVersion 2. */
-export const VARIANT_PACKAGE = 'n8n-nodes-captioning-v2exp';
 export const SHIPPED_TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
-export const VARIANT_TRIGGER_TYPE = `${VARIANT_PACKAGE}.captioningTrigger`;
 export const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
+const TRIGGER_FILE = join('dist', 'nodes', 'Captioning', 'CaptioningTrigger.node.js');
 
 const SOURCES = [
 	'package.json',
@@ -38,61 +38,100 @@ async function run(command: string, args: string[], cwd: string): Promise<void> 
 	}
 }
 
+/** The typeVersions the built trigger declares, and the one n8n gives a new node. */
+export interface TriggerVersions {
+	versions: number[];
+	defaultVersion: number;
+}
+
+/** A node description's versions: n8n's rule, `defaultVersion` or else the highest listed. */
+export function triggerVersions(description: {
+	version: number | number[];
+	defaultVersion?: number;
+}): TriggerVersions {
+	const versions = Array.isArray(description.version)
+		? [...description.version]
+		: [description.version];
+	return { versions, defaultVersion: description.defaultVersion ?? Math.max(...versions) };
+}
+
+/**
+ * Benchmark-only preview of what the trigger's typeVersion 2 will ship as: `version: 1` becomes
+ * `version: [1, 2], defaultVersion: 2` in the compiled node, nothing else. Throws when the pattern is missing.
+ */
+export function previewVersion2(compiled: string): string {
+	const patched = compiled.replace(
+		/(\n(\s+)group: \['trigger'\],\n\s+)version: 1,/,
+		'$1version: [1, 2],\n$2defaultVersion: 2,',
+	);
+	if (patched === compiled) {
+		throw new Error(
+			`--preview-v2: no "version: 1" in the compiled ${TRIGGER_FILE}; if the trigger ships ` +
+				'typeVersion 2 already, run without --preview-v2',
+		);
+	}
+	return patched;
+}
+
 export interface BuiltPackages {
+	/** The package as `npm pack` makes it. */
 	shipped: string;
-	variant: string;
+	/** The floor's tarball. */
+	floor: string;
 	version: string;
+	trigger: TriggerVersions & { preview: boolean };
 	/** Removes the temp build folders and tarballs. */
 	remove(): Promise<void>;
 }
 
 /**
  * The same steps as `npm run build` (tsc -p tsconfig.build.json, then the gulp asset copy) in a temp copy of
- * the sources, then `npm pack`. The variant is a copy of that build with two changes only: the package name
- * (so that both install side by side in one n8n) and the trigger's `version: 1` replaced by `version: 2`;
- * it ships the trigger alone and uses the shipped package's credential type.
+ * the sources, then `npm pack`; and the floor package. `previewV2` patches the temp build's trigger as
+ * previewVersion2 does (for a package that does not ship typeVersion 2 yet).
  */
-export async function buildPackages(): Promise<BuiltPackages> {
+export async function buildPackages(options: { previewV2?: boolean } = {}): Promise<BuiltPackages> {
 	const root = await mkdtemp(join(tmpdir(), 'captioning-bench-build-'));
-	const buildDir = join(root, 'shipped');
-	for (const entry of SOURCES) {
-		await cp(join(PROJECT_ROOT, entry), join(buildDir, entry), { recursive: true });
-	}
-	await symlink(join(PROJECT_ROOT, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
-	const bin = join(PROJECT_ROOT, 'node_modules', '.bin');
-	await run(join(bin, 'tsc'), ['-p', 'tsconfig.build.json'], buildDir);
-	await run(join(bin, 'gulp'), ['build:assets'], buildDir);
-	await rm(join(buildDir, 'node_modules'));
-	const shipped = await packDirectory(buildDir, root);
-	await assertTarballHasN8nEntries(shipped);
-	const manifest = JSON.parse(await readFile(join(buildDir, 'package.json'), 'utf8')) as {
-		version: string;
-	};
+	try {
+		const buildDir = join(root, 'shipped');
+		for (const entry of SOURCES) {
+			await cp(join(PROJECT_ROOT, entry), join(buildDir, entry), { recursive: true });
+		}
+		await symlink(join(PROJECT_ROOT, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
+		const bin = join(PROJECT_ROOT, 'node_modules', '.bin');
+		await run(join(bin, 'tsc'), ['-p', 'tsconfig.build.json'], buildDir);
+		await run(join(bin, 'gulp'), ['build:assets'], buildDir);
+		const triggerFile = join(buildDir, TRIGGER_FILE);
+		if (options.previewV2) {
+			await writeFile(triggerFile, previewVersion2(await readFile(triggerFile, 'utf8')));
+		}
+		const { CaptioningTrigger } = createRequire(join(buildDir, 'package.json'))(triggerFile) as {
+			CaptioningTrigger: new () => {
+				description: { version: number | number[]; defaultVersion?: number };
+			};
+		};
+		const trigger = triggerVersions(new CaptioningTrigger().description);
+		await rm(join(buildDir, 'node_modules'));
+		const shipped = await packDirectory(buildDir, root);
+		await assertTarballHasN8nEntries(shipped);
+		const manifest = JSON.parse(await readFile(join(buildDir, 'package.json'), 'utf8')) as {
+			version: string;
+		};
 
-	const variantDir = join(root, 'variant');
-	await cp(buildDir, variantDir, { recursive: true });
-	const variantManifest = JSON.parse(await readFile(join(variantDir, 'package.json'), 'utf8'));
-	variantManifest.name = VARIANT_PACKAGE;
-	variantManifest.description = 'Benchmark-only variant: the Captioning Trigger at typeVersion 2';
-	variantManifest.n8n = {
-		n8nNodesApiVersion: 1,
-		credentials: [],
-		nodes: ['dist/nodes/Captioning/CaptioningTrigger.node.js'],
-	};
-	await writeFile(join(variantDir, 'package.json'), JSON.stringify(variantManifest, null, 2));
-	const triggerFile = join(variantDir, 'dist', 'nodes', 'Captioning', 'CaptioningTrigger.node.js');
-	const compiled = await readFile(triggerFile, 'utf8');
-	const patched = compiled.replace(/(\n\s+group: \['trigger'\],\n\s+version: )1,/, '$12,');
-	if (patched === compiled) {
-		throw new Error(`could not find the trigger's "version: 1" in ${triggerFile}`);
-	}
-	await writeFile(triggerFile, patched);
-	const variant = await packDirectory(variantDir, root);
+		const floorDir = join(root, 'floor');
+		await mkdir(floorDir);
+		await writeFloorPackage(floorDir, manifest.version);
+		const floor = await packDirectory(floorDir, root);
+		await assertTarballHasN8nEntries(floor);
 
-	return {
-		shipped,
-		variant,
-		version: manifest.version,
-		remove: () => rm(root, { recursive: true, force: true }),
-	};
+		return {
+			shipped,
+			floor,
+			version: manifest.version,
+			trigger: { ...trigger, preview: options.previewV2 === true },
+			remove: () => rm(root, { recursive: true, force: true }),
+		};
+	} catch (error) {
+		await rm(root, { recursive: true, force: true });
+		throw error;
+	}
 }

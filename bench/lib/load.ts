@@ -13,6 +13,8 @@ export interface LoadOptions {
 	body: () => string;
 	contentType?: string;
 	timeoutMs?: number;
+	/** Stop sending after this many requests (the window still bounds the run). */
+	maxRequests?: number;
 }
 
 export interface LoadResult {
@@ -93,9 +95,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 	let totalOk = 0;
 	let errors = 0;
 	let firstError: string | undefined;
+	let sent = 0;
 
 	const worker = async () => {
 		while (Date.now() < windowEnd) {
+			if (options.maxRequests !== undefined && sent >= options.maxRequests) break;
+			sent++;
 			const t0 = performance.now();
 			let status = 0;
 			try {

@@ -66,9 +66,9 @@ interface ProcStat {
 	cpuSeconds: number;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+function readStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined {
 	try {
-		const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const text = readFileSync(path, 'utf8');
 		// the command name is in parentheses and may contain spaces: split after the last ')'
 		const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
 		// fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15
@@ -108,4 +108,29 @@ export function findPidByCommandLine(needle: string): number | undefined {
 		}
 	}
 	return undefined;
+}
+
+/**
+ * CPU seconds of each thread of `pid`, summed by thread name (`/proc/<pid>/task/<tid>/comm`: the main thread
+ * carries the process name, libuv's pool `libuv-worker`, V8's helpers `V8 DefaultWorke`...).
+ */
+export function threadCpuSeconds(pid: number): Record<string, number> {
+	const byName: Record<string, number> = {};
+	let tids: string[] = [];
+	try {
+		tids = readdirSync(`/proc/${pid}/task`);
+	} catch {
+		return byName;
+	}
+	for (const tid of tids) {
+		try {
+			const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+			const stat = readStat(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+			const key = Number(tid) === pid ? `main thread (${name})` : name;
+			if (stat) byName[key] = (byName[key] ?? 0) + stat.cpuSeconds;
+		} catch {
+			// the thread ended meanwhile
+		}
+	}
+	return byName;
 }

@@ -5,10 +5,12 @@ import type { ExecutionSummary, N8nInstance } from '../../test/e2e/harness/n8n';
 import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';
+import { FLOOR_TRIGGER_TYPE } from './floor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const TRIGGER_NODE_NAME = 'Captioning Trigger';
+export const FLOOR_NODE_NAME = 'Floor Trigger';
 export const WEBHOOK_NODE_NAME = 'Webhook';
 
 export async function createCaptioningCredential(
@@ -44,14 +46,18 @@ function chain(names: string[]) {
 	return connections;
 }
 
-/** Captioning Trigger -> NoOp. `seenEvents` pre-fills the de-duplication list (steady state). */
+/**
+ * Captioning Trigger -> NoOp. `nodeStaticData` pre-fills the trigger's saved static data (a full
+ * de-duplication list there is not a state traffic leaves: n8n 2.41.1 does not save static data on the
+ * webhook path that starts an execution).
+ */
 export function triggerWorkflow(options: {
 	name: string;
 	type: string;
 	typeVersion: number;
 	credentialId: string;
 	events?: string[];
-	seenEvents?: Array<[string, number]>;
+	nodeStaticData?: Record<string, unknown>;
 }) {
 	const noop = noOp(250);
 	return {
@@ -75,9 +81,31 @@ export function triggerWorkflow(options: {
 		],
 		connections: chain([TRIGGER_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
-		...(options.seenEvents
-			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: { seenEvents: options.seenEvents } } }
+		...(options.nodeStaticData
+			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: options.nodeStaticData } }
 			: {}),
+	};
+}
+
+/** The floor (bench/lib/floor.ts) at `typeVersion` -> NoOp. */
+export function floorWorkflow(options: { name: string; typeVersion: number }) {
+	const noop = noOp(250);
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: FLOOR_NODE_NAME,
+				type: FLOOR_TRIGGER_TYPE,
+				typeVersion: options.typeVersion,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { options: {} },
+			},
+			noop,
+		],
+		connections: chain([FLOOR_NODE_NAME, noop.name]),
+		settings: { executionOrder: 'v1' },
 	};
 }
 

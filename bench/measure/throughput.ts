@@ -1,33 +1,173 @@
-// Item 1: the Captioning Trigger against n8n's own Webhook node in one n8n, closed-loop load, runs interleaved.
+// Item 1: the Captioning Trigger against the floor (the cheapest community trigger) and n8n's own Webhook node in
+// one n8n, closed-loop load, runs interleaved round by round.
 import { randomUUID } from 'node:crypto';
 
 import type { N8nInstance } from '../../test/e2e/harness/n8n';
 import type { Sandbox } from '../../sandbox/server';
-import { SHIPPED_TRIGGER_TYPE, VARIANT_TRIGGER_TYPE } from '../lib/build';
+import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
+import { FLOOR_BEST_VERSION } from '../lib/floor';
 import { runLoad } from '../lib/load';
 import { processGroupCpuSeconds } from '../lib/machine';
 import {
+	floorWorkflow,
 	newestExecutionId,
 	TRIGGER_NODE_NAME,
+	FLOOR_NODE_NAME,
 	triggerUrl,
 	triggerWorkflow,
 	waitForFinished,
 	webhookWorkflow,
 } from '../lib/n8n';
 
-export type TargetKey = 'ours' | 'oursV2' | 'webhook';
+export type TargetKey = 'ours' | 'oursFresh' | 'oursV1' | 'floor' | 'floorV1' | 'webhook';
 
-export const TARGET_LABELS: Record<TargetKey, string> = {
-	ours: 'Captioning Trigger (shipped, typeVersion 1)',
-	oursV2: 'Captioning Trigger, experimental typeVersion 2',
-	webhook: "n8n's Webhook node (v2, static, onReceived)",
-};
+export interface TargetSpec {
+	key: TargetKey;
+	kind: 'ours' | 'floor' | 'webhook';
+	typeVersion: number;
+	/**
+	 * Ours only. `steady`: one workflow for the whole setting, through which at least the de-duplication limit
+	 * of distinct events went before the first run; `fresh`: a new workflow for every run, its state empty.
+	 */
+	dedupe?: 'steady' | 'fresh';
+	label: string;
+}
+
+/**
+ * What item 1 measures: ours at the typeVersion n8n gives a new node (steady state and fresh), at 1 for the
+ * record when that is not the default, the floor at its best typeVersion and at 1, and n8n's Webhook node.
+ */
+export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
+	const v = trigger.defaultVersion;
+	const preview = trigger.preview ? ' (preview build)' : '';
+	const specs: TargetSpec[] = [
+		{
+			key: 'ours',
+			kind: 'ours',
+			typeVersion: v,
+			dedupe: 'steady',
+			label: `Captioning Trigger v${v}${preview}, steady state`,
+		},
+		{
+			key: 'oursFresh',
+			kind: 'ours',
+			typeVersion: v,
+			dedupe: 'fresh',
+			label: `Captioning Trigger v${v}${preview}, fresh state`,
+		},
+	];
+	if (v !== 1 && trigger.versions.includes(1)) {
+		specs.push({
+			key: 'oursV1',
+			kind: 'ours',
+			typeVersion: 1,
+			dedupe: 'steady',
+			label: 'Captioning Trigger v1, steady state',
+		});
+	}
+	specs.push(
+		{
+			key: 'floor',
+			kind: 'floor',
+			typeVersion: FLOOR_BEST_VERSION,
+			label: `floor: do-nothing community trigger v${FLOOR_BEST_VERSION}`,
+		},
+		{
+			key: 'floorV1',
+			kind: 'floor',
+			typeVersion: 1,
+			label: 'floor: do-nothing community trigger v1',
+		},
+		{ key: 'webhook', kind: 'webhook', typeVersion: 2, label: "n8n's Webhook node v2" },
+	);
+	return specs;
+}
 
 export interface Target {
 	key: TargetKey;
 	workflowId: string;
 	url: string;
+}
+
+/** Creates and activates the workflow of one target. */
+export async function createTarget(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	credentialId: string,
+	spec: TargetSpec,
+): Promise<Target> {
+	const name = `bench: ${spec.key} ${randomUUID().slice(0, 8)}`;
+	if (spec.kind === 'webhook') {
+		const path = `bench-webhook-${randomUUID()}`;
+		const workflow = await n8n.createWorkflow(webhookWorkflow({ name, path }));
+		await n8n.activateWorkflow(workflow.id);
+		// the same query string as the trigger's URL; the Webhook node ignores it
+		return {
+			key: spec.key,
+			workflowId: workflow.id,
+			url: `${n8n.webhookBaseUrl}/${path}?token=x`,
+		};
+	}
+	const floor = spec.kind === 'floor';
+	const workflow = await n8n.createWorkflow(
+		floor
+			? floorWorkflow({ name, typeVersion: spec.typeVersion })
+			: triggerWorkflow({
+					name,
+					type: SHIPPED_TRIGGER_TYPE,
+					typeVersion: spec.typeVersion,
+					credentialId,
+				}),
+	);
+	await n8n.activateWorkflow(workflow.id);
+	const nodeName = floor ? FLOOR_NODE_NAME : TRIGGER_NODE_NAME;
+	const { webhookId } = (workflow.nodes as { name: string; webhookId: string }[]).find(
+		(n) => n.name === nodeName,
+	)!;
+	return {
+		key: spec.key,
+		workflowId: workflow.id,
+		url: floor
+			? `${n8n.webhookBaseUrl}/${webhookId}/webhook?token=x`
+			: triggerUrl(sandbox, n8n, webhookId),
+	};
+}
+
+/** Sends `count` distinct events through the target (4 connections) and waits until all have run. */
+export async function primeTarget(
+	n8n: N8nInstance,
+	target: Target,
+	count: number,
+	template: EventTemplate,
+): Promise<{ events: number; seconds: number }> {
+	const before = await newestExecutionId(n8n);
+	const t0 = Date.now();
+	const load = await runLoad({
+		url: target.url,
+		concurrency: 4,
+		warmupMs: 0,
+		durationMs: 3_600_000,
+		maxRequests: count,
+		body: template.next,
+	});
+	if (load.errors > 0 || load.totalOk !== count) {
+		throw new Error(
+			`priming ${target.key}: ${load.totalOk}/${count} 2xx, ${load.firstError ?? ''}`,
+		);
+	}
+	const executions = await waitForFinished(n8n, target.workflowId, before, count, {
+		timeoutMs: 600_000,
+	});
+	const failed = executions.filter((e) => e.status !== 'success').length;
+	if (failed) throw new Error(`priming ${target.key}: ${failed} failed executions`);
+	return { events: count, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Bytes of the workflow's static data as n8n has saved it (public API). */
+export async function savedStaticDataBytes(n8n: N8nInstance, workflowId: string): Promise<number> {
+	const workflow = await n8n.api<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+	return workflow.staticData ? Buffer.byteLength(JSON.stringify(workflow.staticData)) : 0;
 }
 
 export interface ThroughputRun {
@@ -48,46 +188,8 @@ export interface ThroughputRun {
 	n8nCpuMsPerRequest: number;
 	/** Last answer to last execution finished. */
 	drainSeconds: number;
-}
-
-/** A full de-duplication list (DEDUPE_LIMIT ids): the trigger's steady state under sustained traffic. */
-function steadyStateSeenEvents(count = 1000): Array<[string, number]> {
-	const now = Math.floor(Date.now() / 1000);
-	return Array.from({ length: count }, () => [randomUUID(), now]);
-}
-
-export async function createTargets(
-	n8n: N8nInstance,
-	sandbox: Sandbox,
-	credentialId: string,
-	keys: TargetKey[],
-): Promise<Target[]> {
-	const targets: Target[] = [];
-	for (const key of keys) {
-		if (key === 'webhook') {
-			const path = `bench-webhook-${randomUUID()}`;
-			const workflow = await n8n.createWorkflow(webhookWorkflow({ name: 'bench: webhook', path }));
-			await n8n.activateWorkflow(workflow.id);
-			// the same query string as the trigger's URL; the Webhook node ignores it
-			targets.push({ key, workflowId: workflow.id, url: `${n8n.webhookBaseUrl}/${path}?token=x` });
-			continue;
-		}
-		const workflow = await n8n.createWorkflow(
-			triggerWorkflow({
-				name: `bench: ${key}`,
-				type: key === 'ours' ? SHIPPED_TRIGGER_TYPE : VARIANT_TRIGGER_TYPE,
-				typeVersion: key === 'ours' ? 1 : 2,
-				credentialId,
-				seenEvents: steadyStateSeenEvents(),
-			}),
-		);
-		await n8n.activateWorkflow(workflow.id);
-		const node = (workflow.nodes as { name: string; webhookId: string }[]).find(
-			(n) => n.name === TRIGGER_NODE_NAME,
-		);
-		targets.push({ key, workflowId: workflow.id, url: triggerUrl(sandbox, n8n, node!.webhookId) });
-	}
-	return targets;
+	/** 1-minute load average when the run ended. */
+	load1?: number;
 }
 
 /** n8n's CPU rate while nothing is sent (timers, the task runner's heartbeat), in CPU seconds per second. */
@@ -142,49 +244,8 @@ export async function measureRun(
 	};
 }
 
-/**
- * Rounds of A/B(/C) runs: in each round, for each concurrency, every target once, the order rotating from
- * round to round so that no target always follows the same one.
- */
-export async function measureThroughput(
-	n8n: N8nInstance,
-	pid: number,
-	targets: Target[],
-	options: {
-		concurrencies: number[];
-		rounds: number;
-		warmupMs: number;
-		durationMs: number;
-		template: EventTemplate;
-		log: (line: string) => void;
-	},
-): Promise<{ idleCpuRate: number; runs: ThroughputRun[] }> {
-	const idleRate = await idleCpuRate(pid);
-	const runs: ThroughputRun[] = [];
-	for (let round = 1; round <= options.rounds; round++) {
-		for (const concurrency of options.concurrencies) {
-			const shift = (round - 1) % targets.length;
-			const order = [...targets.slice(shift), ...targets.slice(0, shift)];
-			for (const target of order) {
-				const run = await measureRun(n8n, pid, idleRate, target, {
-					...options,
-					concurrency,
-					round,
-				});
-				runs.push(run);
-				options.log(
-					`round ${round} c=${concurrency} ${target.key.padEnd(7)} ${run.eventsPerSecond.toFixed(1)} ev/s ` +
-						`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
-						`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(1)} ms/req, errors ${run.errors}, ` +
-						`executions ${run.executionsFinished} (${run.executionsFailed} failed)`,
-				);
-				if (run.errors > 0 || run.executionsFailed > 0) {
-					throw new Error(
-						`${target.key} answered errors or had failed executions: ${run.firstError ?? ''}`,
-					);
-				}
-			}
-		}
-	}
-	return { idleCpuRate: idleRate, runs };
+/** The targets in round `round`'s order: rotated by one each round, so no target always follows the same one. */
+export function roundOrder<T>(items: readonly T[], round: number): T[] {
+	const shift = (round - 1) % items.length;
+	return [...items.slice(shift), ...items.slice(0, shift)];
 }

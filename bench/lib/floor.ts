@@ -1,0 +1,70 @@
+// The floor: the cheapest webhook trigger a community package can ship. Written and packed in the benchmark's
+// temp dir only (never part of this repository's package), installed into n8n like any community package.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const FLOOR_PACKAGE = 'n8n-nodes-bench-floor';
+export const FLOOR_TRIGGER_TYPE = `${FLOOR_PACKAGE}.floorTrigger`;
+/** Its best typeVersion: at 2, n8n evaluates no expression for the request (webhook-helpers parseRequestBody). */
+export const FLOOR_BEST_VERSION = 2;
+
+// Plain CommonJS, no dependency: a node file n8n loads as it loads a compiled TypeScript node. It answers
+// through n8n (responseMode onReceived), emits one item (the body n8n has parsed), and evaluates nothing.
+// `options` mirrors the Captioning Trigger's collection, so that n8n's typeVersion-1 evaluation of
+// $parameter["options"]["binaryData"] finds what it finds there.
+const NODE_SOURCE = `'use strict';
+Object.defineProperty(exports, '__esModule', { value: true });
+exports.FloorTrigger = void 0;
+class FloorTrigger {
+	constructor() {
+		this.description = {
+			displayName: 'Floor Trigger',
+			name: 'floorTrigger',
+			group: ['trigger'],
+			version: [1, 2],
+			defaultVersion: ${FLOOR_BEST_VERSION},
+			description: 'Benchmark only: answers through n8n, emits the body as one item, does nothing else',
+			defaults: { name: 'Floor Trigger' },
+			inputs: [],
+			outputs: ['main'],
+			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+			properties: [
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					placeholder: 'Add option',
+					default: {},
+					options: [{ displayName: 'Unused', name: 'unused', type: 'boolean', default: false }],
+				},
+			],
+		};
+	}
+	async webhook() {
+		return { workflowData: [[{ json: this.getBodyData() }]] };
+	}
+}
+exports.FloorTrigger = FloorTrigger;
+`;
+
+/** Writes the floor package's sources into `directory` (then `npm pack` it). */
+export async function writeFloorPackage(directory: string, version: string): Promise<void> {
+	const nodeDir = join(directory, 'dist', 'nodes', 'FloorTrigger');
+	await mkdir(nodeDir, { recursive: true });
+	await writeFile(join(nodeDir, 'FloorTrigger.node.js'), NODE_SOURCE);
+	const manifest = {
+		name: FLOOR_PACKAGE,
+		version,
+		description:
+			'Benchmark-only: the cheapest community webhook trigger, the floor for the Captioning Trigger',
+		license: 'MIT',
+		keywords: ['n8n-community-node-package'],
+		files: ['dist'],
+		n8n: {
+			n8nNodesApiVersion: 1,
+			credentials: [],
+			nodes: ['dist/nodes/FloorTrigger/FloorTrigger.node.js'],
+		},
+	};
+	await writeFile(join(directory, 'package.json'), JSON.stringify(manifest, null, 2));
+}

@@ -1,0 +1,225 @@
+// The benchmark's pure decisions: which versions it measures, how it pairs runs, how it reads a CPU profile.
+//   bash scripts/run.sh test -- --roots '<rootDir>/bench'
+import { previewVersion2, triggerVersions } from '../lib/build';
+import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
+import { statementKey } from '../lib/queries';
+import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
+import { roundOrder, targetSpecs, type ThroughputRun } from '../measure/throughput';
+
+const run = (target: ThroughputRun['target'], round: number, eventsPerSecond: number) =>
+	({ target, round, concurrency: 4, eventsPerSecond, p50Ms: 100, p99Ms: 200 }) as ThroughputRun;
+
+describe('triggerVersions', () => {
+	it('takes a single version as the default', () => {
+		expect(triggerVersions({ version: 1 })).toEqual({ versions: [1], defaultVersion: 1 });
+	});
+	it('takes the highest listed version when no default is declared', () => {
+		expect(triggerVersions({ version: [1, 2] })).toEqual({ versions: [1, 2], defaultVersion: 2 });
+	});
+	it('takes the declared defaultVersion over the highest', () => {
+		expect(triggerVersions({ version: [1, 2], defaultVersion: 1 }).defaultVersion).toBe(1);
+	});
+});
+
+describe('previewVersion2', () => {
+	const compiled = "\n\t\t\tgroup: ['trigger'],\n\t\t\tversion: 1,\n\t\t\tsubtitle: 'x',";
+	it('declares versions 1 and 2 with 2 as the default', () => {
+		expect(previewVersion2(compiled)).toBe(
+			"\n\t\t\tgroup: ['trigger'],\n\t\t\tversion: [1, 2],\n\t\t\tdefaultVersion: 2,\n\t\t\tsubtitle: 'x',",
+		);
+	});
+	it('refuses a trigger that has no version 1 line', () => {
+		expect(() => previewVersion2(compiled.replace('version: 1', 'version: [1, 2]'))).toThrow(
+			/run without --preview-v2/,
+		);
+	});
+});
+
+describe('targetSpecs', () => {
+	it('measures ours at its only version, steady and fresh, and no separate v1', () => {
+		const keys = targetSpecs({ versions: [1], defaultVersion: 1 }).map((s) => s.key);
+		expect(keys).toEqual(['ours', 'oursFresh', 'floor', 'floorV1', 'webhook']);
+	});
+	it('adds ours at v1 for the record when the default is another version', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		expect(specs.find((s) => s.key === 'ours')?.typeVersion).toBe(2);
+		expect(specs.find((s) => s.key === 'oursV1')).toMatchObject({
+			typeVersion: 1,
+			dedupe: 'steady',
+		});
+	});
+});
+
+describe('roundOrder', () => {
+	it('rotates by one per round', () => {
+		expect(roundOrder(['a', 'b', 'c'], 1)).toEqual(['a', 'b', 'c']);
+		expect(roundOrder(['a', 'b', 'c'], 2)).toEqual(['b', 'c', 'a']);
+		expect(roundOrder(['a', 'b', 'c'], 4)).toEqual(['a', 'b', 'c']);
+	});
+});
+
+describe('pairedRatios', () => {
+	it('pairs runs of the same round and skips rounds without a partner or with 0 events/s', () => {
+		const runs = [
+			run('ours', 1, 10),
+			run('floor', 1, 20),
+			run('ours', 2, 30),
+			run('floor', 2, 0),
+			run('ours', 3, 9),
+		];
+		expect(pairedRatios(runs, 'ours', 'floor')).toEqual([0.5]);
+	});
+});
+
+describe('buildBenchSummary', () => {
+	it('reports per setting the median ratios over rounds and p50 per target', () => {
+		const results = {
+			schema: 2,
+			date: '2026-01-01T00:00:00.000Z',
+			durationSeconds: 1,
+			command: 'npm run bench',
+			machine: { cpuModel: 'x', cores: 2, memoryGiB: 1, kernel: 'k', platform: 'p' },
+			load: [
+				{ phase: 'start', at: 'a', load: [1, 1, 1] },
+				{ phase: 'end', at: 'b', load: [3, 1, 1] },
+			],
+			versions: {},
+			settings: {},
+			targets: { ours: { label: 'ours', kind: 'ours', typeVersion: 2 } },
+			n8nSettings: { lazy: { label: 'lazy', env: { A: '1' } } },
+			summary: { throughput: {}, isolates: {}, latency: {} },
+			raw: {
+				throughput: {
+					lazy: [
+						run('ours', 1, 9),
+						run('floor', 1, 10),
+						run('webhook', 1, 20),
+						run('ours', 2, 10),
+						run('floor', 2, 10),
+						run('webhook', 2, 10),
+						run('ours', 3, 8),
+						run('floor', 3, 10),
+						run('webhook', 3, 10),
+					],
+				},
+				idleCpuRate: {},
+				priming: {},
+				isolates: {},
+				latency: {
+					lazy: [
+						{
+							round: 1,
+							target: 'ours',
+							events: 3,
+							p50Ms: 30,
+							p99Ms: 1,
+							answerP50Ms: 1,
+							answerP99Ms: 1,
+						},
+						{
+							round: 2,
+							target: 'ours',
+							events: 3,
+							p50Ms: 10,
+							p99Ms: 1,
+							answerP50Ms: 1,
+							answerP99Ms: 1,
+						},
+						{
+							round: 3,
+							target: 'ours',
+							events: 3,
+							p50Ms: 20,
+							p99Ms: 1,
+							answerP50Ms: 1,
+							answerP99Ms: 1,
+						},
+					],
+				},
+				tokenEconomy: [],
+				rateLimit: [],
+				receiveCost: [],
+				isolateCycle: [],
+			},
+		} as unknown as Results;
+		results.summary = buildSummary(results);
+		const summary = buildBenchSummary(results);
+		expect(summary.default).toBeUndefined();
+		expect(summary.lazy).toMatchObject({
+			env: { A: '1' },
+			rounds: 3,
+			connections: 4,
+			oursOverFloor: 0.9,
+			oursOverWebhook: 0.8,
+			floorOverWebhook: 1,
+			p50ms: { ours: 20 },
+		});
+		expect(summary.load).toMatchObject({ min: 1, max: 3, median: 2 });
+	});
+});
+
+describe('ownerOf', () => {
+	it('names the innermost package, scoped or not', () => {
+		expect(ownerOf('file:///u/.n8n/nodes/node_modules/n8n-nodes-captioning/dist/a.js', 'f')).toBe(
+			'n8n-nodes-captioning',
+		);
+		expect(ownerOf('/x/node_modules/n8n/node_modules/@n8n/typeorm/a.js', 'f')).toBe('@n8n/typeorm');
+	});
+	it('tells node core, V8 pseudo-frames and script-less builtins apart', () => {
+		expect(ownerOf('node:internal/streams', 'f')).toBe('node core');
+		expect(ownerOf('', '(garbage collector)')).toBe('garbage collector');
+		expect(ownerOf('', '(idle)')).toBe('idle');
+		expect(ownerOf('', 'parse')).toBeUndefined();
+	});
+});
+
+describe('analyseProfile', () => {
+	const frame = (functionName: string, url: string) => ({
+		functionName,
+		url,
+		lineNumber: 0,
+		columnNumber: 0,
+	});
+	const profile: CpuProfile = {
+		nodes: [
+			{ id: 1, callFrame: frame('(root)', ''), children: [2, 5] },
+			{
+				id: 2,
+				callFrame: frame('executeWebhook', '/m/node_modules/n8n/dist/live.js'),
+				children: [3],
+			},
+			{ id: 3, callFrame: frame('webhook', '/m/node_modules/ours/t.js'), children: [4] },
+			{ id: 4, callFrame: frame('parse', ''), children: [] },
+			{ id: 5, callFrame: frame('(idle)', ''), children: [] },
+		],
+		startTime: 0,
+		endTime: 10_000,
+		samples: [4, 4, 3, 2, 5],
+		timeDeltas: [1000, 1000, 1000, 1000, 6000],
+	};
+	it('counts a builtin for its caller, idle apart, and markers for everything beneath them', () => {
+		const result = analyseProfile(profile, [
+			{ label: 'request', url: 'n8n/dist/live.js' },
+			{ label: 'ours', url: 'ours/t.js', functionName: 'webhook' },
+		]);
+		expect(result.idleMs).toBe(6);
+		expect(result.busyMs).toBe(4);
+		expect(result.byOwner).toEqual({ ours: 3, n8n: 1 });
+		expect(result.byMarker).toEqual({ request: 4, ours: 3 });
+	});
+});
+
+describe('statementKey', () => {
+	it('names the statement by verb and main table', () => {
+		expect(statementKey('query: SELECT "a"."id" FROM "workflow_entity" "a" WHERE x = ?')).toBe(
+			'SELECT workflow_entity',
+		);
+		expect(statementKey('2026 debug query: INSERT INTO "execution_entity"("id") VALUES (?)')).toBe(
+			'INSERT execution_entity',
+		);
+		expect(statementKey('query: UPDATE "workflow_entity" SET "staticData" = ?')).toBe(
+			'UPDATE workflow_entity',
+		);
+		expect(statementKey('query: BEGIN TRANSACTION')).toBe('BEGIN');
+	});
+});
