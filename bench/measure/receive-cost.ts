@@ -2,6 +2,7 @@
 // receiveNow (what webhook() awaits through receiveDelivery when no other copy of the event is starting), for
 // a new event each time, with the de-duplication list in its steady state (full). Each step's function is
 // timed alone too; they are the module's own exports, not copies.
+import { hashToken } from '../../nodes/Captioning/trigger/registration';
 import { randomUUID } from 'node:crypto';
 
 import {
@@ -85,7 +86,7 @@ export function measureReceiveCost(template: EventTemplate, iterations: number):
 				const delivery: Delivery = {
 					registration: 'api',
 					manualToken: '',
-					registeredToken: TOKEN,
+					registeredTokenHash: hashToken(TOKEN),
 					givenToken: TOKEN,
 					contentType: CONTENT_TYPE,
 					rawBody: bodies[i],

@@ -19,7 +19,7 @@ import {
 	seenStore,
 	type TriggerOptions,
 } from './trigger/pipeline';
-import { readRegistration, TOKEN_PARAMETER } from './trigger/registration';
+import { migrateRegistration, TOKEN_PARAMETER } from './trigger/registration';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 const clock: Clock = { nowMs: () => Date.now(), sleep };
@@ -108,6 +108,13 @@ export class CaptioningTrigger implements INodeType {
 					'Optional. When set, only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard.',
 			},
 			{
+				displayName:
+					'In queue mode, an event whose answer is lost when an n8n process crashes is delivered again and can start a second execution. To act on each event once, make the first step claim its <code>eventId</code> in a table with a unique key: see <a href="https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/queue-mode.md" target="_blank">each event exactly once in queue mode</a>.',
+				name: 'queueModeNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -160,7 +167,8 @@ export class CaptioningTrigger implements INodeType {
 			{
 				registration: this.getNodeParameter('registration', 'api'),
 				manualToken: this.getNodeParameter('manualToken', ''),
-				registeredToken: readRegistration(staticData)?.token,
+				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
+				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
 				givenToken: (this.getQueryData() as IDataObject)[TOKEN_PARAMETER],
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),

@@ -1,6 +1,7 @@
 // The package in n8n's editor, as a user sees it: a real n8n 2.41 with the package installed from its
 // tarball, the dev example imported with its credential and activated against the sandbox, and Debian's
-// Chromium driven by playwright-core. Saves the README's screenshots to docs/screenshots/.
+// Chromium driven by playwright-core. Saves its screenshots to test-results/screenshots/ (ignored by git);
+// `npm run screenshots` runs it with CAPTIONING_UPDATE_SCREENSHOTS=1 to refresh README's, in docs/screenshots/.
 // Run: bash scripts/run.sh browser (installs chromium and playwright-core when missing).
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,10 @@ import { PROJECT_ROOT, startN8n, type N8nInstance } from '../e2e/harness/n8n';
 import { packProject } from '../e2e/harness/pack';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
 
-const SCREENSHOTS = join(PROJECT_ROOT, 'docs', 'screenshots');
+const SCREENSHOTS =
+	process.env.CAPTIONING_UPDATE_SCREENSHOTS === '1'
+		? join(PROJECT_ROOT, 'docs', 'screenshots')
+		: join(PROJECT_ROOT, 'test-results', 'screenshots');
 const FAILURES = join(PROJECT_ROOT, 'test-results', 'browser');
 const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';

@@ -303,11 +303,13 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the four examples, each using the package and otherwise only core nodes', () => {
+	it('has the five examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
 			'dev-transcription-feed.json',
+			// runs end to end in the queue suite (test/queue), which has the PostgreSQL it needs
+			'exactly-once-queue-mode.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
 		]);

@@ -1323,7 +1323,11 @@ function hugeBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 		post(target, padTo(notEvent(), N8N_BODY_LIMIT + 1, [...ATTRS, 'title']), {
 			contentType: 'application/vnd.api+json',
 		}),
-		overLimit,
+		// n8n parses every body of a version-1 trigger itself (and fails with 500); from version 2 it leaves
+		// types it does not parse to the trigger, whose read stops at the same limit: refused, 415
+		process.env.CAPTIONING_TRIGGER_VERSION === '1'
+			? overLimit
+			: { kind: 'rejected', status: 415, by: 'trigger' },
 	);
 	add(
 		'32 MiB',
@@ -1395,7 +1399,8 @@ function encodingCases(rng: Rng, target: TriggerTarget): Delivery[] {
 			expect,
 		});
 	const notEvent = () =>
-		json(mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: 42 }]));
+		// 42 would be an id (an exact integer); 4.2 is not
+		json(mutate(validEvent(rng, target), [{ path: ['data', 'id'], value: 4.2 }]));
 	const event = () => json(validEvent(rng, target));
 	add('gzip, not an event', gzipSync(notEvent()), 'gzip', notAnEvent);
 	add('deflate, not an event', deflateSync(notEvent()), 'deflate', notAnEvent);

@@ -4,6 +4,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
+import { hashToken } from '../../nodes/Captioning/trigger/registration';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -57,9 +58,17 @@ async function hook(method: Method, mode: 'production' | 'test' = 'production') 
 	return result;
 }
 
-/** n8n's createWebhookIfNotExists. */
+/** The callback tokens the sandbox holds for any endpoint (those of other workflows included). */
+const registeredTokens = () =>
+	[...sandbox.endpoints.values()]
+		.map((e) => new URL(e.callbackUri).searchParams.get('token'))
+		.filter((token): token is string => !!token);
+
+/** n8n's createWebhookIfNotExists; n8n copies the static data into execution records: no token in it. */
 async function activate(mode: 'production' | 'test' = 'production') {
 	if (!(await hook('checkExists', mode))) await hook('create', mode);
+	const saved = JSON.stringify(server.staticData);
+	for (const token of registeredTokens()) expect(saved).not.toContain(token);
 }
 
 const productionUrl = () => `${server.baseUrl}/webhook/${node.webhookId}/webhook`;
@@ -79,10 +88,35 @@ describe('registration', () => {
 			new RegExp(`^${productionUrl().replace(/[.?]/g, '\\$&')}\\?token=[\\w-]{32}$`),
 		);
 		expect(endpoint.enabledEvents).toEqual(['transcription.transcribed']);
-		expect(server.staticData.registration).toMatchObject({
+		const token = new URL(endpoint.callbackUri).searchParams.get('token')!;
+		expect(server.staticData.registration).toEqual({
 			endpointId: endpoint.id,
 			webhookUrl: productionUrl(),
+			events: ['transcription.transcribed'],
+			tokenHash: hashToken(token),
 		});
+		// only the hash: the static data n8n copies into execution records never holds the token
+		expect(JSON.stringify(server.staticData)).not.toContain(token);
+	});
+
+	test('a registration saved with the plain token (0.1.0) is verified, kept and rewritten with its hash', async () => {
+		await setUp();
+		await activate();
+		const [endpoint] = endpoints();
+		const token = new URL(endpoint.callbackUri).searchParams.get('token')!;
+		const { tokenHash, ...rest } = server.staticData.registration as IDataObject;
+		expect(tokenHash).toBe(hashToken(token));
+		server.staticData = { ...server.staticData, registration: { ...rest, token } };
+		// a delivery before the next activation is accepted against the plain token's hash
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions.map((e) => e.items[0].json.eventType).sort()).toEqual(EVENTS);
+		expect(JSON.stringify(server.executions)).not.toContain(token);
+		server.staticData = { ...server.staticData, registration: { ...rest, token } };
+		await activate();
+		expect(endpoints()).toEqual([endpoint]);
+		expect(server.staticData.registration).toEqual({ ...rest, tokenHash: hashToken(token) });
+		expect(apiCalls()).toEqual(['GET 200', 'POST 201', 'GET 200']);
 	});
 
 	test('each registration gets a new token', async () => {
@@ -425,6 +459,8 @@ const MATRIX: Array<[string, Variant]> = [
 ];
 
 const tokenOf = (uri: string) => new URL(uri).searchParams.get('token');
+/** The hash the trigger stores for the token of this callback URI. */
+const hashOf = (uri: string) => hashToken(tokenOf(uri)!);
 const withoutQuery = (uri: string) => uri.split('?')[0];
 
 describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
@@ -482,7 +518,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		expect(registration()).toEqual({
 			webhookUrl: productionUrl(),
 			events: EVENTS,
-			token: tokenOf(endpoint.callbackUri),
+			tokenHash: hashOf(endpoint.callbackUri),
 			// the id from the answer, or found through the list; none where the service offers neither
 			...(givesId || manages ? { endpointId: endpoint.id } : {}),
 			...(manages ? {} : { manageable: false }),
@@ -512,14 +548,15 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 			expect(now).toEqual(first);
 			expect(posts()).toBe(3 + 1);
 		}
-		expect(registration()?.token).toBe(tokenOf(now.callbackUri));
+		expect(registration()?.tokenHash).toBe(hashOf(now.callbackUri));
 		expect((await deliverOne()).sort()).toEqual(EVENTS);
 	});
 
 	test('deactivation deletes the endpoint where the service can; elsewhere keeps it and says what to do', async () => {
 		await setUpVariant();
 		await activate();
-		const token = registration()!.token as string;
+		const token = tokenOf(mine()[0].callbackUri)!;
+		const tokenHash = registration()!.tokenHash;
 		await expect(hook('delete')).resolves.toBe(true);
 		if (manages) {
 			expect(mine()).toEqual([]);
@@ -528,7 +565,8 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 			return;
 		}
 		expect(mine()).toHaveLength(1);
-		expect(registration()).toMatchObject({ token, manageable: false });
+		expect(registration()).toMatchObject({ tokenHash, manageable: false });
+		expect(JSON.stringify(server.staticData)).not.toContain(token);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain(
 			`so the webhook endpoint that delivers to ${productionUrl()} stays registered`,
@@ -553,7 +591,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		}
 		await activate();
 		expect(mine()).toHaveLength(1);
-		expect(tokenOf(mine()[0].callbackUri)).toBe(registration()?.token);
+		expect(hashOf(mine()[0].callbackUri)).toBe(registration()?.tokenHash);
 		expect(posts()).toBe(3 + (manages ? 11 : 1));
 		expect((await deliverOne()).sort()).toEqual(EVENTS);
 		const toWorkflow = sandbox.deliveries.filter(
@@ -569,7 +607,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		await hook('delete');
 		await activate();
 		expect(mine()).toHaveLength(1);
-		expect(tokenOf(mine()[0].callbackUri)).toBe(registration()?.token);
+		expect(hashOf(mine()[0].callbackUri)).toBe(registration()?.tokenHash);
 	});
 
 	test('changed events replace the registration; an old endpoint that cannot be deleted is reported', async () => {
@@ -578,7 +616,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		const old = mine()[0];
 		node.parameters.events = ['transcription.transcribed'];
 		await activate();
-		const current = mine().find((e) => tokenOf(e.callbackUri) === registration()?.token)!;
+		const current = mine().find((e) => hashOf(e.callbackUri) === registration()?.tokenHash)!;
 		expect(current.enabledEvents).toEqual(['transcription.transcribed']);
 		if (manages) {
 			expect(mine()).toEqual([current]);
@@ -605,7 +643,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 			server.staticData = {};
 			await activate('test');
 			expect(mine(testUrl())).toHaveLength(1);
-			expect(tokenOf(mine(testUrl())[0].callbackUri)).toBe(registration()?.token);
+			expect(hashOf(mine(testUrl())[0].callbackUri)).toBe(registration()?.tokenHash);
 			await hook('delete', 'test');
 			expect(mine(testUrl())).toHaveLength(manages ? 0 : 1);
 		}

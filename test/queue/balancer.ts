@@ -1,8 +1,8 @@
 // The load balancer a queue-mode deployment puts in front of its webhook processes, reduced to what matters
-// here: it forwards requests only to a backend whose /healthz/readiness answers 200, and answers 503 itself
-// otherwise. Without it a restarting webhook process is reached while it starts, and n8n 2.41 answers those
-// requests itself: `200 n8n is starting up. Please wait` before its migrations check, then 404 before its
-// webhook routes exist (abstract-server.ts), so a delivery answered 2xx is never executed.
+// here: it forwards each request to the next backend (round robin) whose /healthz/readiness answers 200, and
+// answers 503 itself when none does. Without it a restarting webhook process is reached while it starts, and
+// n8n 2.41 answers those requests itself: `200 n8n is starting up. Please wait` before its migrations check,
+// then 404 before its webhook routes exist (abstract-server.ts), so a delivery answered 2xx is never executed.
 // No retries: the requests are POSTs, and the service redelivers whatever did not get a 2xx.
 import {
 	createServer,
@@ -12,11 +12,20 @@ import {
 	type ServerResponse,
 } from 'node:http';
 
+export interface Backend {
+	host: string;
+	port: number;
+}
+
 export interface Balancer {
 	/** http://127.0.0.1:<port> */
 	url: string;
 	/** Requests answered by the balancer itself, by status (503: no ready backend, 502: backend failed). */
 	readonly answeredItself: Record<number, number>;
+	/** Why a backend failed the 502s, by error code ('ECONNRESET', 'ECONNREFUSED', …). */
+	readonly backendErrors: Record<string, number>;
+	/** Requests forwarded to each backend, in the order of `backends`. */
+	readonly forwarded: number[];
 	close(): Promise<void>;
 }
 
@@ -24,16 +33,20 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
 
 export async function startBalancer(options: {
 	port: number;
-	backend: { host: string; port: number };
-	/** How often the backend's readiness is checked; default 250 ms. */
+	backends: readonly Backend[];
+	/** How often each backend's readiness is checked; default 250 ms. */
 	checkEveryMs?: number;
 }): Promise<Balancer> {
-	const { backend } = options;
+	const { backends } = options;
+	if (backends.length === 0) throw new Error('the balancer needs at least one backend');
 	const answeredItself: Record<number, number> = {};
-	let ready = false;
+	const backendErrors: Record<string, number> = {};
+	const forwarded = backends.map(() => 0);
+	const ready = backends.map(() => false);
+	let next = 0;
 	let closed = false;
 
-	const checkReadiness = async (): Promise<boolean> => {
+	const checkReadiness = async (backend: Backend): Promise<boolean> => {
 		try {
 			const res = await fetch(`http://${backend.host}:${backend.port}/healthz/readiness`, {
 				signal: AbortSignal.timeout(2_000),
@@ -44,12 +57,24 @@ export async function startBalancer(options: {
 			return false;
 		}
 	};
-	const checker = (async () => {
+	const checkers = backends.map(async (backend, index) => {
 		while (!closed) {
-			ready = await checkReadiness();
+			ready[index] = await checkReadiness(backend);
 			await delay(options.checkEveryMs ?? 250);
 		}
-	})();
+	});
+
+	/** The next ready backend after the last one used, or undefined when none is ready. */
+	const pick = (): number | undefined => {
+		for (let step = 0; step < backends.length; step++) {
+			const index = (next + step) % backends.length;
+			if (ready[index]) {
+				next = index + 1;
+				return index;
+			}
+		}
+		return undefined;
+	};
 
 	const answer = (res: ServerResponse, status: number, message: string) => {
 		answeredItself[status] = (answeredItself[status] ?? 0) + 1;
@@ -62,11 +87,14 @@ export async function startBalancer(options: {
 	};
 
 	const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-		if (!ready) {
+		const index = pick();
+		if (index === undefined) {
 			req.resume();
 			answer(res, 503, 'no webhook process is ready');
 			return;
 		}
+		const backend = backends[index];
+		forwarded[index]++;
 		const upstream = httpRequest(
 			{
 				host: backend.host,
@@ -82,9 +110,11 @@ export async function startBalancer(options: {
 				upstreamRes.on('error', () => res.destroy());
 			},
 		);
-		upstream.on('error', () => {
+		upstream.on('error', (error: NodeJS.ErrnoException) => {
 			// the backend died or refused: take it out until its readiness says otherwise
-			ready = false;
+			ready[index] = false;
+			const code = error.code ?? error.message.slice(0, 40);
+			backendErrors[code] = (backendErrors[code] ?? 0) + 1;
 			answer(res, 502, 'the webhook process failed to answer');
 		});
 		req.pipe(upstream);
@@ -100,11 +130,13 @@ export async function startBalancer(options: {
 	return {
 		url: `http://127.0.0.1:${options.port}`,
 		answeredItself,
+		backendErrors,
+		forwarded,
 		async close() {
 			closed = true;
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
-			await checker;
+			await Promise.all(checkers);
 		},
 	};
 }

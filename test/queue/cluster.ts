@@ -1,9 +1,9 @@
 // n8n 2.41 in queue mode on one machine, as a small production setup runs it: one main process (editor,
-// public API, activation; N8N_DISABLE_PRODUCTION_MAIN_PROCESS, so it serves no production webhooks), one
-// `n8n webhook` process serving /webhook/, and `n8n worker`s running the executions; all on one
+// public API, activation; N8N_DISABLE_PRODUCTION_MAIN_PROCESS, so it serves no production webhooks), one or
+// more `n8n webhook` processes serving /webhook/, and `n8n worker`s running the executions; all on one
 // PostgreSQL and one Redis, with one encryption key. Each process has its own user folder with the
 // package installed as n8n installs it (as separate containers would), its own task-broker port and, for
-// workers, its own health port. WEBHOOK_URL points at the webhook process (through a readiness-gated load
+// workers, its own health port. WEBHOOK_URL points at the webhook processes (through a readiness-gated load
 // balancer by default), so triggers register its URL.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -30,6 +30,8 @@ export interface QueueClusterOptions {
 	packageTarball: string;
 	services: Services;
 	workers?: number;
+	/** `n8n webhook` processes behind the balancer; default 1 (more need the balancer). */
+	webhooks?: number;
 	/** Executions each worker runs at once (`n8n worker --concurrency`); n8n's default is 10. */
 	workerConcurrency?: number;
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
@@ -46,14 +48,20 @@ export interface QueueClusterOptions {
 
 export interface QueueCluster {
 	main: N8nInstance;
+	/** The first webhook process (webhooks[0]). */
 	webhook: N8nProcess;
+	webhooks: N8nProcess[];
 	workers: N8nProcess[];
 	/** `${WEBHOOK_URL}webhook`: where the service reaches production webhooks. */
 	webhookBaseUrl: string;
-	/** http://127.0.0.1:<port> of the webhook process itself. */
+	/** http://127.0.0.1:<port> of the first webhook process itself. */
 	webhookProcessUrl: string;
+	/** http://127.0.0.1:<port> of each webhook process itself, in the order of `webhooks`. */
+	webhookProcessUrls: string[];
 	balancer?: Balancer;
-	/** Every process's output so far, each line prefixed with the process's name. */
+	/** When the cluster started (epoch ms): the zero of the times in logs(). */
+	startedAt: number;
+	/** Every process's output so far, each line prefixed with the process's name and its time. */
 	logs(): string;
 	/** Stops every process and removes their user folders. Idempotent. */
 	stop(): Promise<void>;
@@ -90,16 +98,21 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	const log = options.log ?? (() => undefined);
 	const { redis, postgres } = options.services;
 	const logLevel = options.logLevel ?? 'info';
-	const webhookPort = await portOutsideEphemeralRange();
-	const webhookProcessUrl = `http://127.0.0.1:${webhookPort}`;
+	const webhookCount = options.webhooks ?? 1;
+	if (webhookCount > 1 && options.balancer === false) {
+		throw new Error('several webhook processes need the balancer: WEBHOOK_URL is one address');
+	}
+	const webhookPorts: number[] = [];
+	for (let i = 0; i < webhookCount; i++) webhookPorts.push(await portOutsideEphemeralRange());
+	const webhookProcessUrls = webhookPorts.map((port) => `http://127.0.0.1:${port}`);
 	let balancer: Balancer | undefined;
 	if (options.balancer !== false) {
 		balancer = await startBalancer({
 			port: await portOutsideEphemeralRange(),
-			backend: { host: '127.0.0.1', port: webhookPort },
+			backends: webhookPorts.map((port) => ({ host: '127.0.0.1', port })),
 		});
 	}
-	const webhookBase = balancer?.url ?? webhookProcessUrl;
+	const webhookBase = balancer?.url ?? webhookProcessUrls[0];
 	const shared: Record<string, string | undefined> = {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
@@ -123,11 +136,14 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	const folders: string[] = [];
 	const processes: N8nProcess[] = [];
 	const output: string[] = [];
+	const clusterStarted = Date.now();
+	// each line with the seconds since the cluster started: n8n's own lines carry no time
 	const collect =
 		(name: string) =>
 		(chunk: string): void => {
+			const at = ((Date.now() - clusterStarted) / 1000).toFixed(1);
 			for (const line of chunk.replace(ANSI, '').split('\n')) {
-				if (line.trim()) output.push(`[${name}] ${line}`);
+				if (line.trim()) output.push(`[${name}] +${at} s ${line}`);
 			}
 		};
 	let main: N8nInstance | undefined;
@@ -164,18 +180,18 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		log(`main ready on ${main.baseUrl} in ${((Date.now() - mainStarted) / 1000).toFixed(1)} s`);
 
 		const othersStarted = Date.now();
-		const startWebhook = async (): Promise<N8nProcess> => {
+		const startWebhook = async (index: number): Promise<N8nProcess> => {
 			const folder = await userFolder();
 			const env = n8nEnvironment(
-				{ userFolder: folder, port: webhookPort, brokerPort: await freePort(), logLevel },
+				{ userFolder: folder, port: webhookPorts[index], brokerPort: await freePort(), logLevel },
 				shared,
 			);
 			const proc = await startN8nProcess({
 				args: ['webhook'],
 				userFolder: folder,
 				env,
-				readyUrl: `${webhookProcessUrl}/healthz/readiness`,
-				onOutput: collect('webhook'),
+				readyUrl: `${webhookProcessUrls[index]}/healthz/readiness`,
+				onOutput: collect(webhookCount > 1 ? `webhook${index + 1}` : 'webhook'),
 			});
 			processes.push(proc);
 			return proc;
@@ -204,26 +220,30 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		};
 		// all at once; a failed start fails the cluster once every other start has settled
 		const starts = await Promise.allSettled([
-			startWebhook(),
+			...Array.from({ length: webhookCount }, (_, i) => startWebhook(i)),
 			...Array.from({ length: options.workers ?? 2 }, (_, i) => startWorker(i)),
 		]);
 		const failed = starts.find((s): s is PromiseRejectedResult => s.status === 'rejected');
 		if (failed) throw failed.reason;
-		const [webhook, ...workers] = starts.map(
-			(s) => (s as PromiseFulfilledResult<N8nProcess>).value,
-		);
+		const started = starts.map((s) => (s as PromiseFulfilledResult<N8nProcess>).value);
+		const webhooks = started.slice(0, webhookCount);
+		const workers = started.slice(webhookCount);
 		log(
-			`webhook process on ${webhookProcessUrl}${balancer ? ` behind ${balancer.url}` : ''} and ` +
+			`${webhookCount === 1 ? 'webhook process' : `${webhookCount} webhook processes`} on ` +
+				`${webhookProcessUrls.join(', ')}${balancer ? ` behind ${balancer.url}` : ''} and ` +
 				`${workers.length} workers ready in ` +
 				`${((Date.now() - othersStarted) / 1000).toFixed(1)} s`,
 		);
 		return {
 			main,
-			webhook,
+			webhook: webhooks[0],
+			webhooks,
 			workers,
 			webhookBaseUrl: `${webhookBase}/webhook`,
-			webhookProcessUrl,
+			webhookProcessUrl: webhookProcessUrls[0],
+			webhookProcessUrls,
 			balancer,
+			startedAt: clusterStarted,
 			logs: () => output.join('\n'),
 			stop,
 		};

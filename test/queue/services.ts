@@ -37,6 +37,8 @@ export interface Services {
 	timings: { installSeconds: number; startSeconds: number };
 	/** Runs one SQL statement in the n8n database with psql; returns its unaligned, tuples-only output. */
 	sql(statement: string): Promise<string>;
+	/** Like sql(), in another database of the cluster (`postgres` to create one). */
+	sqlIn(database: string, statement: string): Promise<string>;
 	/** Stops both servers and removes their folder. Idempotent. */
 	stop(): Promise<void>;
 }
@@ -352,6 +354,7 @@ export async function startServices(options: { log?: Log } = {}): Promise<Servic
 			dir,
 			timings: { installSeconds, startSeconds: (Date.now() - started) / 1000 },
 			sql: (statement) => psql(postgres.database, statement),
+			sqlIn: psql,
 			stop,
 		};
 	} catch (error) {

@@ -2,7 +2,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/shared/auth';
-import { obtainTokens } from '../../nodes/Captioning/shared/tokens';
+import { canShareGrant, obtainTokens, SHARED_GRANT_MS } from '../../nodes/Captioning/shared/tokens';
 
 const SECRET = 'cs-unit-secret-123';
 const OLD_ASSERTION = 'as-old-assertion-456';
@@ -152,4 +152,18 @@ describe('no fallback where the refresh token was not refused', () => {
 		expect((error as Error).message).not.toContain(SECRET);
 		expect(endpoint.grants()).toEqual(['refresh_token']);
 	});
+});
+
+describe('canShareGrant: a grant another caller started', () => {
+	const now = 1_000_000;
+	test('none to share', () => expect(canShareGrant(undefined, undefined, now)).toBe(false));
+	test('still running: shared', () => expect(canShareGrant({}, 'old', now)).toBe(true));
+	test('settled within the window, caller without that token: shared', () =>
+		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, undefined, now)).toBe(true));
+	test('settled too long ago: not shared', () =>
+		expect(
+			canShareGrant({ settledAt: now - SHARED_GRANT_MS, accessToken: 'a1' }, undefined, now),
+		).toBe(false));
+	test('the caller holds the token it issued (the service refused it): not shared', () =>
+		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, 'a1', now)).toBe(false));
 });

@@ -5,24 +5,45 @@ import {
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
+	hashToken,
+	hasPlainToken,
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
+	migrateRegistration,
 	orphanedEndpointWarning,
 	readRegistration,
+	sameHash,
 	unsupportedReason,
 } from '../../nodes/Captioning/trigger/registration';
 
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 const TOKEN = 'tok-secret-value';
-const withoutId = { webhookUrl: URL_, events: EVENTS, token: TOKEN };
+const TOKEN_HASH = hashToken(TOKEN);
+const withoutId = { webhookUrl: URL_, events: EVENTS, tokenHash: TOKEN_HASH };
 const stored = { endpointId: 'ep-1', ...withoutId };
 const flat = (overrides: Record<string, unknown> = {}) => ({
 	id: 'ep-1',
 	callback_uri: callbackUriWithToken(URL_, TOKEN),
 	enabled_events: [...EVENTS].reverse(),
 	...overrides,
+});
+
+describe('the token hash', () => {
+	test('SHA-256 in base64url: fixed length, never the token, different for another token', () => {
+		expect(TOKEN_HASH).toBe('E7Qq5n8WzBQnymQV5az0bx0vLFpmILiaMQwcAzwMDCo');
+		expect(TOKEN_HASH).toMatch(/^[\w-]{43}$/);
+		expect(TOKEN_HASH).not.toContain(TOKEN);
+		expect(hashToken(`${TOKEN}x`)).not.toBe(TOKEN_HASH);
+	});
+
+	test('sameHash: equal hashes only; another length is not equal (and does not throw)', () => {
+		expect(sameHash(TOKEN_HASH, hashToken(TOKEN))).toBe(true);
+		expect(sameHash(TOKEN_HASH, hashToken('other'))).toBe(false);
+		expect(sameHash(TOKEN_HASH, TOKEN_HASH.slice(1))).toBe(false);
+		expect(sameHash(TOKEN_HASH, '')).toBe(false);
+	});
 });
 
 describe('readRegistration', () => {
@@ -44,11 +65,57 @@ describe('readRegistration', () => {
 		expect(isManageable({ ...stored, manageable: false })).toBe(false);
 	});
 
-	test('a record without URL, token or events, or with an id of another type, is none', () => {
+	test('a record without URL, token hash or events, or with an id of another type, is none', () => {
 		expect(readRegistration({ registration: { ...stored, webhookUrl: 1 } })).toBeUndefined();
+		expect(readRegistration({ registration: { ...stored, tokenHash: '' } })).toBeUndefined();
+		expect(readRegistration({ registration: { ...stored, tokenHash: 7 } })).toBeUndefined();
 		expect(readRegistration({ registration: { ...stored, events: 'x' } })).toBeUndefined();
 		expect(readRegistration({ registration: { ...stored, endpointId: 7 } })).toBeUndefined();
 		expect(readRegistration({ registration: 'x' })).toBeUndefined();
+		expect(readRegistration({})).toBeUndefined();
+	});
+
+	test('version 0.1.0’s plain token is read as its hash; a stored hash wins over it', () => {
+		const legacy = { endpointId: 'ep-1', webhookUrl: URL_, events: EVENTS, token: TOKEN };
+		expect(readRegistration({ registration: legacy })).toEqual(stored);
+		expect(
+			readRegistration({ registration: { ...legacy, tokenHash: hashToken('newer') } })?.tokenHash,
+		).toBe(hashToken('newer'));
+		expect(readRegistration({ registration: { ...legacy, token: '' } })).toBeUndefined();
+		expect(readRegistration({ registration: { ...legacy, token: 1 } })).toBeUndefined();
+	});
+});
+
+describe('migrateRegistration', () => {
+	test('a plain token is replaced by its hash in the static data, the rest kept', () => {
+		const staticData = {
+			registration: {
+				endpointId: 'ep-1',
+				webhookUrl: URL_,
+				events: EVENTS,
+				token: TOKEN,
+				manageable: false,
+			},
+			recentEvents: 'kept',
+		};
+		expect(hasPlainToken(staticData)).toBe(true);
+		expect(migrateRegistration(staticData)).toEqual({ ...stored, manageable: false });
+		expect(staticData).toEqual({
+			registration: { ...stored, manageable: false },
+			recentEvents: 'kept',
+		});
+		expect(hasPlainToken(staticData)).toBe(false);
+		expect(JSON.stringify(staticData)).not.toContain(TOKEN);
+	});
+
+	test('a registration with a hash is left as it is (same object); none stays none', () => {
+		const registration = { ...stored };
+		const staticData = { registration };
+		expect(migrateRegistration(staticData)).toEqual(stored);
+		expect(staticData.registration).toBe(registration);
+		const empty = {};
+		expect(migrateRegistration(empty)).toBeUndefined();
+		expect(empty).toEqual({});
 	});
 });
 
@@ -58,18 +125,23 @@ describe('matching endpoints in either shape', () => {
 		attributes: { callback_uri: callbackUriWithToken(URL_, TOKEN), enabled_events: EVENTS },
 	};
 
-	test('deliversWithToken: same URL and token, whatever else the query holds', () => {
-		expect(deliversWithToken(flat(), URL_, TOKEN)).toBe(true);
-		expect(deliversWithToken(jsonApi, URL_, TOKEN)).toBe(true);
+	test('deliversWithToken: same URL and the token of the stored hash, whatever else the query holds', () => {
+		expect(deliversWithToken(flat(), URL_, TOKEN_HASH)).toBe(true);
+		expect(deliversWithToken(jsonApi, URL_, TOKEN_HASH)).toBe(true);
 		expect(
-			deliversWithToken(flat({ callback_uri: `${URL_}?a=1&token=${TOKEN}` }), URL_, TOKEN),
+			deliversWithToken(flat({ callback_uri: `${URL_}?a=1&token=${TOKEN}` }), URL_, TOKEN_HASH),
 		).toBe(true);
-		expect(deliversWithToken(flat(), URL_, 'other')).toBe(false);
-		expect(deliversWithToken(flat({ callback_uri: URL_ }), URL_, TOKEN)).toBe(false);
-		expect(deliversWithToken(flat({ callback_uri: 'not a url' }), URL_, TOKEN)).toBe(false);
-		expect(deliversWithToken(flat(), 'https://n8n.example.com/webhook/other/webhook', TOKEN)).toBe(
-			false,
-		);
+		expect(deliversWithToken(flat(), URL_, hashToken('other'))).toBe(false);
+		// the plain token is not a hash: a URI is never matched by comparing tokens themselves
+		expect(deliversWithToken(flat(), URL_, TOKEN)).toBe(false);
+		expect(
+			deliversWithToken(flat({ callback_uri: `${URL_}?token=${TOKEN_HASH}` }), URL_, TOKEN_HASH),
+		).toBe(false);
+		expect(deliversWithToken(flat({ callback_uri: URL_ }), URL_, TOKEN_HASH)).toBe(false);
+		expect(deliversWithToken(flat({ callback_uri: 'not a url' }), URL_, TOKEN_HASH)).toBe(false);
+		expect(
+			deliversWithToken(flat(), 'https://n8n.example.com/webhook/other/webhook', TOKEN_HASH),
+		).toBe(false);
 	});
 
 	test('endpointMatches a flat endpoint; without a stored id the id is not compared', () => {
@@ -79,6 +151,7 @@ describe('matching endpoints in either shape', () => {
 		expect(endpointMatches(flat({ enabled_events: ['transcription.created'] }), stored)).toBe(
 			false,
 		);
+		expect(endpointMatches(flat({ callback_uri: `${URL_}?token=other` }), stored)).toBe(false);
 	});
 
 	test('endpointsFor and findRegistered: this URL’s endpoints, and the one with this token', () => {

@@ -19,6 +19,7 @@ import {
 	SEEN_FIELDS,
 	seenStore,
 } from '../../nodes/Captioning/trigger/pipeline';
+import { hashToken, readRegistration } from '../../nodes/Captioning/trigger/registration';
 import { eventHash, hasSeen, minuteOf, seenEntry } from '../../nodes/Captioning/trigger/seen';
 
 const TOKEN = 'OXjuL-jpuzW4d_3GRoJCUSMXzhQephRp';
@@ -66,7 +67,7 @@ function delivery(body: unknown, overrides: Partial<Delivery> = {}): Delivery {
 	return {
 		registration: 'api',
 		manualToken: '',
-		registeredToken: TOKEN,
+		registeredTokenHash: hashToken(TOKEN),
 		givenToken: TOKEN,
 		contentType: 'application/json',
 		rawBody: Buffer.isBuffer(body)
@@ -142,9 +143,21 @@ describe('hostile deliveries are refused', () => {
 		],
 		[
 			'no registration to check against',
-			delivery(event(), { registeredToken: undefined }),
+			delivery(event(), { registeredTokenHash: undefined }),
 			401,
 			/no registration/,
+		],
+		[
+			'the stored hash itself as the token',
+			delivery(event(), { givenToken: hashToken(TOKEN) }),
+			401,
+			/does not match/,
+		],
+		[
+			'manual registration with a Secret Token, a wrong one given',
+			delivery(event(), { registration: 'manual', manualToken: 'mine', givenToken: 'guess' }),
+			401,
+			/does not match/,
 		],
 		[
 			'manual registration with a Secret Token, none given',
@@ -494,6 +507,31 @@ describe('no callback token in any output', () => {
 		const json = await started(e);
 		expect(json.title).toBe('leaked [redacted]');
 		expect(JSON.stringify(json)).not.toContain(TOKEN);
+	});
+
+	test('a registration saved with the plain token (0.1.0) verifies, and its token leaves the output', async () => {
+		const legacy = readRegistration({
+			registration: {
+				endpointId: 'ep-1',
+				webhookUrl: 'https://n8n.example.com/webhook/abc/webhook',
+				events: SELECTED,
+				token: TOKEN,
+			},
+		});
+		const e = event();
+		const json = await started(e, {
+			registeredTokenHash: legacy?.tokenHash,
+			options: { rawBody: true },
+		});
+		expect((json.data as Json & { attributes: Json }).attributes.uri).toBe(
+			'https://n8n.example.com/webhook/abc/webhook',
+		);
+		expect(JSON.stringify(json)).not.toContain(TOKEN);
+		expect(
+			await decide(
+				delivery(event(), { registeredTokenHash: legacy?.tokenHash, givenToken: 'guess' }),
+			),
+		).toMatchObject({ kind: 'reject', status: 401 });
 	});
 
 	test('the manual Secret Token too', async () => {

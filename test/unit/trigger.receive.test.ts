@@ -17,6 +17,7 @@ import {
 	checkStored,
 	endpointMatches,
 	endpointsFor,
+	hashToken,
 	readRegistration,
 	withoutQuery,
 } from '../../nodes/Captioning/trigger/registration';
@@ -57,47 +58,54 @@ export function sampleEvent(overrides: { eventType?: string; id?: string } = {})
 }
 
 describe('requiredToken', () => {
-	test('automatic registration: the registration’s token, even when there is none', () => {
-		expect(requiredToken('api', '', 'tok')).toEqual({ expected: 'tok' });
-		expect(requiredToken('api', 'ignored', undefined)).toEqual({ expected: undefined });
-		expect(requiredToken(undefined, '', 'tok')).toEqual({ expected: 'tok' });
+	test('automatic registration: the registration’s token hash, even when there is none', () => {
+		expect(requiredToken('api', '', 'hash')).toEqual({ expectedHash: 'hash' });
+		expect(requiredToken('api', 'ignored', undefined)).toEqual({ expectedHash: undefined });
+		expect(requiredToken(undefined, '', 'hash')).toEqual({ expectedHash: 'hash' });
 	});
 
-	test('manual registration: the Secret Token when set, else none', () => {
-		expect(requiredToken('manual', 'mine', 'tok')).toEqual({ expected: 'mine' });
-		expect(requiredToken('manual', '', 'tok')).toBeUndefined();
+	test('manual registration: the hash of the Secret Token when set, else none', () => {
+		expect(requiredToken('manual', 'mine', 'hash')).toEqual({ expectedHash: hashToken('mine') });
+		expect(requiredToken('manual', '', 'hash')).toBeUndefined();
 		expect(requiredToken('manual', undefined, undefined)).toBeUndefined();
 	});
 });
 
 describe('checkToken', () => {
-	test('matches the registered token only', () => {
-		expect(checkToken('secret-token', 'secret-token')).toBeUndefined();
-		expect(checkToken('secret-token', ['secret-token', 'x'])).toBeUndefined();
-		expect(checkToken('secret-token', 'secret-tokem')).toEqual({
-			status: 401,
-			message: expect.stringMatching(/does not match/),
-		});
-		expect(checkToken('secret-token', 'short')).toEqual({
-			status: 401,
-			message: expect.stringMatching(/does not match/),
+	const HASH = hashToken('secret-token');
+
+	test('the hash matches: the verified token, for removing it from the output', () => {
+		expect(checkToken(HASH, 'secret-token')).toEqual({ ok: true, token: 'secret-token' });
+		expect(checkToken(HASH, ['secret-token', 'x'])).toEqual({ ok: true, token: 'secret-token' });
+	});
+
+	test('the hash does not match: 401, whatever the length', () => {
+		for (const given of ['secret-tokem', 'short', HASH, `secret-token${'x'.repeat(100)}`]) {
+			expect(checkToken(HASH, given)).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/does not match/) },
+			});
+		}
+		// a stored value that is not a hash of this shape matches nothing (and does not throw)
+		expect(checkToken('secret-token', 'secret-token')).toMatchObject({
+			ok: false,
+			rejection: { status: 401, message: expect.stringMatching(/does not match/) },
 		});
 	});
 
 	test('a request without a token, or a trigger without a registration, is refused', () => {
-		expect(checkToken('secret-token', undefined)).toEqual({
-			status: 401,
-			message: expect.stringMatching(/no token/),
-		});
-		expect(checkToken('secret-token', '')).toEqual({
-			status: 401,
-			message: expect.stringMatching(/no token/),
-		});
-		expect(checkToken('secret-token', { x: 'secret-token' })).toMatchObject({ status: 401 });
-		expect(checkToken(undefined, 'anything')).toEqual({
-			status: 401,
-			message: expect.stringMatching(/no registration.*activate/),
-		});
+		for (const given of [undefined, '', [], { x: 'secret-token' }, 7]) {
+			expect(checkToken(HASH, given)).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/no token/) },
+			});
+		}
+		for (const expected of [undefined, '']) {
+			expect(checkToken(expected, 'anything')).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/no registration.*activate/) },
+			});
+		}
 	});
 });
 
@@ -534,7 +542,7 @@ describe('registration decisions', () => {
 		endpointId: 'ep-1',
 		webhookUrl: 'https://n8n.example.com/webhook/abc/webhook',
 		events: ['transcription.created', 'transcription.transcribed'],
-		token: 'tok',
+		tokenHash: hashToken('tok'),
 	};
 
 	test('the callback URI carries the token as a query parameter', () => {
@@ -550,7 +558,7 @@ describe('registration decisions', () => {
 	test('readRegistration accepts only a complete record', () => {
 		expect(readRegistration({ registration: stored })).toEqual(stored);
 		expect(readRegistration({})).toBeUndefined();
-		expect(readRegistration({ registration: { ...stored, token: 1 } })).toBeUndefined();
+		expect(readRegistration({ registration: { ...stored, tokenHash: 1 } })).toBeUndefined();
 	});
 
 	test('checkStored: missing, stale on another URL or other events, current otherwise', () => {
@@ -571,7 +579,7 @@ describe('registration decisions', () => {
 		).toBe('current');
 	});
 
-	test('endpointMatches compares id, callback URI with token, and events', () => {
+	test('endpointMatches compares id, callback URI with the token of the stored hash, and events', () => {
 		const endpoint = {
 			id: 'ep-1',
 			attributes: {
@@ -581,6 +589,18 @@ describe('registration decisions', () => {
 		};
 		expect(endpointMatches(endpoint, stored)).toBe(true);
 		expect(endpointMatches({ ...endpoint, id: 'ep-2' }, stored)).toBe(false);
+		expect(
+			endpointMatches(
+				{
+					...endpoint,
+					attributes: {
+						...endpoint.attributes,
+						callback_uri: callbackUriWithToken(stored.webhookUrl, 'tok2'),
+					},
+				},
+				stored,
+			),
+		).toBe(false);
 		expect(
 			endpointMatches(
 				{ ...endpoint, attributes: { ...endpoint.attributes, callback_uri: stored.webhookUrl } },

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
+import { hashToken } from '../../nodes/Captioning/trigger/registration';
 import { json } from '../helpers/http';
 import { createHarness } from '../helpers/n8nContext';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -20,13 +21,16 @@ let filesUrl: string;
 let node: INode;
 let ids = 0;
 
-async function setUp(options: Record<string, string[] | boolean> = {}) {
+async function setUp(
+	options: Record<string, string[] | boolean> = {},
+	{ registration = 'manual', staticData = {} as IDataObject } = {},
+) {
 	const h = createHarness({});
 	node = h.makeNode(
 		'captioningTrigger',
 		{
-			registration: 'manual',
-			manualToken: TOKEN,
+			registration,
+			manualToken: registration === 'manual' ? TOKEN : '',
 			events: ['transcription.transcribed'],
 			options,
 		},
@@ -34,7 +38,7 @@ async function setUp(options: Record<string, string[] | boolean> = {}) {
 	);
 	h.nodeTypes.getByName = () => trigger;
 	h.nodeTypes.getByNameAndVersion = () => trigger;
-	server = await startWebhookServer(h, trigger, node, {});
+	server = await startWebhookServer(h, trigger, node, staticData);
 }
 
 beforeAll(async () => {
@@ -201,5 +205,75 @@ describe('webhook() in n8n-core’s WebhookContext', () => {
 		]);
 		// the files map keeps the signed URLs (they are the event's); messages never show a signature
 		expect(JSON.stringify(item.json.downloadErrors)).not.toMatch(/signature=s/);
+	});
+});
+
+describe('webhook() with an automatic registration: only the token’s hash is stored', () => {
+	const stored = (token: Record<string, string>) => ({
+		registration: {
+			endpointId: 'ep-1',
+			webhookUrl: 'http://n8n.example.com/webhook/x/webhook',
+			events: ['transcription.transcribed'],
+			...token,
+		},
+	});
+
+	test('the hash matches: one execution without the token; the static data never gets it', async () => {
+		await setUp(
+			{ rawBody: true },
+			{ registration: 'api', staticData: stored({ tokenHash: hashToken(TOKEN) }) },
+		);
+		const res = await post(event());
+		expect(res.status).toBe(200);
+		const [execution] = await executions(1);
+		expect(execution.items[0].json).toMatchObject({
+			data: { attributes: { uri: 'http://n8n.example.com/webhook/x/webhook' } },
+		});
+		expect(JSON.stringify(execution.items)).not.toContain(TOKEN);
+		expect(server.staticData.registration).toEqual(
+			stored({ tokenHash: hashToken(TOKEN) }).registration,
+		);
+		expect(JSON.stringify(server.staticData)).not.toContain(TOKEN);
+	});
+
+	test('the hash does not match, or no token: 401 and nothing starts', async () => {
+		await setUp({}, { registration: 'api', staticData: stored({ tokenHash: hashToken(TOKEN) }) });
+		const wrong = await post(event(), { token: 'guess' });
+		const hash = await post(event(), { token: hashToken(TOKEN) });
+		const none = await fetch(`${server.baseUrl}/webhook/${node.webhookId}/webhook`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(event()),
+		});
+		expect([wrong.status, hash.status, none.status]).toEqual([401, 401, 401]);
+		expect((await json(wrong)).error).toMatch(/does not match/);
+		expect((await json(hash)).error).toMatch(/does not match/);
+		expect((await json(none)).error).toMatch(/no token/);
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('a registration saved with the plain token (0.1.0) keeps working and is rewritten with its hash', async () => {
+		await setUp({ rawBody: true }, { registration: 'api', staticData: stored({ token: TOKEN }) });
+		const refused = await post(event(), { token: 'guess' });
+		expect(refused.status).toBe(401);
+		const res = await post(event());
+		expect(res.status).toBe(200);
+		const [execution] = await executions(1);
+		expect(JSON.stringify(execution.items)).not.toContain(TOKEN);
+		expect(server.staticData.registration).toEqual(
+			stored({ tokenHash: hashToken(TOKEN) }).registration,
+		);
+		expect(JSON.stringify(server.staticData)).not.toContain(TOKEN);
+		// and the next delivery checks against the rewritten hash
+		expect((await post(event())).status).toBe(200);
+		expect(await executions(2)).toHaveLength(2);
+	});
+
+	test('no registration: 401 naming the fix', async () => {
+		await setUp({}, { registration: 'api' });
+		const res = await post(event());
+		expect(res.status).toBe(401);
+		expect((await json(res)).error).toMatch(/no registration.*deactivate and activate/);
+		expect(server.executions).toHaveLength(0);
 	});
 });

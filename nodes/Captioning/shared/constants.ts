@@ -22,9 +22,6 @@ export const EVENT_OPTIONS = [
 	},
 ];
 
-/** Caption file formats the contract names (2.4); others may appear and are kept as they are. */
-export const KNOWN_CAPTION_FORMATS = ['vtt', 'google_stt'] as const;
-
 /** The caption file formats the service produces, as parameter options (trigger downloads, Download, Convert). */
 export const CAPTION_FORMAT_OPTIONS = [
 	{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },

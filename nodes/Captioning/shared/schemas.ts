@@ -2,8 +2,6 @@
 // types the rest of the package uses for these payloads. Unknown extra fields pass through.
 import { z } from 'zod';
 
-import { EVENT_TYPES } from './constants';
-
 /** Section 2.1. */
 export const tokenResponseSchema = z
 	.object({
@@ -70,30 +68,6 @@ export const webhookEventHeadSchema = z
 	})
 	.passthrough();
 export type WebhookEventHead = z.infer<typeof webhookEventHeadSchema>;
-
-export const knownEventTypeSchema = z.enum(EVENT_TYPES);
-
-/** The webhook endpoint resource (2.2); the JSON:API envelope is an assumption (ASSUMPTIONS.md). */
-export const webhookEndpointSchema = z
-	.object({
-		id: z.string().min(1),
-		type: z.string().optional(),
-		attributes: z
-			.object({
-				callback_uri: z.string(),
-				enabled_events: z.array(z.string()),
-			})
-			.passthrough(),
-	})
-	.passthrough();
-export type WebhookEndpointResource = z.infer<typeof webhookEndpointSchema>;
-
-export const webhookEndpointDocumentSchema = z
-	.object({ data: webhookEndpointSchema })
-	.passthrough();
-export const webhookEndpointListSchema = z
-	.object({ data: z.array(webhookEndpointSchema) })
-	.passthrough();
 
 /** Turns zod issues into one line that names the paths, never the values (which may be secrets). */
 export function describeIssues(error: z.ZodError, limit = 5): string {

@@ -76,7 +76,28 @@ async function grantTokens(
 
 /** How long a fresh grant answers callers that read the credential before it was saved. */
 export const SHARED_GRANT_MS = 10_000;
-const grants = new Map<string, { promise: Promise<SavedTokens>; settledAt?: number }>();
+interface SharedGrant {
+	promise: Promise<SavedTokens>;
+	settledAt?: number;
+	/** The access token it issued, once settled. */
+	accessToken?: string;
+}
+const grants = new Map<string, SharedGrant>();
+
+/**
+ * Whether a caller may take a grant another caller started: only while it is fresh, and never when the caller
+ * holds the very token that grant issued (n8n asks again because the service refused that token).
+ */
+export function canShareGrant(
+	shared: Pick<SharedGrant, 'settledAt' | 'accessToken'> | undefined,
+	callerAccessToken: string | undefined,
+	nowMs: number,
+): boolean {
+	if (!shared) return false;
+	if (shared.settledAt === undefined) return true;
+	if (nowMs - shared.settledAt >= SHARED_GRANT_MS) return false;
+	return shared.accessToken === undefined || shared.accessToken !== callerAccessToken;
+}
 
 /** Callers with the same credential values (and the same usable refresh token) share one grant. */
 export function grantKey(c: CaptioningCredentials): string {
@@ -98,16 +119,13 @@ export async function obtainTokens(
 	const credentials = readCredentials(data);
 	const key = grantKey(credentials);
 	const shared = grants.get(key);
-	if (shared && (shared.settledAt === undefined || now() - shared.settledAt < SHARED_GRANT_MS)) {
-		return await shared.promise;
-	}
-	const entry: { promise: Promise<SavedTokens>; settledAt?: number } = {
-		promise: grantTokens(http, credentials, now),
-	};
+	if (shared && canShareGrant(shared, credentials.accessToken, now())) return await shared.promise;
+	const entry: SharedGrant = { promise: grantTokens(http, credentials, now) };
 	grants.set(key, entry);
 	entry.promise.then(
-		() => {
+		(tokens) => {
 			entry.settledAt = now();
+			entry.accessToken = tokens.accessToken;
 			for (const [k, v] of grants) {
 				if (v.settledAt !== undefined && now() - v.settledAt >= SHARED_GRANT_MS) grants.delete(k);
 			}

@@ -14,6 +14,8 @@
 //   calls neither checkExists nor create.
 // - "Listen for test event" (packages/cli/src/webhooks/test-webhooks.ts, needsWebhook): the static data starts
 //   empty every time and is never saved; delete gets what create wrote.
+// The static data keeps only a hash of the callback token (registration.ts); the token itself is sent once, in
+// the callback URI create registers. A registration saved with the plain token is rewritten when read here.
 import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -35,11 +37,12 @@ import {
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
+	hashToken,
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
+	migrateRegistration,
 	orphanedEndpointWarning,
-	readRegistration,
 	type Registration,
 	unsupportedReason,
 } from './registration';
@@ -153,7 +156,7 @@ async function retire(ctx: IHookFunctions, stored: Registration) {
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
-	const stored = readRegistration(staticData);
+	const stored = migrateRegistration(staticData);
 	const state = checkStored(stored, wanted(this));
 	if (!stored || state === 'missing') return false;
 	if (state === 'stale') {
@@ -195,7 +198,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			{ message: 'Select at least one event for the Captioning Trigger to listen to' },
 		);
 	}
-	const stored = readRegistration(staticData);
+	const stored = migrateRegistration(staticData);
 	// a registration the service could not delete is reused as it is, with its token
 	if (stored && !isManageable(stored) && checkStored(stored, want) === 'current') return true;
 
@@ -220,6 +223,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		}
 	}
 
+	// the only place the plain token exists: the static data gets its hash
 	const token = randomBytes(24).toString('base64url');
 	const form: Array<[string, string]> = [
 		['callback_uri', callbackUriWithToken(want.webhookUrl, token)],
@@ -230,7 +234,11 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		path: ENDPOINTS_PATH,
 		form,
 	});
-	const registration: Registration = { webhookUrl: want.webhookUrl, events: want.events, token };
+	const registration: Registration = {
+		webhookUrl: want.webhookUrl,
+		events: want.events,
+		tokenHash: hashToken(token),
+	};
 	const id = createdEndpointId(response);
 	if (id !== undefined) registration.endpointId = id;
 	if (!list.supported) registration.manageable = false;
@@ -249,7 +257,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
-	const stored = readRegistration(staticData);
+	const stored = migrateRegistration(staticData);
 	const { webhookUrl } = wanted(this);
 	try {
 		if (stored) {

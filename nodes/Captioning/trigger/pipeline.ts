@@ -30,8 +30,8 @@ export interface Delivery {
 	/** The node's Registration parameter: 'api' or 'manual'. */
 	registration: unknown;
 	manualToken: unknown;
-	/** The stored registration's token (registration.ts), for 'api'. */
-	registeredToken: string | undefined;
+	/** The stored registration's token hash (registration.ts), for 'api'. */
+	registeredTokenHash: string | undefined;
 	/** The query's token parameter as n8n parsed it. */
 	givenToken: unknown;
 	contentType: string | undefined;
@@ -157,11 +157,14 @@ export function receiveNow(
 	const policy = requiredToken(
 		delivery.registration,
 		delivery.manualToken,
-		delivery.registeredToken,
+		delivery.registeredTokenHash,
 	);
+	// the verified token is the registered one: what removeSecret takes out of the output
+	let secret: string | undefined;
 	if (policy) {
-		const refused = checkToken(policy.expected, delivery.givenToken);
-		if (refused) return reject(refused);
+		const checked = checkToken(policy.expectedHash, delivery.givenToken);
+		if (!checked.ok) return reject(checked.rejection);
+		secret = checked.token;
 	}
 	const body = readDeliveryBody(delivery.contentType, delivery.rawBody);
 	if (!body.ok) return reject(body.rejection);
@@ -174,11 +177,9 @@ export function receiveNow(
 	}
 
 	const start = (): Decision => {
-		const flat = removeSecret(flattenEvent(body.body, head.event), policy?.expected);
+		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
 		const plan = planDownloads(flat.files as IDataObject, delivery.options.downloadFormats ?? []);
-		const json = delivery.options.rawBody
-			? (removeSecret(body.body, policy?.expected) as IDataObject)
-			: flat;
+		const json = delivery.options.rawBody ? (removeSecret(body.body, secret) as IDataObject) : flat;
 		if (plan.errors.length) json.downloadErrors = plan.errors;
 		return { kind: 'start', item: { json }, downloads: plan.downloads };
 	};

@@ -2,47 +2,59 @@
 // and type, and the output item. Only what is hostile is refused (no token, a body that is not JSON or cannot
 // be read, no event id): the service retries a refused delivery five times and then drops the event for good,
 // so everything else passes through as it came. trigger/pipeline.ts puts these together.
-import { timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeIssues, webhookEventHeadSchema } from '../shared/schemas';
+import { hashToken, sameHash } from './registration';
 
 export type Rejection = { status: 400 | 401 | 409 | 415; message: string };
 
-/** The token a request must carry: the registration's, the manual one, or none (`undefined`). */
+/**
+ * The hash of the token a request must carry: the registration's, the manual one's, or none (`undefined`).
+ */
 export function requiredToken(
 	registration: unknown,
 	manualToken: unknown,
-	registeredToken: string | undefined,
-): { expected: string | undefined } | undefined {
-	if (registration !== 'manual') return { expected: registeredToken };
+	registeredTokenHash: string | undefined,
+): { expectedHash: string | undefined } | undefined {
+	if (registration !== 'manual') return { expectedHash: registeredTokenHash };
 	return typeof manualToken === 'string' && manualToken !== ''
-		? { expected: manualToken }
+		? { expectedHash: hashToken(manualToken) }
 		: undefined;
 }
 
-/** Compares the callback URI's token with the registered one in constant time. */
-export function checkToken(expected: string | undefined, given: unknown): Rejection | undefined {
-	if (!expected) {
+/** The request's token once verified (it is then the registered one), or why the request is refused. */
+export type TokenCheck = { ok: true; token: string } | { ok: false; rejection: Rejection };
+
+/** Compares the hash of the request's token with the registered hash in constant time. */
+export function checkToken(expectedHash: string | undefined, given: unknown): TokenCheck {
+	if (!expectedHash) {
 		return {
-			status: 401,
-			message:
-				'This trigger has no registration with the service: deactivate and activate the workflow to register it again.',
+			ok: false,
+			rejection: {
+				status: 401,
+				message:
+					'This trigger has no registration with the service: deactivate and activate the workflow to register it again.',
+			},
 		};
 	}
 	const value = Array.isArray(given) ? given[0] : given;
 	if (typeof value !== 'string' || value.length === 0) {
 		return {
-			status: 401,
-			message: 'The request has no token: it was not sent by the registered endpoint.',
+			ok: false,
+			rejection: {
+				status: 401,
+				message: 'The request has no token: it was not sent by the registered endpoint.',
+			},
 		};
 	}
-	const a = Buffer.from(value);
-	const b = Buffer.from(expected);
-	if (a.length !== b.length || !timingSafeEqual(a, b)) {
-		return { status: 401, message: 'The token does not match this trigger’s registration.' };
+	if (!sameHash(hashToken(value), expectedHash)) {
+		return {
+			ok: false,
+			rejection: { status: 401, message: 'The token does not match this trigger’s registration.' },
+		};
 	}
-	return undefined;
+	return { ok: true, token: value };
 }
 
 // bytes that are not UTF-8 become U+FFFD, as in n8n's own parser: a stray Latin-1 byte in a title must not

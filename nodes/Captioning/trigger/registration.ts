@@ -1,6 +1,8 @@
 // Pure decisions of the trigger's registration: the callback URI with its secret token, whether what is stored
 // still matches what the node wants, which endpoints at the service are this trigger's, and what to tell the
-// user when the service cannot delete an endpoint.
+// user when the service cannot delete an endpoint. Only a hash of the token is stored: n8n copies the static
+// data into execution records, which more people may read than may edit the workflow.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { readEndpoint, type WebhookEndpoint } from '../shared/webhookEndpoints';
@@ -11,7 +13,8 @@ export interface Registration {
 	/** The webhook URL without the token (what n8n's getNodeWebhookUrl returns). */
 	webhookUrl: string;
 	events: string[];
-	token: string;
+	/** hashToken of the callback token: the token itself is in the callback URI only. */
+	tokenHash: string;
 	/**
 	 * false when the service answered that it has no list, reads or deletes of webhook endpoints: the
 	 * registration is then trusted as it is and kept until it can be reused. Absent: it has them.
@@ -21,12 +24,34 @@ export interface Registration {
 
 export const TOKEN_PARAMETER = 'token';
 
+/** SHA-256 of the token, base64url: what the static data keeps instead of the token. */
+export function hashToken(token: string): string {
+	return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** Whether two token hashes are equal, in constant time for hashes of the same length. */
+export function sameHash(a: string, b: string): boolean {
+	const x = Buffer.from(a);
+	const y = Buffer.from(b);
+	return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A registration as version 0.1.0 saved it: with the plain token instead of its hash. */
+type StoredRegistration = Partial<Registration> & { token?: unknown };
+
+/** The stored registration; one saved by version 0.1.0 (plain `token`) is read as its hash. */
 export function readRegistration(staticData: IDataObject): Registration | undefined {
-	const r = staticData.registration as Partial<Registration> | undefined;
+	const r = staticData.registration as StoredRegistration | undefined;
+	if (!r || typeof r !== 'object') return undefined;
+	const tokenHash =
+		typeof r.tokenHash === 'string' && r.tokenHash
+			? r.tokenHash
+			: typeof r.token === 'string' && r.token
+				? hashToken(r.token)
+				: undefined;
 	if (
-		!r ||
 		typeof r.webhookUrl !== 'string' ||
-		typeof r.token !== 'string' ||
+		tokenHash === undefined ||
 		!Array.isArray(r.events) ||
 		(r.endpointId !== undefined && r.endpointId !== null && typeof r.endpointId !== 'string')
 	) {
@@ -35,10 +60,26 @@ export function readRegistration(staticData: IDataObject): Registration | undefi
 	const registration: Registration = {
 		webhookUrl: r.webhookUrl,
 		events: r.events.map(String),
-		token: r.token,
+		tokenHash,
 	};
 	if (typeof r.endpointId === 'string' && r.endpointId) registration.endpointId = r.endpointId;
 	if (r.manageable === false) registration.manageable = false;
+	return registration;
+}
+
+/** Whether the stored registration still holds a plain token (saved by version 0.1.0). */
+export function hasPlainToken(staticData: IDataObject): boolean {
+	const r = staticData.registration as StoredRegistration | undefined;
+	return typeof r === 'object' && r !== null && 'token' in r;
+}
+
+/**
+ * The stored registration, rewritten with only its token's hash when version 0.1.0 saved the plain token
+ * (a record that cannot be read is left as it is: nothing matches it).
+ */
+export function migrateRegistration(staticData: IDataObject): Registration | undefined {
+	const registration = readRegistration(staticData);
+	if (registration && hasPlainToken(staticData)) staticData.registration = { ...registration };
 	return registration;
 }
 
@@ -71,6 +112,12 @@ function tokenOf(uri: string): string | null {
 	}
 }
 
+/** Whether the callback URI carries the token whose hash is stored. */
+function carriesToken(uri: string, tokenHash: string): boolean {
+	const token = tokenOf(uri);
+	return token !== null && sameHash(hashToken(token), tokenHash);
+}
+
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
@@ -92,13 +139,16 @@ export type EndpointLike =
 	| WebhookEndpoint
 	| { id: string; attributes: { callback_uri: string; enabled_events: string[] } };
 
-/** Whether an endpoint delivers to this webhook URL with this token (the service may reorder the query). */
-export function deliversWithToken(endpoint: EndpointLike, webhookUrl: string, token: string) {
+/**
+ * Whether an endpoint delivers to this webhook URL with the token of this hash (the service may reorder the
+ * query).
+ */
+export function deliversWithToken(endpoint: EndpointLike, webhookUrl: string, tokenHash: string) {
 	const e = readEndpoint(endpoint);
 	return (
 		e !== undefined &&
 		withoutQuery(e.callback_uri) === withoutQuery(webhookUrl) &&
-		tokenOf(e.callback_uri) === token
+		carriesToken(e.callback_uri, tokenHash)
 	);
 }
 
@@ -108,7 +158,7 @@ export function endpointMatches(endpoint: EndpointLike, stored: Registration): b
 	return (
 		e !== undefined &&
 		(stored.endpointId === undefined || e.id === stored.endpointId) &&
-		deliversWithToken(e, stored.webhookUrl, stored.token) &&
+		deliversWithToken(e, stored.webhookUrl, stored.tokenHash) &&
 		sameEvents(e.enabled_events, stored.events)
 	);
 }
@@ -125,9 +175,11 @@ export function endpointsFor<E extends EndpointLike>(endpoints: E[], webhookUrl:
 /** The endpoint this registration created, found by its callback URI and token (for an answer without id). */
 export function findRegistered<E extends EndpointLike>(
 	endpoints: E[],
-	registration: Pick<Registration, 'webhookUrl' | 'token'>,
+	registration: Pick<Registration, 'webhookUrl' | 'tokenHash'>,
 ): E | undefined {
-	return endpoints.find((e) => deliversWithToken(e, registration.webhookUrl, registration.token));
+	return endpoints.find((e) =>
+		deliversWithToken(e, registration.webhookUrl, registration.tokenHash),
+	);
 }
 
 /** What n8n's log says when deactivation cannot delete the endpoint: what stays, and what the user must do. */

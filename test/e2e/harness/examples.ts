@@ -2,6 +2,7 @@
 // edits a user makes after importing one (a URL, a folder, a credential), and the body the public API
 // takes. Which credential an example's nodes use is fixed up as a user's import would (see
 // examples/README.md): by the credential's name, or by writing its id into the workflow.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -89,11 +90,22 @@ export function useCredential(
 	}
 }
 
-/** The fields POST/PUT /api/v1/workflows accepts. */
+/** The node types in the examples that receive webhooks (the Captioning Trigger). */
+const WEBHOOK_NODE_TYPES = ['n8n-nodes-captioning.captioningTrigger'];
+
+/**
+ * The fields POST/PUT /api/v1/workflows accepts. A webhook node without a webhookId gets one, as n8n's editor
+ * gives one on import: n8n 2.x's server does the same, 1.x's does not, and without it 1.x registers a path with
+ * the node's name that it cannot route.
+ */
 export function toPublicApiBody(workflow: ExampleWorkflow): Record<string, unknown> {
 	return {
 		name: workflow.name,
-		nodes: workflow.nodes,
+		nodes: workflow.nodes.map((node) =>
+			WEBHOOK_NODE_TYPES.includes(node.type) && !node.webhookId
+				? { ...node, webhookId: randomUUID() }
+				: node,
+		),
 		connections: workflow.connections,
 		settings: workflow.settings ?? { executionOrder: 'v1' },
 	};

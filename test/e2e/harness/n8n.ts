@@ -13,6 +13,33 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 export const N8N_VERSION = process.env.CAPTIONING_N8N_VERSION ?? '2.41.1';
+
+/** What differs between the n8n lines the harness starts, decided from the version alone. */
+export interface N8nProfile {
+	major: number;
+	/** N8N_DISABLED_MODULES: 2.x has an MCP registry module that calls home; 1.x rejects the name. */
+	disabledModules: string | undefined;
+	/**
+	 * N8N_DEFAULT_BINARY_DATA_MODE: filesystem, 2.x's default, on 1.x as well (1.x keeps binary data in the
+	 * execution unless told otherwise), so that stored files have an id and stream from disk.
+	 */
+	binaryDataMode: string | undefined;
+}
+
+export function n8nProfile(version: string = N8N_VERSION): N8nProfile {
+	const major = Number(version.split('.')[0]);
+	if (!Number.isInteger(major) || major < 1) {
+		throw new Error(`CAPTIONING_N8N_VERSION=${version} is not an n8n version (e.g. 2.41.1)`);
+	}
+	return {
+		major,
+		disabledModules: major >= 2 ? 'mcp-registry' : undefined,
+		binaryDataMode: major >= 2 ? undefined : 'filesystem',
+	};
+}
+
+/** What n8n's start command prints once it has activated the active workflows: start-up is over. */
+export const STARTED_LINE = 'Editor is now accessible via';
 export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
 /** n8n's default (N8N_COMMUNITY_PACKAGES_REGISTRY); n8n passes it to every npm command it runs. */
 export const N8N_DEFAULT_REGISTRY = 'https://registry.npmjs.org';
@@ -55,7 +82,7 @@ export interface InstalledPackage {
 }
 
 export interface StartupTiming {
-	/** Spawn until /healthz/readiness answers 200. */
+	/** Spawn until /healthz/readiness answers 200 and n8n has finished starting (STARTED_LINE). */
 	readySeconds: number;
 	/** Spawn until the owner is logged in and the API key exists. */
 	totalSeconds: number;
@@ -224,7 +251,7 @@ function assertNode24(): void {
 	const major = Number(process.versions.node.split('.')[0]);
 	if (major < 24) {
 		throw new Error(
-			`n8n ${N8N_VERSION} needs Node >= 24 but the tests run on ${process.version}: ` +
+			`the harness runs n8n ${N8N_VERSION} on Node 24 but the tests run on ${process.version}: ` +
 				'run them through `bash scripts/run.sh exec jest -c jest.e2e.config.js`',
 		);
 	}
@@ -362,7 +389,7 @@ async function readLedger(path: string): Promise<NodesLedger | null> {
 }
 
 /**
- * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` the way n8n 2.41's
+ * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` the way n8n's (2.41 and 1.123 alike)
  * CommunityPackagesService.downloadPackage does after its `npm pack <name>@<version>`: untar into
  * node_modules/<name>, drop devDependencies, peerDependencies and optionalDependencies from its
  * package.json, `npm install` its remaining dependencies in place with n8n's flags, and record it in the
@@ -463,6 +490,7 @@ export function harnessEnv(opts: {
 	logLevel: string;
 }): Record<string, string> {
 	const base = `http://127.0.0.1:${opts.port}`;
+	const profile = n8nProfile();
 	return {
 		NODE_ENV: 'production',
 		N8N_USER_FOLDER: opts.userFolder,
@@ -481,7 +509,8 @@ export function harnessEnv(opts: {
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(opts.brokerPort),
 		// offline: nothing at start-up or at run time calls home
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		...(profile.disabledModules ? { N8N_DISABLED_MODULES: profile.disabledModules } : {}),
+		...(profile.binaryDataMode ? { N8N_DEFAULT_BINARY_DATA_MODE: profile.binaryDataMode } : {}),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
@@ -653,6 +682,22 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			return res.body as T;
 		};
 
+		// n8n 1.x adds "Allowed HTTP Request Domains" to credentials that authenticate requests, and its public
+		// API's schema then wants `allowedDomains` unless the choice is given: set it as the editor saves it.
+		const withEditorDefaults = async (
+			type: string,
+			data: Record<string, unknown>,
+		): Promise<Record<string, unknown>> => {
+			if (n8nProfile().major >= 2 || 'allowedHttpRequestDomains' in data) return data;
+			const schema = await api<{ properties?: Record<string, unknown> }>(
+				'GET',
+				`/credentials/schema/${encodeURIComponent(type)}`,
+			);
+			return schema.properties?.allowedHttpRequestDomains
+				? { allowedHttpRequestDomains: 'all', ...data }
+				: data;
+		};
+
 		const login = async (): Promise<void> => {
 			const res = await expectOk(
 				'POST',
@@ -665,8 +710,28 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			cookie = auth.split(';')[0];
 		};
 
-		const waitUntilReady = async (started: number, current: RunningProcess): Promise<void> => {
+		const readinessAnswers = async (): Promise<boolean> => {
+			try {
+				const res = await fetch(`${baseUrl}/healthz/readiness`, {
+					signal: AbortSignal.timeout(2_000),
+				});
+				await res.arrayBuffer();
+				return res.status === 200;
+			} catch {
+				return false; // not listening yet
+			}
+		};
+
+		// Ready: /healthz/readiness answers 200 and the start command has printed its last line, after it
+		// activated the active workflows. 1.x answers readiness once its DB is migrated, before its REST
+		// routes exist; 2.x once the server is configured, and activates workflows after that.
+		const waitUntilReady = async (
+			started: number,
+			current: RunningProcess,
+			outputFrom: number,
+		): Promise<void> => {
 			const deadline = started + readyTimeoutMs;
+			let ready = false;
 			for (;;) {
 				if (current.hasExited()) {
 					const { code, signal } = await current.exited;
@@ -674,18 +739,12 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 						`n8n exited during start-up (code ${code}, signal ${signal}). Output:\n${tail(logs())}`,
 					);
 				}
-				try {
-					const res = await fetch(`${baseUrl}/healthz/readiness`, {
-						signal: AbortSignal.timeout(2_000),
-					});
-					await res.arrayBuffer();
-					if (res.status === 200) return;
-				} catch {
-					// not listening yet
-				}
+				ready ||= await readinessAnswers();
+				if (ready && output.slice(outputFrom).join('').includes(STARTED_LINE)) return;
 				if (Date.now() > deadline) {
 					throw new Error(
-						`n8n was not ready within ${readyTimeoutMs / 1000} s. Output:\n${tail(logs())}`,
+						`n8n was not ${ready ? 'started' : 'ready'} within ${readyTimeoutMs / 1000} s. ` +
+							`Output:\n${tail(logs())}`,
 					);
 				}
 				await delay(250);
@@ -694,8 +753,9 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 
 		const boot = async (isRestart: boolean): Promise<void> => {
 			const started = Date.now();
+			const outputFrom = output.length;
 			proc = spawnN8n(n8nDir, userFolder, watchdog, env, onOutput);
-			await waitUntilReady(started, proc);
+			await waitUntilReady(started, proc, outputFrom);
 			const readySeconds = (Date.now() - started) / 1000;
 			if (!isRestart) {
 				const setup = await request('POST', '/rest/owner/setup', {
@@ -794,7 +854,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 				return await api('POST', '/workflows', workflow);
 			},
 			async createCredential(name, type, data) {
-				return await api('POST', '/credentials', { name, type, data });
+				return await api('POST', '/credentials', {
+					name,
+					type,
+					data: await withEditorDefaults(type, data),
+				});
 			},
 			async activateWorkflow(id, activateOptions = {}) {
 				await api('POST', `/workflows/${encodeURIComponent(id)}/activate`, {});

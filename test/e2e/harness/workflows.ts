@@ -85,7 +85,8 @@ export function triggerWorkflow(options: {
 		id: randomUUID(),
 		name: TRIGGER_NODE,
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		// the version a user gets when adding the node; CAPTIONING_TRIGGER_VERSION=1 runs the suites at version 1
+		typeVersion: Number(process.env.CAPTIONING_TRIGGER_VERSION ?? 2),
 		position: [0, 0],
 		webhookId: options.webhookId,
 		parameters: options.parameters,

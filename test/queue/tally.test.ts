@@ -1,0 +1,216 @@
+// The queue suite's pure decisions, branch by branch (they run with the suite: jest.queue.config.js).
+import {
+	busiestWorker,
+	countOf,
+	explainMissing,
+	histogram,
+	retryMargin,
+	runningInLog,
+	runSettings,
+	tallyDeliveries,
+	tallyDownstream,
+	timeline,
+} from './tally';
+
+describe('runSettings', () => {
+	it('defaults to the full burst with the webhook process killed', () => {
+		expect(runSettings({})).toEqual({
+			profile: 'full',
+			transcriptions: 500,
+			burstMs: 30_000,
+			kill: 'webhook',
+			webhooks: 2,
+			killAtShare: 0.4,
+			replays: 50,
+			probeIds: 200,
+		});
+	});
+
+	it('has a CI profile of 100 transcriptions in 10 s', () => {
+		expect(runSettings({ CAPTIONING_QUEUE_PROFILE: 'ci' })).toMatchObject({
+			profile: 'ci',
+			transcriptions: 100,
+			burstMs: 10_000,
+			kill: 'webhook',
+			replays: 20,
+			probeIds: 100,
+		});
+	});
+
+	it('kills a worker, or nothing; 0 still means no kill', () => {
+		expect(runSettings({ CAPTIONING_QUEUE_KILL: 'worker' }).kill).toBe('worker');
+		expect(runSettings({ CAPTIONING_QUEUE_KILL: 'none' }).kill).toBe('none');
+		expect(runSettings({ CAPTIONING_QUEUE_KILL: '0' }).kill).toBe('none');
+	});
+
+	it('lets the size and the number of webhook processes be overridden', () => {
+		expect(
+			runSettings({
+				CAPTIONING_QUEUE_PROFILE: 'ci',
+				CAPTIONING_QUEUE_TRANSCRIPTIONS: '20',
+				CAPTIONING_QUEUE_BURST_MS: '4000',
+				CAPTIONING_QUEUE_WEBHOOKS: '1',
+			}),
+		).toMatchObject({ transcriptions: 20, burstMs: 4_000, webhooks: 1 });
+	});
+
+	it('names the variable and the value it refuses', () => {
+		expect(() => runSettings({ CAPTIONING_QUEUE_PROFILE: 'small' })).toThrow(
+			'CAPTIONING_QUEUE_PROFILE must be "full" or "ci", not "small"',
+		);
+		expect(() => runSettings({ CAPTIONING_QUEUE_KILL: 'main' })).toThrow(
+			'CAPTIONING_QUEUE_KILL must be "webhook", "worker" or "none", not "main"',
+		);
+		expect(() => runSettings({ CAPTIONING_QUEUE_TRANSCRIPTIONS: '-1' })).toThrow(
+			'CAPTIONING_QUEUE_TRANSCRIPTIONS must be a positive number, not "-1"',
+		);
+		expect(() => runSettings({ CAPTIONING_QUEUE_WEBHOOKS: '1.5' })).toThrow(
+			'CAPTIONING_QUEUE_WEBHOOKS must be a whole number, not "1.5"',
+		);
+	});
+});
+
+describe('countOf and histogram', () => {
+	it('counts values, then counts the counts', () => {
+		const counts = countOf(['a', 'b', 'a', 'c', 'a']);
+		expect([...counts]).toEqual([
+			['a', 3],
+			['b', 1],
+			['c', 1],
+		]);
+		expect(histogram(counts.values())).toEqual({ '1': 2, '3': 1 });
+	});
+});
+
+describe('tallyDownstream', () => {
+	it('finds nothing wrong when each sent event was seen once', () => {
+		expect(tallyDownstream(['a', 'b'], ['b', 'a'])).toEqual({
+			missing: [],
+			duplicated: [],
+			unexpected: [],
+			perEvent: { '1': 2 },
+		});
+	});
+
+	it('reports missing, duplicated and unexpected ids', () => {
+		expect(tallyDownstream(['a', 'b', 'c'], ['a', 'a', 'c', 'x'])).toEqual({
+			missing: ['b'],
+			duplicated: [['a', 2]],
+			unexpected: ['x'],
+			perEvent: { '0': 1, '1': 1, '2': 1 },
+		});
+	});
+});
+
+describe('tallyDeliveries', () => {
+	it('counts attempts per event and the attempt that got the first 2xx', () => {
+		const tally = tallyDeliveries(
+			['a', 'b', 'c'],
+			[
+				{ eventId: 'a', attempt: 1, status: 200 },
+				{ eventId: 'b', attempt: 1 },
+				{ eventId: 'b', attempt: 2, status: 503 },
+				{ eventId: 'b', attempt: 3, status: 202 },
+				{ eventId: 'c', attempt: 1, status: 500 },
+				{ eventId: 'x', attempt: 1, status: 200 },
+			],
+		);
+		expect(tally).toEqual({
+			attemptsPerEvent: { '1': 2, '3': 1 },
+			deliveredAtAttempt: { '1': 1, '3': 1 },
+			undelivered: ['c'],
+			mostAttemptsNeeded: 3,
+		});
+	});
+
+	it('needs no attempts when nothing was sent', () => {
+		expect(tallyDeliveries([], []).mostAttemptsNeeded).toBe(0);
+	});
+});
+
+describe('retryMargin', () => {
+	const delays = [1_000, 3_000, 8_000, 20_000, 40_000];
+
+	it('leaves the whole schedule when the first attempt worked', () => {
+		expect(retryMargin(delays, 1)).toEqual({
+			attemptsAllowed: 6,
+			spareAttempts: 5,
+			spareSeconds: 72,
+		});
+	});
+
+	it('leaves the last delay when the fifth attempt worked', () => {
+		expect(retryMargin(delays, 5)).toEqual({
+			attemptsAllowed: 6,
+			spareAttempts: 1,
+			spareSeconds: 40,
+		});
+	});
+
+	it('leaves nothing when the last attempt was needed', () => {
+		expect(retryMargin(delays, 6)).toEqual({
+			attemptsAllowed: 6,
+			spareAttempts: 0,
+			spareSeconds: 0,
+		});
+	});
+});
+
+describe('explainMissing', () => {
+	it('sorts missing events by what n8n kept of them', () => {
+		expect(
+			explainMissing(
+				['crashed', 'failed', 'no-trace', 'succeeded', 'orphan', 'mixed'],
+				[
+					{ eventId: 'crashed', status: 'crashed' },
+					{ eventId: 'failed', status: 'error' },
+					{ eventId: 'succeeded', status: 'success' },
+					{ eventId: 'orphan', status: 'new' },
+					{ eventId: 'mixed', status: 'error' },
+					{ eventId: 'mixed', status: 'success' },
+					{ eventId: undefined, status: 'error' },
+				],
+			),
+		).toEqual({
+			interrupted: ['crashed', 'failed'],
+			untraced: ['no-trace'],
+			unexplained: ['succeeded', 'orphan', 'mixed'],
+		});
+	});
+});
+
+describe('runningInLog and busiestWorker', () => {
+	const idle = 'Worker started execution 1 (job 1)\nWorker finished execution 1 (job 1)\n';
+	const busy =
+		'Worker started execution 2 (job 2)\nWorker started execution 3 (job 3)\n' +
+		'Worker finished execution 2 (job 2)\nWorker started execution 4 (job 4)\n';
+
+	it('lists what a worker started and did not finish', () => {
+		expect(runningInLog(idle)).toEqual([]);
+		expect(runningInLog(busy)).toEqual(['3', '4']);
+	});
+
+	it('picks the worker running the most, the first on a tie', () => {
+		expect(busiestWorker([idle, busy])).toBe(1);
+		expect(busiestWorker([busy, busy])).toBe(0);
+		expect(busiestWorker([idle, idle])).toBe(0);
+	});
+});
+
+describe('timeline', () => {
+	it('counts outcomes per bucket from the start', () => {
+		const since = Date.parse('2026-01-01T00:00:00.000Z');
+		expect(
+			timeline(
+				[
+					{ at: '2026-01-01T00:00:00.500Z', outcome: '2xx' },
+					{ at: '2026-01-01T00:00:01.900Z', outcome: '2xx' },
+					{ at: '2026-01-01T00:00:02.000Z', outcome: 'status 503' },
+					{ at: '2026-01-01T00:00:05.100Z', outcome: 'timeout' },
+				],
+				since,
+				2,
+			),
+		).toEqual({ '0': { '2xx': 2 }, '2': { 'status 503': 1 }, '4': { timeout: 1 } });
+	});
+});
