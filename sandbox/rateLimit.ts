@@ -39,6 +39,11 @@ export class FixedWindowLimiter {
 			resetAtMs,
 		};
 	}
+
+	/** Forgets every client's window: the next request of each starts a full one. */
+	clear(): void {
+		this.windows.clear();
+	}
 }
 
 /** X-RateLimit-Limit/Remaining/Reset (epoch seconds), for services that announce their limits. */

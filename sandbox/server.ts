@@ -556,7 +556,10 @@ export class Sandbox {
 
 	// ---- control API (not part of the service's contract) ---------------------------------------------------------
 
-	/** POST /_sandbox/variants: `{"reset": true}` restores the defaults first; all or nothing is applied. */
+	/**
+	 * POST /_sandbox/variants: `{"reset": true}` restores the defaults first and forgets the rate-limit windows, as a
+	 * fresh service would (a reading played after another starts with its whole allowance); all or nothing is applied.
+	 */
 	private controlVariants(body: Record<string, unknown>) {
 		const { reset, ...patch } = body;
 		if (reset !== undefined && typeof reset !== 'boolean') {
@@ -565,6 +568,7 @@ export class Sandbox {
 		try {
 			const checked = parseVariantPatch(patch);
 			this.current = { ...(reset ? defaultVariants() : this.current), ...checked };
+			if (reset) this.limiter.clear();
 		} catch (error) {
 			if (!(error instanceof VariantError)) throw error;
 			throw new HttpError(400, 'unknown_variant', error.message, `/${error.dimension ?? ''}`);

@@ -239,6 +239,10 @@ describe('token refusals and the rate limit', () => {
 		expect(refused).toMatchObject({ allowed: false, remaining: 0 });
 		expect(limiter.take('b', settings, t + 500).allowed).toBe(true);
 		expect(limiter.take('a', settings, t + 1000)).toMatchObject({ allowed: true, remaining: 1 });
+		limiter.take('a', settings, t + 1001);
+		expect(limiter.take('a', settings, t + 1002).allowed).toBe(false);
+		limiter.clear();
+		expect(limiter.take('a', settings, t + 1003)).toMatchObject({ allowed: true, remaining: 1 });
 		expect(rateLimitHeaders(refused)).toEqual({
 			'x-ratelimit-limit': '2',
 			'x-ratelimit-remaining': '0',

@@ -392,6 +392,15 @@ describe('retry-after: the 429 of the rate limit', () => {
 		expect((await json(res)).errors[0].detail).toMatch(/retry once the window has passed/);
 	});
 
+	test('{"reset": true} forgets the windows, as a fresh service would; a plain change keeps them', async () => {
+		await limited('seconds');
+		await setVariants(sandbox, { numbers: 'string' });
+		expect((await get('/webhook_endpoints')).status).toBe(429);
+		await setVariants(sandbox, {}, { reset: true });
+		expect((await get('/webhook_endpoints')).status).toBe(200);
+		expect((await get('/webhook_endpoints')).status).toBe(429);
+	});
+
 	test('seconds (default): whole seconds until the window reopens', async () => {
 		const res = await limited('seconds');
 		const seconds = Number(res.headers.get('retry-after'));
