@@ -4,6 +4,8 @@ import {
 	checkStored,
 	claimInProcess,
 	settleInProcess,
+	shouldSpread,
+	SPREAD_INTERVAL_MS,
 } from '../../nodes/Captioning/trigger/recent';
 import {
 	eventHash,
@@ -152,6 +154,35 @@ describe('checkStored', () => {
 		const written = slow.last();
 		start(k, 'later');
 		expect(slow.last()).toBe(written);
+	});
+
+	test('under load the copies still starting are rewritten once per interval, then with every id since', () => {
+		const k = key();
+		claimInProcess(k, 'slow', T, notAnswered);
+		const slow = copy();
+		checkStored(k, 'slow', undefined, T, slow.write);
+		start(k, 'a', undefined, T);
+		expect(slow.last()).toBe(entry('a') + entry('slow'));
+		// within the interval: the copy is not written again (n8n would save it once more)
+		start(k, 'b', undefined, T + SPREAD_INTERVAL_MS - 1);
+		expect(slow.last()).toBe(entry('a') + entry('slow'));
+		// the next start after it brings the skipped id along
+		start(k, 'c', undefined, T + SPREAD_INTERVAL_MS);
+		expect(slow.last()).toBe(entry('a') + entry('b') + entry('c') + entry('slow'));
+		// every request that begins meanwhile gets the whole list in its own copy all the same
+		claimInProcess(k, 'd', T + SPREAD_INTERVAL_MS + 1, notAnswered);
+		const d = copy();
+		checkStored(k, 'd', undefined, T + SPREAD_INTERVAL_MS + 1, d.write);
+		expect(d.last()).toBe(entry('a') + entry('b') + entry('c') + entry('d'));
+	});
+
+	test('shouldSpread: only a change, at most once per interval; a clock set back does not stop it', () => {
+		expect(shouldSpread(false, SPREAD_INTERVAL_MS * 10)).toBe(false);
+		expect(shouldSpread(true, SPREAD_INTERVAL_MS - 1)).toBe(false);
+		expect(shouldSpread(true, 0)).toBe(false);
+		expect(shouldSpread(true, SPREAD_INTERVAL_MS)).toBe(true);
+		expect(shouldSpread(true, Infinity)).toBe(true);
+		expect(shouldSpread(true, -5_000)).toBe(true);
 	});
 
 	test('a failed start takes its own id out of its copy again', () => {

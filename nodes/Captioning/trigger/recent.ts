@@ -10,7 +10,9 @@
 // knows started (`known`: its own starts and the stored lists it has read), and the ids that start meanwhile
 // are written into the copies of the requests still starting. (n8n 2.41.1 skips that save when the webhook
 // call starts an execution: WorkflowRunner wraps the same static data in a second Workflow, which clears its
-// change flag.)
+// change flag; a copy written after that is saved, an UPDATE of the whole static data. So those writes are
+// spaced SPREAD_INTERVAL_MS apart: under sustained load a few saves a second carry every id, not one per
+// request; one at a time, every start is written as before.)
 import {
 	appendSeen,
 	eventHash,
@@ -26,6 +28,8 @@ const MAX_PER_TRIGGER = 10_000;
 const TTL_MS = 24 * 60 * 60_000;
 /** A start n8n has not answered after this long counts as failed. */
 const MAX_STARTING_MS = 5 * 60_000;
+/** The least time between two writes of the known ids into the copies of requests still starting. */
+export const SPREAD_INTERVAL_MS = 1_000;
 
 interface Started {
 	state: 'started';
@@ -50,6 +54,8 @@ interface Memory {
 	known: string;
 	/** The fingerprint of the stored value last merged into `known`. */
 	lastStored: string | undefined;
+	/** When `known` was last written into the copies of requests still starting. */
+	spreadAtMs: number;
 }
 
 const memories = new Map<string, Memory>();
@@ -57,7 +63,13 @@ const memories = new Map<string, Memory>();
 function memory(key: string): Memory {
 	let m = memories.get(key);
 	if (!m) {
-		m = { entries: new Map(), starting: new Map(), known: '', lastStored: undefined };
+		m = {
+			entries: new Map(),
+			starting: new Map(),
+			known: '',
+			lastStored: undefined,
+			spreadAtMs: -Infinity,
+		};
 		memories.set(key, m);
 	}
 	return m;
@@ -110,6 +122,14 @@ export function claimInProcess(
 	return { state: 'new' };
 }
 
+/**
+ * Whether a start writes the known ids into the copies still starting: when they changed, and not within
+ * SPREAD_INTERVAL_MS of the last write (a clock set back counts as long enough).
+ */
+export function shouldSpread(knownChanged: boolean, sinceLastSpreadMs: number): boolean {
+	return knownChanged && (sinceLastSpreadMs < 0 || sinceLastSpreadMs >= SPREAD_INTERVAL_MS);
+}
+
 /** Ends a claim: the id is `started`, or forgotten (a redelivery may start it) when the start failed. */
 export function settleInProcess(key: string, id: string, started: boolean, nowMs: number): void {
 	const m = memories.get(key);
@@ -121,8 +141,10 @@ export function settleInProcess(key: string, id: string, started: boolean, nowMs
 		const before = m.known;
 		const own = entry.own?.entry ?? seenEntry(eventHash(id), minuteOf(entry.atMs));
 		m.known = appendSeen(m.known, own, minuteOf(nowMs));
-		// n8n saves whichever request's copy it saves last: each copy must carry this id too
-		if (m.known !== before) {
+		// n8n saves whichever request's copy it saves last: each copy must carry this id too, and carries
+		// the ids skipped here at the next write
+		if (shouldSpread(m.known !== before, nowMs - m.spreadAtMs)) {
+			m.spreadAtMs = nowMs;
 			for (const other of m.starting.values()) {
 				other.own?.write(appendSeen(m.known, other.own.entry, minuteOf(nowMs)));
 			}
