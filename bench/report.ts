@@ -119,8 +119,10 @@ const s = (values: number[], digits = 3) => roundSummary(summarize(values), digi
 /** Ratios `numerator/denominator` of item 1 that the figures report, when both targets ran. */
 export const RATIOS: Array<[TargetKey, TargetKey]> = [
 	['ours', 'floor'],
+	['ours', 'floorCred'],
 	['ours', 'webhook'],
 	['floor', 'webhook'],
+	['floorCred', 'floor'],
 	['oursFresh', 'floor'],
 	['oursV1', 'floor'],
 	['floorV1', 'floor'],
@@ -296,6 +298,8 @@ export interface SettingSummary {
 	connections: number;
 	/** events/s ratios of runs made back to back in a round (ours = steady state). */
 	oursOverFloor?: number;
+	/** Against the floor carrying a credential: what n8n charges any self-registering trigger, on both sides. */
+	oursOverFloorWithCredential?: number;
 	oursOverWebhook?: number;
 	floorOverWebhook?: number;
 	/** Send -> execution finished, one delivery at a time (item 5), per target. */
@@ -369,6 +373,7 @@ export function buildBenchSummary(results: Results): BenchSummary {
 			rounds: new Set(runs.map((r) => r.round)).size,
 			connections: Number(concurrency ?? Number.NaN),
 			oursOverFloor: ratio('ours/floor'),
+			oursOverFloorWithCredential: ratio('ours/floorCred'),
 			oursOverWebhook: ratio('ours/webhook'),
 			floorOverWebhook: ratio('floor/webhook'),
 			p50ms: pick(latency, (l) => l.p50Ms.median),
@@ -378,7 +383,10 @@ export function buildBenchSummary(results: Results): BenchSummary {
 			n8nCpuMsPerRequest: pick(figures?.targets, (t) => t.n8nCpuMsPerRequest.median),
 			otherRatios: Object.fromEntries(
 				Object.entries(figures?.ratios ?? {})
-					.filter(([key]) => !['ours/floor', 'ours/webhook', 'floor/webhook'].includes(key))
+					.filter(
+						([key]) =>
+							!['ours/floor', 'ours/floorCred', 'ours/webhook', 'floor/webhook'].includes(key),
+					)
 					.map(([key, value]) => [key, value.median]),
 			),
 		};
@@ -440,6 +448,7 @@ function sections(results: Results): Section[] {
 		floorRows.push([
 			settingLabel(setting),
 			spread(figures?.ratios['ours/floor'], 2),
+			spread(figures?.ratios['ours/floorCred'], 2),
 			spread(figures?.ratios['ours/webhook'], 2),
 			spread(figures?.ratios['floor/webhook'], 2),
 			`${p50('ours')} / ${p50('floor')} / ${p50('webhook')}`,
@@ -452,6 +461,7 @@ function sections(results: Results): Section[] {
 			header: [
 				'n8n setting',
 				'ours ÷ floor',
+				'ours ÷ floor with credential',
 				'ours ÷ Webhook node',
 				'floor ÷ Webhook node',
 				'p50 ms ours / floor / Webhook',

@@ -5,13 +5,17 @@ import { join } from 'node:path';
 
 export const FLOOR_PACKAGE = 'n8n-nodes-bench-floor';
 export const FLOOR_TRIGGER_TYPE = `${FLOOR_PACKAGE}.floorTrigger`;
+/** The credential type `floorCred` carries: the Captioning Trigger's, installed beside it. */
+export const FLOOR_CREDENTIAL_TYPE = 'captioningApi';
 /** Its best typeVersion: at 2, n8n evaluates no expression for the request (webhook-helpers parseRequestBody). */
 export const FLOOR_BEST_VERSION = 2;
 
 // Plain CommonJS, no dependency: a node file n8n loads as it loads a compiled TypeScript node. It answers
 // through n8n (responseMode onReceived), emits one item (the body n8n has parsed), and evaluates nothing.
 // `options` mirrors the Captioning Trigger's collection, so that n8n's typeVersion-1 evaluation of
-// $parameter["options"]["binaryData"] finds what it finds there.
+// $parameter["options"]["binaryData"] finds what it finds there. It may carry the Captioning credential (not
+// required, never read): n8n checks every credential a workflow's nodes carry before each execution, a cost
+// any trigger that registers itself through an API pays, so `floorCred` is the floor of such triggers.
 const NODE_SOURCE = `'use strict';
 Object.defineProperty(exports, '__esModule', { value: true });
 exports.FloorTrigger = void 0;
@@ -27,6 +31,7 @@ class FloorTrigger {
 			defaults: { name: 'Floor Trigger' },
 			inputs: [],
 			outputs: ['main'],
+			credentials: [{ name: '${FLOOR_CREDENTIAL_TYPE}', required: false }],
 			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 			properties: [
 				{

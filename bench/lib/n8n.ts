@@ -5,7 +5,7 @@ import type { ExecutionSummary, N8nInstance } from '../../test/e2e/harness/n8n';
 import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';
-import { FLOOR_TRIGGER_TYPE } from './floor';
+import { FLOOR_CREDENTIAL_TYPE, FLOOR_TRIGGER_TYPE } from './floor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -88,7 +88,12 @@ export function triggerWorkflow(options: {
 }
 
 /** The floor (bench/lib/floor.ts) at `typeVersion` -> NoOp. */
-export function floorWorkflow(options: { name: string; typeVersion: number }) {
+export function floorWorkflow(options: {
+	name: string;
+	typeVersion: number;
+	/** A credential on the floor node: n8n then checks it before each execution, as it does ours. */
+	credentialId?: string;
+}) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
@@ -101,6 +106,13 @@ export function floorWorkflow(options: { name: string; typeVersion: number }) {
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { options: {} },
+				...(options.credentialId
+					? {
+							credentials: {
+								[FLOOR_CREDENTIAL_TYPE]: { id: options.credentialId, name: 'bench' },
+							},
+						}
+					: {}),
 			},
 			noop,
 		],

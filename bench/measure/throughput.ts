@@ -20,7 +20,14 @@ import {
 	webhookWorkflow,
 } from '../lib/n8n';
 
-export type TargetKey = 'ours' | 'oursFresh' | 'oursV1' | 'floor' | 'floorV1' | 'webhook';
+export type TargetKey =
+	| 'ours'
+	| 'oursFresh'
+	| 'oursV1'
+	| 'floor'
+	| 'floorCred'
+	| 'floorV1'
+	| 'webhook';
 
 export interface TargetSpec {
 	key: TargetKey;
@@ -31,12 +38,15 @@ export interface TargetSpec {
 	 * of distinct events went before the first run; `fresh`: a new workflow for every run, its state empty.
 	 */
 	dedupe?: 'steady' | 'fresh';
+	/** Floor only: the node carries the credential ours carries. */
+	credential?: boolean;
 	label: string;
 }
 
 /**
  * What item 1 measures: ours at the typeVersion n8n gives a new node (steady state and fresh), at 1 for the
- * record when that is not the default, the floor at its best typeVersion and at 1, and n8n's Webhook node.
+ * record when that is not the default, the floor at its best typeVersion (bare, and carrying a credential as
+ * ours does) and at 1, and n8n's Webhook node.
  */
 export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
 	const v = trigger.defaultVersion;
@@ -72,6 +82,13 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			kind: 'floor',
 			typeVersion: FLOOR_BEST_VERSION,
 			label: `floor: do-nothing community trigger v${FLOOR_BEST_VERSION}`,
+		},
+		{
+			key: 'floorCred',
+			kind: 'floor',
+			typeVersion: FLOOR_BEST_VERSION,
+			credential: true,
+			label: `floor v${FLOOR_BEST_VERSION} carrying a credential (checked by n8n before each execution)`,
 		},
 		{
 			key: 'floorV1',
@@ -112,7 +129,11 @@ export async function createTarget(
 	const floor = spec.kind === 'floor';
 	const workflow = await n8n.createWorkflow(
 		floor
-			? floorWorkflow({ name, typeVersion: spec.typeVersion })
+			? floorWorkflow({
+					name,
+					typeVersion: spec.typeVersion,
+					credentialId: spec.credential ? credentialId : undefined,
+				})
 			: triggerWorkflow({
 					name,
 					type: SHIPPED_TRIGGER_TYPE,

@@ -38,7 +38,16 @@ describe('previewVersion2', () => {
 describe('targetSpecs', () => {
 	it('measures ours at its only version, steady and fresh, and no separate v1', () => {
 		const keys = targetSpecs({ versions: [1], defaultVersion: 1 }).map((s) => s.key);
-		expect(keys).toEqual(['ours', 'oursFresh', 'floor', 'floorV1', 'webhook']);
+		expect(keys).toEqual(['ours', 'oursFresh', 'floor', 'floorCred', 'floorV1', 'webhook']);
+	});
+	it('measures the floor bare and carrying the credential ours carries, both at its best version', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		const floors = specs.filter((s) => s.kind === 'floor');
+		expect(floors.map((s) => [s.key, s.typeVersion, s.credential ?? false])).toEqual([
+			['floor', 2, false],
+			['floorCred', 2, true],
+			['floorV1', 1, false],
+		]);
 	});
 	it('adds ours at v1 for the record when the default is another version', () => {
 		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
