@@ -245,7 +245,7 @@ async function countQueries(
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'queries');
 		const counts: QueryCounts = {};
 		for (const spec of targetSpecs(packages.trigger).filter((s) =>
-			['ours', 'floor', 'webhook'].includes(s.key),
+			['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
 		)) {
 			const target = await createTarget(n8n, sandbox, credentialId, spec);
 			if (spec.key === 'ours') await primeTarget(n8n, target, prime, template);
@@ -330,7 +330,7 @@ async function main() {
 		await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'profile');
 		const specs = targetSpecs(packages.trigger).filter((s) =>
-			['ours', 'floor', 'webhook'].includes(s.key),
+			['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
 		);
 		const targets: Target[] = [];
 		for (const spec of specs) targets.push(await createTarget(n8n, sandbox, credentialId, spec));
