@@ -1,4 +1,4 @@
-// End-to-end suites: each starts a real n8n (test/e2e/harness), so they run one at a time with long
+// End-to-end suites: each starts a real n8n (harness/), so they run one at a time with long
 // timeouts. Run under Node 24: bash scripts/run.sh exec jest -c jest.e2e.config.js
 /** @type {import('jest').Config} */
 module.exports = {

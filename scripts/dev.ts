@@ -25,7 +25,7 @@ import {
 	loadExample,
 	toPublicApiBody,
 	useCredential,
-} from '../test/e2e/harness/examples';
+} from '../harness/examples';
 import {
 	installCommunityPackage,
 	N8N_VERSION,
@@ -35,8 +35,8 @@ import {
 	type ExecutionSummary,
 	type N8nInstance,
 	type OwnerCredentials,
-} from '../test/e2e/harness/n8n';
-import { packProject } from '../test/e2e/harness/pack';
+} from '../harness/n8n';
+import { packProject } from '../harness/pack';
 
 const PACKAGE_NAME = 'n8n-nodes-captioning';
 const EXAMPLE_FILE = 'dev-transcription-feed.json';

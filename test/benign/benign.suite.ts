@@ -14,14 +14,9 @@ import { dirname, join } from 'node:path';
 
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	type ExecutionSummary,
-	type N8nInstance,
-	PROJECT_ROOT,
-	startN8n,
-} from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../e2e/harness/workflows';
+import { type ExecutionSummary, type N8nInstance, PROJECT_ROOT, startN8n } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
+import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../../harness/workflows';
 import { createSender, mapPool, type RawResponse, type Sender } from '../faults/http';
 import { Rng } from '../faults/random';
 import {

@@ -12,9 +12,9 @@ import {
 	loadExample,
 	toPublicApiBody,
 	useCredential,
-} from '../e2e/harness/examples';
-import { PROJECT_ROOT, startN8n, type N8nInstance } from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
+} from '../../harness/examples';
+import { PROJECT_ROOT, startN8n, type N8nInstance } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
 
 const SCREENSHOTS =

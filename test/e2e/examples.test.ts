@@ -24,9 +24,9 @@ import {
 	setAssignment,
 	toPublicApiBody,
 	type ExampleWorkflow,
-} from './harness/examples';
-import { startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
-import { packProject } from './harness/pack';
+} from '../../harness/examples';
+import { startN8n, type ExecutionSummary, type N8nInstance } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
 
 const PACKAGE = 'n8n-nodes-captioning';
 const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];

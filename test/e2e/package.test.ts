@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import { listTarball, packProject, projectManifest } from './harness/pack';
+import { listTarball, packProject, projectManifest } from '../../harness/pack';
 
 const ALLOWED = [
 	/^package\.json$/,

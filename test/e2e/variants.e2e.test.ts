@@ -16,9 +16,9 @@ import {
 	type Variants,
 } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
-import { packProject } from './harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from './harness/workflows';
+import { type ExecutionSummary, type N8nInstance, startN8n } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
+import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../../harness/workflows';
 
 const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];

@@ -21,19 +21,14 @@ import {
 } from '../../nodes/Captioning/trigger/receive';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	type ExecutionSummary,
-	type N8nInstance,
-	PROJECT_ROOT,
-	startN8n,
-} from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
+import { type ExecutionSummary, type N8nInstance, PROJECT_ROOT, startN8n } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
 import {
 	deactivateWorkflow,
 	listExecutions,
 	TRIGGER_NODE,
 	triggerWorkflow,
-} from '../e2e/harness/workflows';
+} from '../../harness/workflows';
 import {
 	type Delivery,
 	type Expectation,

@@ -19,10 +19,10 @@ import {
 	setAssignment,
 	toPublicApiBody,
 	useCredential,
-} from '../e2e/harness/examples';
-import { type ExecutionSummary, PROJECT_ROOT } from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
-import { listExecutions, TRIGGER_NODE } from '../e2e/harness/workflows';
+} from '../../harness/examples';
+import { type ExecutionSummary, PROJECT_ROOT } from '../../harness/n8n';
+import { packProject } from '../../harness/pack';
+import { listExecutions, TRIGGER_NODE } from '../../harness/workflows';
 import { type QueueCluster, startQueueCluster } from './cluster';
 import { type Collector, startCollector } from './collector';
 import { type Services, startServices } from './services';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { freePort } from '../e2e/harness/n8n';
+import { freePort } from '../../harness/n8n';
 
 const execFileAsync = promisify(execFile);
 

@@ -7,9 +7,14 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../../sandbox/server';
-import { type ExecutionSummary, type N8nInstance, N8N_VERSION, startN8n } from '../harness/n8n';
-import { packProject } from '../harness/pack';
-import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from '../harness/workflows';
+import {
+	type ExecutionSummary,
+	type N8nInstance,
+	N8N_VERSION,
+	startN8n,
+} from '../../../harness/n8n';
+import { packProject } from '../../../harness/pack';
+import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from '../../../harness/workflows';
 
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 

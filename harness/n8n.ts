@@ -40,7 +40,7 @@ export function n8nProfile(version: string = N8N_VERSION): N8nProfile {
 
 /** What n8n's start command prints once it has activated the active workflows: start-up is over. */
 export const STARTED_LINE = 'Editor is now accessible via';
-export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
+export const PROJECT_ROOT = resolve(__dirname, '..');
 /** n8n's default (N8N_COMMUNITY_PACKAGES_REGISTRY); n8n passes it to every npm command it runs. */
 export const N8N_DEFAULT_REGISTRY = 'https://registry.npmjs.org';
 
