@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-import { PROJECT_ROOT } from './n8n';
+import { PROJECT_ROOT } from './install';
+import { isAlive } from './process';
 
 const execFileAsync = promisify(execFile);
 
@@ -77,15 +78,6 @@ export async function packProject(options: PackProjectOptions = {}): Promise<str
 		}
 	});
 }
-
-const isAlive = (pid: number): boolean => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-};
 
 // `npm run build` empties dist/ before compiling: two suites (or a suite and `npm run dev`) packing
 // the same clone at once would pack each other's half-built dist. One packProject at a time per clone.

@@ -1,39 +1,11 @@
-// Workflow and execution helpers on top of an N8nInstance that several suites need: every execution
-// across the public API's pages, and a deactivation that waits for n8n's publication outbox.
+// Workflow helpers on top of an N8nInstance that several suites need: the trigger workflow they activate,
+// and a deactivation that waits for n8n's publication outbox.
 import { randomUUID } from 'node:crypto';
 
-import {
-	type ExecutionSummary,
-	type N8nInstance,
-	N8nHttpError,
-	type PublicationStatus,
-} from './n8n';
+import type { N8nInstance } from './n8n';
+import { N8nHttpError, type PublicationStatus } from './rest';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-/** Every execution (of one workflow, or all), following the public API's cursor. */
-export async function listExecutions(
-	n8n: N8nInstance,
-	options: { workflowId?: string; includeData?: boolean } = {},
-): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	do {
-		const query = new URLSearchParams({
-			includeData: String(options.includeData ?? false),
-			limit: '250',
-		});
-		if (options.workflowId) query.set('workflowId', options.workflowId);
-		if (cursor) query.set('cursor', cursor);
-		const page = await n8n.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?${query}`,
-		);
-		all.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return all;
-}
 
 /**
  * POST /api/v1/workflows/<id>/deactivate, then waits until the publication outbox has removed the

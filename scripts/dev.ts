@@ -18,25 +18,23 @@ import { homedir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
-import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
-	loadExample,
-	toPublicApiBody,
-	useCredential,
-} from '../harness/examples';
-import {
+	type ExecutionSummary,
 	installCommunityPackage,
+	loadExample,
 	N8N_VERSION,
 	N8nHttpError,
-	PROJECT_ROOT,
-	startN8n,
-	type ExecutionSummary,
 	type N8nInstance,
 	type OwnerCredentials,
-} from '../harness/n8n';
-import { packProject } from '../harness/pack';
+	packProject,
+	PROJECT_ROOT,
+	startN8n,
+	toPublicApiBody,
+	useCredential,
+} from '../harness';
+import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
+import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 
 const PACKAGE_NAME = 'n8n-nodes-captioning';
 const EXAMPLE_FILE = 'dev-transcription-feed.json';

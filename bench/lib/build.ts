@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { assertTarballHasN8nEntries, packDirectory } from '../../harness/pack';
-import { PROJECT_ROOT } from '../../harness/n8n';
+import { assertTarballHasN8nEntries, packDirectory, PROJECT_ROOT } from '../../harness';
 import { writeFloorPackage } from './floor';
 
 const execFileAsync = promisify(execFile);

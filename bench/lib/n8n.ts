@@ -1,7 +1,7 @@
 // Workflows, credentials and execution bookkeeping for the benchmark, on top of the n8n harness's real n8n (harness/).
 import { randomUUID } from 'node:crypto';
 
-import type { ExecutionSummary, N8nInstance } from '../../harness/n8n';
+import type { ExecutionSummary, N8nInstance } from '../../harness';
 import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';

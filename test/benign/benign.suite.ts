@@ -12,11 +12,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+import {
+	type ExecutionSummary,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../harness';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
-import { type ExecutionSummary, type N8nInstance, PROJECT_ROOT, startN8n } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../../harness/workflows';
 import { createSender, mapPool, type RawResponse, type Sender } from '../faults/http';
 import { Rng } from '../faults/random';
 import {

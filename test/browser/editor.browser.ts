@@ -6,15 +6,17 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	startN8n,
 	toPublicApiBody,
 	useCredential,
-} from '../../harness/examples';
-import { PROJECT_ROOT, startN8n, type N8nInstance } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
+} from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
 
 const SCREENSHOTS =

@@ -5,12 +5,18 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
+import {
+	type ExecutionSummary,
+	type N8nInstance,
+	packProject,
+	RECEIVED_NODE,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../harness';
 import { convertCaptions } from '../../nodes/Captioning/shared/captions';
 import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { type ExecutionSummary, type N8nInstance, startN8n } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
-import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from '../../harness/workflows';
 
 const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];

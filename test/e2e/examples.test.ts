@@ -15,18 +15,20 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
+	type ExampleWorkflow,
+	type ExecutionSummary,
 	findNode,
 	listExampleFiles,
 	loadExample,
+	type N8nInstance,
+	packProject,
 	setAssignment,
+	startN8n,
 	toPublicApiBody,
-	type ExampleWorkflow,
-} from '../../harness/examples';
-import { startN8n, type ExecutionSummary, type N8nInstance } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
+} from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 const PACKAGE = 'n8n-nodes-captioning';
 const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];

@@ -8,6 +8,15 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import {
+	type ExecutionSummary,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../harness';
+import {
 	DEFAULT_CLIENT,
 	type Sandbox,
 	startSandbox,
@@ -16,9 +25,6 @@ import {
 	type Variants,
 } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { type ExecutionSummary, type N8nInstance, startN8n } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../../harness/workflows';
 
 const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];

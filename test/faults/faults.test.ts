@@ -15,20 +15,23 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import {
+	deactivateWorkflow,
+	type ExecutionSummary,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../harness';
+import {
 	checkIdBytes,
 	readDeliveryBody,
 	validateEvent,
 } from '../../nodes/Captioning/trigger/receive';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
-import { type ExecutionSummary, type N8nInstance, PROJECT_ROOT, startN8n } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
-import {
-	deactivateWorkflow,
-	listExecutions,
-	TRIGGER_NODE,
-	triggerWorkflow,
-} from '../../harness/workflows';
 import {
 	type Delivery,
 	type Expectation,

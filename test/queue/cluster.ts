@@ -19,7 +19,7 @@ import {
 	type N8nProcess,
 	startN8n,
 	startN8nProcess,
-} from '../../harness/n8n';
+} from '../../harness';
 import { type Balancer, startBalancer } from './balancer';
 import type { Services } from './services';
 

@@ -11,18 +11,20 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import type { DeliveryAttempt } from '../../sandbox/delivery';
-import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import {
+	type ExecutionSummary,
 	findNode,
+	listExecutions,
 	loadExample,
+	packProject,
+	PROJECT_ROOT,
 	setAssignment,
 	toPublicApiBody,
+	TRIGGER_NODE,
 	useCredential,
-} from '../../harness/examples';
-import { type ExecutionSummary, PROJECT_ROOT } from '../../harness/n8n';
-import { packProject } from '../../harness/pack';
-import { listExecutions, TRIGGER_NODE } from '../../harness/workflows';
+} from '../../harness';
+import type { DeliveryAttempt } from '../../sandbox/delivery';
+import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import { type QueueCluster, startQueueCluster } from './cluster';
 import { type Collector, startCollector } from './collector';
 import { type Services, startServices } from './services';

@@ -6,15 +6,17 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../../sandbox/server';
 import {
 	type ExecutionSummary,
-	type N8nInstance,
 	N8N_VERSION,
+	type N8nInstance,
+	packProject,
+	RECEIVED_NODE,
 	startN8n,
-} from '../../../harness/n8n';
-import { packProject } from '../../../harness/pack';
-import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from '../../../harness/workflows';
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../../harness';
+import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../../sandbox/server';
 
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 

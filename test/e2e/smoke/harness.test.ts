@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startN8n, type N8nInstance } from '../../../harness/n8n';
-import { projectManifest } from '../../../harness/pack';
+import { type N8nInstance, projectManifest, startN8n } from '../../../harness';
 import {
 	createProbeTarball,
 	PROBE_NODE_NAME,
