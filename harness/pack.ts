@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 import { PROJECT_ROOT } from './install';
@@ -77,6 +77,11 @@ export async function packProject(options: PackProjectOptions = {}): Promise<str
 			throw error;
 		}
 	});
+}
+
+/** Removes the temp folder packProject() made for `tarball`, if there is one. */
+export async function removePacked(tarball: string | undefined): Promise<void> {
+	if (tarball) await rm(dirname(tarball), { recursive: true, force: true });
 }
 
 // `npm run build` empties dist/ before compiling: two suites (or a suite and `npm run dev`) packing

@@ -328,17 +328,26 @@ export function createOwnerSession(baseUrl: string, logs: () => string): OwnerSe
 	};
 }
 
-/** Every execution (of one workflow, or all), following the public API's cursor. */
+/**
+ * Every execution (of one workflow, or all), newest first, following the public API's cursor. With
+ * `newerThan`, only those with a greater id, and no page after the first that reaches an older one.
+ */
 export async function listExecutions(
 	n8n: Pick<N8nClient, 'api'>,
-	options: { workflowId?: string; includeData?: boolean } = {},
+	options: {
+		workflowId?: string;
+		includeData?: boolean;
+		newerThan?: number;
+		/** Executions per page; default 250, the public API's maximum. */
+		pageSize?: number;
+	} = {},
 ): Promise<ExecutionSummary[]> {
 	const all: ExecutionSummary[] = [];
 	let cursor: string | undefined;
 	do {
 		const query = new URLSearchParams({
 			includeData: String(options.includeData ?? false),
-			limit: '250',
+			limit: String(options.pageSize ?? 250),
 		});
 		if (options.workflowId) query.set('workflowId', options.workflowId);
 		if (cursor) query.set('cursor', cursor);
@@ -346,8 +355,12 @@ export async function listExecutions(
 			'GET',
 			`/executions?${query}`,
 		);
-		all.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
+		const { newerThan } = options;
+		const wanted =
+			newerThan === undefined ? page.data : page.data.filter((e) => Number(e.id) > newerThan);
+		all.push(...wanted);
+		// ids grow: past a page that reached an older execution, every one is older
+		cursor = wanted.length < page.data.length ? undefined : (page.nextCursor ?? undefined);
 	} while (cursor);
 	return all;
 }

@@ -1,46 +1,15 @@
-// Workflow helpers on top of an N8nInstance that several suites need: the trigger workflow they activate,
-// and a deactivation that waits for n8n's publication outbox.
+// Builders for the workflows the suites, the dev stack and the benchmark create through the public API: the
+// Captioning Trigger's workflow, n8n's Webhook node, and nodes joined in a line. Each returns the body
+// POST /api/v1/workflows takes.
 import { randomUUID } from 'node:crypto';
 
-import type { N8nInstance } from './n8n';
-import { N8nHttpError, type PublicationStatus } from './rest';
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-/**
- * POST /api/v1/workflows/<id>/deactivate, then waits until the publication outbox has removed the
- * triggers (n8n 2.41 unpublishes asynchronously, as it publishes).
- */
-export async function deactivateWorkflow(
-	n8n: N8nInstance,
-	id: string,
-	options: { timeoutMs?: number } = {},
-): Promise<void> {
-	await n8n.api('POST', `/workflows/${encodeURIComponent(id)}/deactivate`, {});
-	const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-	for (;;) {
-		let status: PublicationStatus;
-		try {
-			status = await n8n.rest<PublicationStatus>(
-				'GET',
-				`/workflows/${encodeURIComponent(id)}/publication-status`,
-			);
-		} catch (error) {
-			// N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: deactivation was synchronous
-			if (error instanceof N8nHttpError && error.status === 404) return;
-			throw error;
-		}
-		if (status.status === 'not_published' && status.pendingVersionId === null) return;
-		if (Date.now() > deadline) {
-			throw new Error(`workflow ${id} still ${JSON.stringify(status)} after deactivation`);
-		}
-		await delay(100);
-	}
-}
-
 export const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
+export const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 export const TRIGGER_NODE = 'Captioning Trigger';
 export const RECEIVED_NODE = 'Received';
+
+/** A node as the public API takes it; the builders below fill in what they are not given. */
+export type WorkflowNode = Record<string, unknown> & { name: string };
 
 /**
  * The workflow the suites activate: the Captioning Trigger with the given parameters, followed by a NoOp named
@@ -75,9 +44,54 @@ export function triggerWorkflow(options: {
 	return {
 		name: options.name,
 		nodes: options.alone ? [trigger] : [trigger, received],
-		connections: options.alone
-			? {}
-			: { [TRIGGER_NODE]: { main: [[{ node: RECEIVED_NODE, type: 'main', index: 0 }]] } },
+		connections: options.alone ? {} : inLine([TRIGGER_NODE, RECEIVED_NODE]),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * n8n's Webhook node, named "Webhook", for POST requests at `path`: by default version 2.1 answering with
+ * the last node's output; `parameters` adds to or overrides its parameters.
+ */
+export function webhookNode(
+	path: string,
+	options: { typeVersion?: number; parameters?: Record<string, unknown> } = {},
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: options.typeVersion ?? 2.1,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			options: {},
+			...options.parameters,
+		},
+	};
+}
+
+/** The connections of nodes in a line: each one's main output to the next one's input. */
+export function inLine(names: readonly string[]): Record<string, unknown> {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/** A workflow of `nodes` in a line, 250 apart from left to right unless a node has its position. */
+export function linearWorkflow(
+	name: string,
+	nodes: readonly WorkflowNode[],
+): Record<string, unknown> {
+	return {
+		name,
+		nodes: nodes.map((node, i) => ({ position: [250 * i, 0], ...node })),
+		connections: inLine(nodes.map((node) => node.name)),
 		settings: { executionOrder: 'v1' },
 	};
 }

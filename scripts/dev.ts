@@ -22,6 +22,7 @@ import {
 	EXAMPLE_CREDENTIAL_NAME,
 	type ExecutionSummary,
 	installCommunityPackage,
+	isAlive,
 	loadExample,
 	N8N_VERSION,
 	N8nHttpError,
@@ -29,11 +30,12 @@ import {
 	type OwnerCredentials,
 	packProject,
 	PROJECT_ROOT,
+	sandboxCredentialData,
 	startN8n,
 	toPublicApiBody,
 	useCredential,
 } from '../harness';
-import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
 import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 
 const PACKAGE_NAME = 'n8n-nodes-captioning';
@@ -168,15 +170,6 @@ async function readState(file: string): Promise<DevState> {
 	}
 }
 
-const isAlive = (pid: number): boolean => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-};
-
 function parentOf(pid: number): number {
 	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
 	// "pid (comm) state ppid ...": comm may hold spaces and parentheses
@@ -258,13 +251,7 @@ async function ensureCredential(
 	sandbox: Sandbox,
 	state: DevState,
 ): Promise<CredentialSummary> {
-	const data = {
-		baseUrl: sandbox.url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sandbox.mediaType,
-	};
+	const data = sandboxCredentialData(sandbox);
 	const { data: list } = await n8n.api<{ data: CredentialSummary[] }>(
 		'GET',
 		'/credentials?limit=250',

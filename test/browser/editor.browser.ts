@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import {
+	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
 	type N8nInstance,
@@ -59,13 +60,7 @@ describe('the editor (real n8n, Chromium)', () => {
 		tarballDir = dirname(tarball);
 		n8n = await startN8n({ packageTarball: tarball });
 		// what `npm run dev` sets up: the credential, then the example linked to it and active
-		const credential = await n8n.createCredential(EXAMPLE_CREDENTIAL_NAME, 'captioningApi', {
-			baseUrl: sandbox.url,
-			clientId: 'sandbox-client-id',
-			clientSecret: 'sandbox-client-secret',
-			assertion: 'sandbox-assertion-token',
-			mediaType: sandbox.mediaType,
-		});
+		const credential = await createSandboxCredential(n8n, sandbox, EXAMPLE_CREDENTIAL_NAME);
 		const workflow = loadExample('dev-transcription-feed.json');
 		useCredential(workflow, 'captioningApi', credential);
 		workflowId = (await n8n.createWorkflow(toPublicApiBody(workflow))).id as string;
