@@ -83,7 +83,7 @@ export function assertNode24(): void {
 	if (major < 24) {
 		throw new Error(
 			`the harness runs n8n ${N8N_VERSION} on Node 24 but the tests run on ${process.version}: ` +
-				'run them through `bash scripts/run.sh exec jest -c jest.e2e.config.js`',
+				'run them through their npm scripts (`npm run test:e2e`, which runs scripts/run.sh)',
 		);
 	}
 }
