@@ -1,7 +1,7 @@
 // The project's own lint, beside n8n's template (eslint.config.mjs, which `n8n-node lint` runs on the package's
-// sources in strict mode): typescript-eslint on every TypeScript file (tests, sandbox, bench and scripts included),
-// and n8n's rule sets on what ships, with the full eslint-plugin-n8n-nodes-base sets and the strict community
-// rules (@n8n/eslint-plugin-community-nodes, cloud-eligible set). Run by `npm run lint` with --config.
+// sources in strict mode): typescript-eslint on every TypeScript file (tests, harness, sandbox, bench and scripts
+// included), and n8n's rule sets on what ships, with the full eslint-plugin-n8n-nodes-base sets and the strict
+// community rules (@n8n/eslint-plugin-community-nodes, cloud-eligible set). Run by `npm run lint` with --config.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';

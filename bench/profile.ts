@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { PROJECT_ROOT, startN8n, type N8nInstance } from '../test/e2e/harness/n8n';
+import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
 import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
 import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';

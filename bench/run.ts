@@ -10,8 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
-import { N8N_VERSION, PROJECT_ROOT, resolveN8nDir, startN8n } from '../test/e2e/harness/n8n';
-import type { N8nInstance } from '../test/e2e/harness/n8n';
+import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
 import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';

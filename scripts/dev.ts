@@ -18,25 +18,25 @@ import { homedir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_CLIENT, startSandbox, type Sandbox } from '../sandbox/server';
-import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
-	loadExample,
-	toPublicApiBody,
-	useCredential,
-} from '../test/e2e/harness/examples';
-import {
+	type ExecutionSummary,
 	installCommunityPackage,
+	isAlive,
+	loadExample,
 	N8N_VERSION,
 	N8nHttpError,
-	PROJECT_ROOT,
-	startN8n,
-	type ExecutionSummary,
 	type N8nInstance,
 	type OwnerCredentials,
-} from '../test/e2e/harness/n8n';
-import { packProject } from '../test/e2e/harness/pack';
+	packProject,
+	PROJECT_ROOT,
+	sandboxCredentialData,
+	startN8n,
+	toPublicApiBody,
+	useCredential,
+} from '../harness';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { nonDefaultVariants, parseVariantArgs } from '../sandbox/variants';
 
 const PACKAGE_NAME = 'n8n-nodes-captioning';
 const EXAMPLE_FILE = 'dev-transcription-feed.json';
@@ -170,15 +170,6 @@ async function readState(file: string): Promise<DevState> {
 	}
 }
 
-const isAlive = (pid: number): boolean => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-};
-
 function parentOf(pid: number): number {
 	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
 	// "pid (comm) state ppid ...": comm may hold spaces and parentheses
@@ -260,13 +251,7 @@ async function ensureCredential(
 	sandbox: Sandbox,
 	state: DevState,
 ): Promise<CredentialSummary> {
-	const data = {
-		baseUrl: sandbox.url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sandbox.mediaType,
-	};
+	const data = sandboxCredentialData(sandbox);
 	const { data: list } = await n8n.api<{ data: CredentialSummary[] }>(
 		'GET',
 		'/credentials?limit=250',

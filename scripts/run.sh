@@ -78,13 +78,13 @@ lint)
 test) jest "$@" ;;
 e2e)
 	ensure_n8n >/dev/null
-	jest -c jest.e2e.config.js --runInBand "$@"
+	jest --selectProjects e2e --runInBand "$@"
 	;;
 browser)
 	ensure_chromium
 	ensure_playwright
 	ensure_n8n >/dev/null
-	jest -c jest.browser.config.js --runInBand "$@"
+	jest --selectProjects browser --runInBand "$@"
 	;;
 n8n-install)
 	# n8n-install [version...]: each version has its own folder and lock, so they install side by side
@@ -106,15 +106,15 @@ bench)
 	;;
 faults)
 	ensure_n8n >/dev/null
-	jest -c jest.faults.config.js --runInBand "$@"
+	jest --selectProjects faults --runInBand "$@"
 	;;
 benign)
 	ensure_n8n >/dev/null
-	jest -c jest.benign.config.js --runInBand "$@"
+	jest --selectProjects benign --runInBand "$@"
 	;;
 queue)
 	ensure_n8n >/dev/null
-	jest -c jest.queue.config.js --runInBand "$@"
+	jest --selectProjects queue --runInBand "$@"
 	;;
 exec) exec "$@" ;;
 *) echo "unknown task: $task" >&2 && exit 2 ;;

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { assertTarballHasN8nEntries, packDirectory } from '../../test/e2e/harness/pack';
-import { PROJECT_ROOT } from '../../test/e2e/harness/n8n';
+import { assertTarballHasN8nEntries, packDirectory, PROJECT_ROOT } from '../../harness';
 import { writeFloorPackage } from './floor';
 
 const execFileAsync = promisify(execFile);

@@ -1,7 +1,14 @@
-// Workflows, credentials and execution bookkeeping for the benchmark, on top of the e2e harness's real n8n.
+// Workflows, credentials and execution bookkeeping for the benchmark, on top of the n8n harness's real n8n (harness/).
 import { randomUUID } from 'node:crypto';
 
-import type { ExecutionSummary, N8nInstance } from '../../test/e2e/harness/n8n';
+import {
+	createSandboxCredential,
+	type ExecutionSummary,
+	inLine,
+	listExecutions,
+	type N8nInstance,
+	webhookNode,
+} from '../../harness';
 import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';
@@ -19,14 +26,7 @@ export async function createCaptioningCredential(
 	name: string,
 	client: ClientConfig = DEFAULT_CLIENT,
 ): Promise<string> {
-	const credential = await n8n.createCredential(name, 'captioningApi', {
-		baseUrl: sandbox.url,
-		clientId: client.clientId,
-		clientSecret: client.clientSecret,
-		assertion: client.assertions[0],
-		mediaType: sandbox.mediaType,
-	});
-	return credential.id;
+	return (await createSandboxCredential(n8n, sandbox, name, { client })).id;
 }
 
 const noOp = (x: number) => ({
@@ -37,14 +37,6 @@ const noOp = (x: number) => ({
 	position: [x, 0],
 	parameters: {},
 });
-
-function chain(names: string[]) {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < names.length - 1; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
 
 /**
  * Captioning Trigger -> NoOp. `nodeStaticData` pre-fills the trigger's saved static data (a full
@@ -79,7 +71,7 @@ export function triggerWorkflow(options: {
 			},
 			noop,
 		],
-		connections: chain([TRIGGER_NODE_NAME, noop.name]),
+		connections: inLine([TRIGGER_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
 		...(options.nodeStaticData
 			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: options.nodeStaticData } }
@@ -116,31 +108,22 @@ export function floorWorkflow(options: {
 			},
 			noop,
 		],
-		connections: chain([FLOOR_NODE_NAME, noop.name]),
+		connections: inLine([FLOOR_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
 	};
 }
 
 /** n8n's Webhook node (v2, static parameters, answers on receipt), the start of the reference workflows. */
-function webhookNode(path: string) {
-	return {
-		id: randomUUID(),
-		name: WEBHOOK_NODE_NAME,
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	};
-}
+const onReceivedWebhook = (path: string) =>
+	webhookNode(path, { typeVersion: 2, parameters: { responseMode: 'onReceived' } });
 
 /** n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp. */
 export function webhookWorkflow(options: { name: string; path: string }) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
-		nodes: [webhookNode(options.path), noop],
-		connections: chain([WEBHOOK_NODE_NAME, noop.name]),
+		nodes: [onReceivedWebhook(options.path), noop],
+		connections: inLine([WEBHOOK_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -168,7 +151,7 @@ export function actionWorkflow(options: {
 	return {
 		name: options.name,
 		nodes: [
-			webhookNode(options.path),
+			onReceivedWebhook(options.path),
 			split,
 			{
 				id: randomUUID(),
@@ -180,7 +163,7 @@ export function actionWorkflow(options: {
 				credentials: { captioningApi: { id: options.credentialId, name: 'bench' } },
 			},
 		],
-		connections: chain([WEBHOOK_NODE_NAME, split.name, ACTION_NODE_NAME]),
+		connections: inLine([WEBHOOK_NODE_NAME, split.name, ACTION_NODE_NAME]),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -204,30 +187,12 @@ export async function executionsAfter(
 	afterId: number,
 	includeData = false,
 ): Promise<ExecutionSummary[]> {
-	const found: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	for (;;) {
-		const query = new URLSearchParams({
-			workflowId,
-			limit: includeData ? '100' : '250',
-			includeData: String(includeData),
-		});
-		if (cursor) query.set('cursor', cursor);
-		const page = await n8n.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?${query}`,
-		);
-		let older = false;
-		for (const execution of page.data) {
-			if (Number(execution.id) <= afterId) {
-				older = true;
-				continue;
-			}
-			found.push(execution);
-		}
-		if (older || !page.nextCursor || page.data.length === 0) return found;
-		cursor = page.nextCursor;
-	}
+	return await listExecutions(n8n, {
+		workflowId,
+		newerThan: afterId,
+		includeData,
+		pageSize: includeData ? 100 : 250,
+	});
 }
 
 /** The newest execution id of the whole instance (0 when there is none). */

@@ -2,7 +2,7 @@
 // credential and workflow, so that no token, pacing state or rate-limit window carries over.
 import { randomUUID } from 'node:crypto';
 
-import type { ExecutionSummary, N8nInstance } from '../../test/e2e/harness/n8n';
+import type { ExecutionSummary, N8nInstance } from '../../harness';
 import { type SandboxOptions, startSandbox, type Sandbox } from '../../sandbox/server';
 import { postOnce } from '../lib/load';
 import {

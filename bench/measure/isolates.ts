@@ -1,6 +1,6 @@
 // Item 1, the cause: how many expression isolates n8n takes per request for each target, read from n8n's
 // own expression-engine counters (an n8n started with N8N_METRICS=true only for this count, never for timing).
-import type { N8nInstance } from '../../test/e2e/harness/n8n';
+import type { N8nInstance } from '../../harness';
 import type { EventTemplate } from '../lib/event';
 import { postOnce } from '../lib/load';
 import { newestExecutionId, waitForFinished } from '../lib/n8n';

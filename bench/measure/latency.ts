@@ -2,7 +2,7 @@
 // same targets as item 1 in the same n8n: from sending to the 2xx (what the service waits for) and to the
 // execution's stoppedAt (what the workflow's user waits for). The targets take turns, one event at a time,
 // `gapMs` apart, so each event meets an otherwise idle n8n.
-import type { N8nInstance } from '../../test/e2e/harness/n8n';
+import type { N8nInstance } from '../../harness';
 import type { EventTemplate } from '../lib/event';
 import { postOnce } from '../lib/load';
 import { executionsAfter, newestExecutionId, waitForFinished } from '../lib/n8n';

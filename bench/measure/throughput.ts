@@ -2,7 +2,7 @@
 // one n8n, closed-loop load, runs interleaved round by round.
 import { randomUUID } from 'node:crypto';
 
-import type { N8nInstance } from '../../test/e2e/harness/n8n';
+import type { N8nInstance } from '../../harness';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';

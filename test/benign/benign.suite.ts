@@ -9,21 +9,38 @@
 // 5. No callback token, client secret, assertion or issued token in any execution's data or log line.
 // The tests build on each other and run in this order.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
+import {
+	createSandboxCredential,
+	type ExecutionSummary,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	removePacked,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+} from '../../harness';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	type ExecutionSummary,
-	type N8nInstance,
-	PROJECT_ROOT,
-	startN8n,
-} from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from '../e2e/harness/workflows';
 import { createSender, mapPool, type RawResponse, type Sender } from '../faults/http';
 import { Rng } from '../faults/random';
+import {
+	createActiveWorkflow,
+	delay,
+	firstItemOf,
+	histogram,
+	is2xx,
+	nothingFound,
+	requireStarted,
+	scanForSecrets,
+	seconds,
+	stopAll,
+	table,
+} from '../helpers/suite';
 import {
 	type BenignDelivery,
 	type BenignTarget,
@@ -72,17 +89,8 @@ const problemLog: Record<string, unknown[]> = {};
 const lines: string[] = [];
 const AS_SENT = '(as the service sends it)';
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const instance = (): N8nInstance => {
-	if (!n8n) throw new Error('n8n did not start');
-	return n8n;
-};
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const is2xx = (status: number) => status >= 200 && status < 300;
+const sb = requireStarted('the sandbox', () => sandbox);
+const instance = requireStarted('n8n', () => n8n);
 
 interface Trigger {
 	name: string;
@@ -149,9 +157,7 @@ async function createTrigger(
 			if (node.name === TRIGGER_NODE) node.typeVersion = Number(TRIGGER_VERSION);
 		}
 	}
-	const created = await instance().createWorkflow(workflow);
-	trigger.workflowId = created.id;
-	await instance().activateWorkflow(trigger.workflowId);
+	trigger.workflowId = await createActiveWorkflow(instance(), workflow);
 }
 
 function registrationOf(trigger: Trigger) {
@@ -177,13 +183,7 @@ beforeAll(async () => {
 		env: { N8N_EXPRESSION_ENGINE: EXPRESSION_ENGINE },
 	});
 	sender = createSender(instance().port, CONCURRENCY);
-	const credential = await instance().createCredential('Captioning sandbox', 'captioningApi', {
-		baseUrl: sb().url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sb().mediaType,
-	});
+	const credential = await createSandboxCredential(instance(), sb(), 'Captioning sandbox');
 	await createTrigger(main, credential, {});
 	await createTrigger(downloads, credential, { downloadFormats: [...DOWNLOAD_FORMATS] });
 	await createTrigger(raw, credential, { rawBody: true });
@@ -232,13 +232,12 @@ afterAll(async () => {
 	await writeFile(SUMMARY_FILE, JSON.stringify(summary, null, 2)).catch(() => undefined);
 	await writeFile(PROBLEMS_FILE, JSON.stringify(problemLog, null, 1)).catch(() => undefined);
 	sender?.close();
-	const stops = [
+	await stopAll([
 		() => files?.close(),
 		() => n8n?.stop(),
 		() => sandbox?.stop(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	];
-	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+		() => removePacked(tarball),
+	]);
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -247,7 +246,7 @@ afterAll(async () => {
 type Item = { json: any; binary?: Record<string, { fileName?: string; mimeType?: string }> };
 
 const itemOf = (execution: ExecutionSummary): Item | undefined =>
-	execution.data?.resultData?.runData?.[TRIGGER_NODE]?.[0]?.data?.main?.[0]?.[0];
+	firstItemOf(execution, TRIGGER_NODE);
 
 /** The event id on the execution's item: flattened (`eventId`) or raw (`data.id`). */
 function eventIdOf(execution: ExecutionSummary): string | undefined {
@@ -302,20 +301,6 @@ interface Outcome {
 	res: RawResponse;
 	executions: ExecutionSummary[];
 	problems: string[];
-}
-
-function histogram(values: Array<string | number>): string {
-	const counts = new Map<string, number>();
-	for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
-	return [...counts.entries()]
-		.sort()
-		.map(([v, n]) => `${v}×${n}`)
-		.join(' ');
-}
-
-function table(rows: string[][]): string {
-	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-	return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');
 }
 
 /** What the item must show for the delivery's files (downloads phase). */
@@ -638,29 +623,19 @@ describe('benign deliveries', () => {
 describe('secrets', () => {
 	it('appear in no execution’s data and no log line', async () => {
 		const started = Date.now();
-		const executions = await listExecutions(instance(), { includeData: true });
-		const data = executions.map((e) => JSON.stringify(e));
-		const logLines = instance().logs().split('\n');
 		const secrets: Record<string, string[]> = {
 			'trigger callback token': tokens(),
 			'client secret': [DEFAULT_CLIENT.clientSecret],
 			assertion: [DEFAULT_CLIENT.assertions[0]],
 			'issued access/refresh token': sb().tokens.issuedSecrets(),
 		};
-		const found: Record<string, { executions: number; logs: number }> = {};
-		const rows = [['secret', 'values', 'in execution data', 'in log lines']];
-		for (const [kind, values] of Object.entries(secrets)) {
-			const forms = values.flatMap((v) => [...new Set([v, encodeURIComponent(v)])]);
-			const count = (texts: string[]) =>
-				texts.filter((text) => forms.some((f) => text.includes(f))).length;
-			found[kind] = { executions: count(data), logs: count(logLines) };
-			rows.push([
-				kind,
-				String(values.length),
-				String(found[kind].executions),
-				String(found[kind].logs),
-			]);
-		}
+		const {
+			executions,
+			logLines,
+			found,
+			rows,
+			summary: scanned,
+		} = await scanForSecrets(instance(), secrets);
 		const leaks = executions
 			.filter((e) => tokens().some((t) => JSON.stringify(e).includes(t)))
 			.slice(0, 3);
@@ -668,21 +643,13 @@ describe('secrets', () => {
 			lines.push(
 				`  execution ${e.id} carries a callback token: ${redact(JSON.stringify(itemOf(e)?.json ?? {})).slice(0, 300)}`,
 			);
-		const bytes = data.reduce((n, d) => n + d.length, 0);
 		lines.push(
-			`secrets: ${executions.length} executions (${(bytes / 1024 / 1024).toFixed(1)} MiB of data), ${logLines.length} log lines, in ${seconds(Date.now() - started)}`,
+			`secrets: ${executions.length} executions (${(scanned.dataBytes / 1024 / 1024).toFixed(1)} MiB of data), ${logLines.length} log lines, in ${seconds(Date.now() - started)}`,
 			table(rows),
 		);
-		summary.secretScan = {
-			executions: executions.length,
-			dataBytes: bytes,
-			logLines: logLines.length,
-			found,
-		};
+		summary.secretScan = scanned;
 		expect(executions.length).toBeGreaterThan(0);
 		expect(tokens()).toHaveLength(TRIGGERS.length);
-		expect(found).toEqual(
-			Object.fromEntries(Object.keys(found).map((kind) => [kind, { executions: 0, logs: 0 }])),
-		);
+		expect(found).toEqual(nothingFound(found));
 	});
 });

@@ -6,15 +6,18 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
+	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	startN8n,
 	toPublicApiBody,
 	useCredential,
-} from '../e2e/harness/examples';
-import { PROJECT_ROOT, startN8n, type N8nInstance } from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
+} from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
 
 const SCREENSHOTS =
@@ -57,13 +60,7 @@ describe('the editor (real n8n, Chromium)', () => {
 		tarballDir = dirname(tarball);
 		n8n = await startN8n({ packageTarball: tarball });
 		// what `npm run dev` sets up: the credential, then the example linked to it and active
-		const credential = await n8n.createCredential(EXAMPLE_CREDENTIAL_NAME, 'captioningApi', {
-			baseUrl: sandbox.url,
-			clientId: 'sandbox-client-id',
-			clientSecret: 'sandbox-client-secret',
-			assertion: 'sandbox-assertion-token',
-			mediaType: sandbox.mediaType,
-		});
+		const credential = await createSandboxCredential(n8n, sandbox, EXAMPLE_CREDENTIAL_NAME);
 		const workflow = loadExample('dev-transcription-feed.json');
 		useCredential(workflow, 'captioningApi', credential);
 		workflowId = (await n8n.createWorkflow(toPublicApiBody(workflow))).id as string;

@@ -2,17 +2,35 @@
 // packages, against the sandbox running in this jest process. One n8n (and one restart) for the whole
 // file: the tests run in order and build on each other, as a user's day with the package would.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 
+import {
+	ACTION_TYPE,
+	createSandboxCredential,
+	type ExecutionSummary,
+	linearWorkflow,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	RECEIVED_NODE,
+	removePacked,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+	webhookNode,
+	type WorkflowNode,
+} from '../../harness';
 import { convertCaptions } from '../../nodes/Captioning/shared/captions';
 import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
-import { packProject } from './harness/pack';
-import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from './harness/workflows';
+import {
+	createActiveWorkflow,
+	is2xx,
+	outputOf,
+	requireStarted,
+	stopAll,
+	waitFor,
+} from '../helpers/suite';
 
-const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 // Redeliveries 1, 4, 10, 22 and 46 s after the first attempt: n8n's restart (5-15 s on a busy 2-core
 // machine) fits well inside.
@@ -32,58 +50,15 @@ let firstTranscribed: SentEvent | undefined;
 /** Every event the sandbox sent to the trigger. */
 const sent: SentEvent[] = [];
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const instance = (): N8nInstance => {
-	if (!n8n) throw new Error('n8n did not start');
-	return n8n;
-};
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await delay(100);
-	}
-}
-
-const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+const sb = requireStarted('the sandbox', () => sandbox);
+const instance = requireStarted('n8n', () => n8n);
 
 function attemptsFor(eventId: string) {
 	return sb().deliveries.filter((d) => d.eventId === eventId);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function outputOf(execution: ExecutionSummary, node: string): any[] {
-	const runs = execution.data?.resultData?.runData?.[node];
-	if (!runs) throw new Error(`execution ${execution.id} did not run ${node}`);
-	return runs[0].data.main[0];
-}
-
 const eventIdOf = (execution: ExecutionSummary): string =>
 	outputOf(execution, TRIGGER_NODE)[0].json.eventId;
-
-async function listExecutions(workflowId?: string): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	do {
-		const query = new URLSearchParams({ includeData: 'true', limit: '250' });
-		if (workflowId) query.set('workflowId', workflowId);
-		if (cursor) query.set('cursor', cursor);
-		const page = await instance().api<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?${query}`,
-		);
-		all.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return all;
-}
 
 /** Simulates a transcription and waits until the sandbox has delivered every event it caused. */
 async function transcribe(title: string): Promise<{ id: string; events: SentEvent[] }> {
@@ -102,41 +77,20 @@ async function expectTriggerExecutionsExactly(expected: SentEvent[]): Promise<vo
 	const barrier = await transcribe('Barrier');
 	const want = [...before, ...barrier.events].map((e) => e.id).sort();
 	await instance().waitForExecutions(trigger.workflowId, { count: want.length });
-	const executions = await listExecutions(trigger.workflowId);
+	const executions = await listExecutions(instance(), {
+		workflowId: trigger.workflowId,
+		includeData: true,
+	});
 	expect(executions.map(eventIdOf).sort()).toEqual(want);
-}
-
-function webhookNode(path: string, parameters: Record<string, unknown> = {}) {
-	return {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {}, ...parameters },
-	};
 }
 
 /** A linear workflow Webhook -> nodes..., activated. */
 async function createWebhookWorkflow(
 	name: string,
-	webhook: ReturnType<typeof webhookNode>,
-	nodes: Array<Record<string, unknown> & { name: string }>,
+	webhook: WorkflowNode,
+	nodes: WorkflowNode[],
 ): Promise<string> {
-	const all = [webhook, ...nodes.map((node, i) => ({ position: [250 * (i + 1), 0], ...node }))];
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < all.length - 1; i++) {
-		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	const created = await instance().createWorkflow({
-		name,
-		nodes: all,
-		connections,
-		settings: { executionOrder: 'v1' },
-	});
-	await instance().activateWorkflow(created.id);
-	return created.id;
+	return await createActiveWorkflow(instance(), linearWorkflow(name, [webhook, ...nodes]));
 }
 
 async function callWebhook(path: string, body: unknown) {
@@ -150,14 +104,7 @@ async function callWebhook(path: string, body: unknown) {
 	return res;
 }
 
-const captioningCredential = (name: string) =>
-	instance().createCredential(name, 'captioningApi', {
-		baseUrl: sb().url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sb().mediaType,
-	});
+const captioningCredential = (name: string) => createSandboxCredential(instance(), sb(), name);
 
 let packSeconds = 0;
 
@@ -180,13 +127,12 @@ afterAll(async () => {
 				.join(', ')}\n`,
 		);
 	}
-	const stops = [
+	await stopAll([
 		() => n8n?.stop(),
 		() => sandbox?.stop(),
 		() => receiver?.close(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	];
-	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+		() => removePacked(tarball),
+	]);
 });
 
 describe('Captioning package in a real n8n', () => {
@@ -418,8 +364,7 @@ describe('Captioning package in a real n8n', () => {
 		const srtWorkflowId = await createWebhookWorkflow(
 			'Captions to SRT',
 			webhookNode(srtPath, {
-				responseData: 'firstEntryBinary',
-				responseBinaryPropertyName: 'srt',
+				parameters: { responseData: 'firstEntryBinary', responseBinaryPropertyName: 'srt' },
 			}),
 			[
 				{
@@ -531,7 +476,7 @@ describe('Captioning package in a real n8n', () => {
 			...issued,
 		];
 
-		const executions = await listExecutions();
+		const executions = await listExecutions(instance(), { includeData: true });
 		expect(executions.length).toBeGreaterThanOrEqual(sent.length);
 		const executionText = JSON.stringify(executions);
 		const logs = instance().logs();

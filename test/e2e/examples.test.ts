@@ -15,18 +15,22 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
+	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
+	type ExampleWorkflow,
+	type ExecutionSummary,
 	findNode,
 	listExampleFiles,
 	loadExample,
+	type N8nInstance,
+	packProject,
 	setAssignment,
+	startN8n,
 	toPublicApiBody,
-	type ExampleWorkflow,
-} from './harness/examples';
-import { startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
-import { packProject } from './harness/pack';
+} from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { requireStarted } from '../helpers/suite';
 
 const PACKAGE = 'n8n-nodes-captioning';
 const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
@@ -233,13 +237,7 @@ describe('examples/ (real n8n)', () => {
 			// what the store-vtt-and-srt example may write to (n8n's default is ~/.n8n-files)
 			env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
 		});
-		const credential = await n8n.createCredential(EXAMPLE_CREDENTIAL_NAME, 'captioningApi', {
-			baseUrl: sandbox.url,
-			clientId: 'sandbox-client-id',
-			clientSecret: 'sandbox-client-secret',
-			assertion: 'sandbox-assertion-token',
-			mediaType: sandbox.mediaType,
-		});
+		const credential = await createSandboxCredential(n8n, sandbox, EXAMPLE_CREDENTIAL_NAME);
 		credentialId = credential.id;
 	});
 
@@ -252,14 +250,8 @@ describe('examples/ (real n8n)', () => {
 		if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
 	});
 
-	const instance = (): N8nInstance => {
-		if (!n8n) throw new Error('n8n did not start');
-		return n8n;
-	};
-	const service = (): Sandbox => {
-		if (!sandbox) throw new Error('the sandbox did not start');
-		return sandbox;
-	};
+	const instance = requireStarted('n8n', () => n8n);
+	const service = requireStarted('the sandbox', () => sandbox);
 
 	/** What the dev banner tells a user to run: the sandbox's control API over HTTP. */
 	async function simulateTranscription(title: string, text?: string): Promise<string> {

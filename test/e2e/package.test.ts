@@ -2,8 +2,7 @@
 // files, and the package's own documents. No sources, tests, sandbox, scripts or source maps.
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-import { listTarball, packProject, projectManifest } from './harness/pack';
+import { listTarball, packProject, projectManifest } from '../../harness';
 
 const ALLOWED = [
 	/^package\.json$/,

@@ -4,9 +4,23 @@
 // the whole file; between cases the sandbox's variants are switched through its control API, its endpoints are
 // cleared, and every case works on workflows of its own.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 
+import {
+	ACTION_TYPE,
+	createSandboxCredential,
+	type ExecutionSummary,
+	linearWorkflow,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	removePacked,
+	sandboxCredentialData,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+	webhookNode,
+	type WorkflowNode,
+} from '../../harness';
 import {
 	DEFAULT_CLIENT,
 	type Sandbox,
@@ -16,11 +30,14 @@ import {
 	type Variants,
 } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { type ExecutionSummary, type N8nInstance, startN8n } from './harness/n8n';
-import { packProject } from './harness/pack';
-import { listExecutions, TRIGGER_NODE, triggerWorkflow } from './harness/workflows';
+import {
+	createActiveWorkflow,
+	firstItemOf,
+	is2xx,
+	requireStarted,
+	stopAll,
+} from '../helpers/suite';
 
-const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 // Readings of the registration's answers get the full 10 activation cycles. The others register as the default
 // does, and 3 cycles show that their reading changes nothing there: with 10 everywhere the file took 5 minutes on
@@ -76,16 +93,9 @@ const callbackTokens = new Set<string>();
 const timings: string[] = [];
 const fileStarted = Date.now();
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const instance = (): N8nInstance => {
-	if (!n8n) throw new Error('n8n did not start');
-	return n8n;
-};
+const sb = requireStarted('the sandbox', () => sandbox);
+const instance = requireStarted('n8n', () => n8n);
 
-const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 const withoutQuery = (uri: string) => uri.split('?')[0];
 const tokenOf = (uri: string) => new URL(uri).searchParams.get('token') ?? '';
 
@@ -112,7 +122,7 @@ async function control(path: string, body: Record<string, unknown>): Promise<unk
 /** The trigger's item in an execution: what the workflow saw of the event. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function triggerJson(execution: ExecutionSummary): Record<string, any> {
-	const json = execution.data?.resultData?.runData?.[TRIGGER_NODE]?.[0]?.data?.main?.[0]?.[0]?.json;
+	const json = firstItemOf(execution, TRIGGER_NODE)?.json;
 	if (!json) throw new Error(`execution ${execution.id} has no item from ${TRIGGER_NODE}`);
 	return json;
 }
@@ -165,32 +175,15 @@ async function createTriggerWorkflow(name: string): Promise<TriggerWorkflow> {
 /** Webhook -> the given Captioning nodes in a line, answering with the last node's output; activated. */
 async function createActionWorkflow(
 	name: string,
-	nodes: Array<Record<string, unknown> & { name: string }>,
+	nodes: WorkflowNode[],
 ): Promise<{ id: string; call: (body: unknown) => Promise<{ status: number; body: unknown }> }> {
 	const path = `variants-${randomUUID()}`;
-	const webhook = {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
-	};
-	const all = [webhook, ...nodes.map((node, i) => ({ position: [250 * (i + 1), 0], ...node }))];
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < all.length - 1; i++) {
-		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	const created = await instance().createWorkflow({
-		name,
-		nodes: all,
-		connections,
-		settings: { executionOrder: 'v1' },
-	});
-	await instance().activateWorkflow(created.id);
+	const id = await createActiveWorkflow(
+		instance(),
+		linearWorkflow(name, [webhookNode(path), ...nodes]),
+	);
 	return {
-		id: created.id,
+		id,
 		call: async (body) =>
 			await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, { body }),
 	};
@@ -212,13 +205,7 @@ function createNode(name: string, callbackUri: string, credentialRef = credentia
 	};
 }
 
-const validValues = () => ({
-	baseUrl: sb().url,
-	clientId: DEFAULT_CLIENT.clientId,
-	clientSecret: DEFAULT_CLIENT.clientSecret,
-	assertion: DEFAULT_CLIENT.assertions[0],
-	mediaType: sb().mediaType,
-});
+const validValues = () => sandboxCredentialData(sb());
 
 /** What the editor's "Test" button asks n8n: POST /rest/credentials/test with the form's values. */
 async function credentialTest(data: Record<string, unknown>) {
@@ -243,9 +230,7 @@ beforeAll(async () => {
 		// trigger (see test/faults); 'legacy' gives the same answers in a fraction of the time on 2 cores
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
 	});
-	const created = await instance().createCredential('Captioning sandbox', 'captioningApi', {
-		...validValues(),
-	});
+	const created = await createSandboxCredential(instance(), sb(), 'Captioning sandbox');
 	credential = { id: created.id, name: created.name };
 }, 300_000);
 
@@ -259,13 +244,12 @@ afterAll(async () => {
 			'',
 		].join('\n'),
 	);
-	const stops = [
+	await stopAll([
 		() => n8n?.stop(),
 		() => sandbox?.stop(),
 		() => receiver?.close(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	];
-	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+		() => removePacked(tarball),
+	]);
 });
 
 describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
@@ -487,12 +471,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		test(`a refused refresh (${refusal}) ends in one new assertion grant and a working Create`, async () => {
 			// a credential (and client) of its own: nothing else spends, renews or shares its tokens
 			const client = REFUSAL_CLIENTS.get(name)!;
-			const own = await instance().createCredential(`Refusal ${name}`, 'captioningApi', {
-				...validValues(),
-				clientId: client.clientId,
-				clientSecret: client.clientSecret,
-				assertion: client.assertions[0],
-			});
+			const own = await createSandboxCredential(instance(), sb(), `Refusal ${name}`, { client });
 			const flow = await createActionWorkflow(`Create after a refusal, ${name}`, [
 				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
 					id: own.id,

@@ -11,9 +11,24 @@
 //    any log line.
 // The tests build on each other and run in this order.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+import {
+	ACTION_TYPE,
+	createSandboxCredential,
+	type ExecutionSummary,
+	linearWorkflow,
+	listExecutions,
+	type N8nInstance,
+	packProject,
+	PROJECT_ROOT,
+	removePacked,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+	webhookNode,
+} from '../../harness';
 import {
 	checkIdBytes,
 	readDeliveryBody,
@@ -22,18 +37,19 @@ import {
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
 import {
-	type ExecutionSummary,
-	type N8nInstance,
-	PROJECT_ROOT,
-	startN8n,
-} from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
-import {
-	deactivateWorkflow,
-	listExecutions,
-	TRIGGER_NODE,
-	triggerWorkflow,
-} from '../e2e/harness/workflows';
+	createActiveWorkflow,
+	delay,
+	firstItemOf,
+	histogram,
+	nothingFound,
+	requireStarted,
+	scanForSecrets,
+	seconds,
+	secretForms,
+	stopAll,
+	table,
+	waitFor,
+} from '../helpers/suite';
 import {
 	type Delivery,
 	type Expectation,
@@ -44,7 +60,6 @@ import {
 } from './deliveries';
 import { createSender, mapPool, type RawResponse, type Sender } from './http';
 
-const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 const ACTION_NODE = 'Captioning';
 const SELECTED = 'transcription.transcribed';
 const UNSELECTED = 'transcription.created';
@@ -75,38 +90,14 @@ const suiteStarted = Date.now();
 const summary: Record<string, unknown> = { seed: SEED };
 const lines: string[] = [];
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const instance = (): N8nInstance => {
-	if (!n8n) throw new Error('n8n did not start');
-	return n8n;
-};
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await check())) {
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await delay(100);
-	}
-}
+const sb = requireStarted('the sandbox', () => sandbox);
+const instance = requireStarted('n8n', () => n8n);
 
 const trigger = { workflowId: '', webhookId: '', productionUrl: '' };
 let credential = { id: '', name: '' };
 
 const captioningCredential = (name: string, overrides: Record<string, string> = {}) =>
-	instance().createCredential(name, 'captioningApi', {
-		baseUrl: sb().url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sb().mediaType,
-		...overrides,
-	});
+	createSandboxCredential(instance(), sb(), name, { overrides });
 
 /** Endpoints at the sandbox that deliver to the trigger's production URL. */
 const triggerEndpoints = () =>
@@ -147,7 +138,7 @@ async function deliverRealEvent() {
 const STARTED_ANSWER = /^(firstEntryJson|\{"message":"Workflow was started"\})$/;
 
 const eventIdOf = (execution: ExecutionSummary): string | undefined =>
-	execution.data?.resultData?.runData?.[TRIGGER_NODE]?.[0]?.data?.main?.[0]?.[0]?.json?.eventId;
+	firstItemOf(execution, TRIGGER_NODE)?.json?.eventId;
 
 beforeAll(async () => {
 	tarball = await packProject();
@@ -191,12 +182,7 @@ afterAll(async () => {
 	await mkdir(dirname(SUMMARY_FILE), { recursive: true }).catch(() => undefined);
 	await writeFile(SUMMARY_FILE, JSON.stringify(summary, null, 2)).catch(() => undefined);
 	sender?.close();
-	const stops = [
-		() => n8n?.stop(),
-		() => sandbox?.stop(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	];
-	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+	await stopAll([() => n8n?.stop(), () => sandbox?.stop(), () => removePacked(tarball)]);
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -237,20 +223,6 @@ interface Outcome {
 	res: RawResponse;
 	problem?: string;
 }
-
-function table(rows: string[][]): string {
-	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-	return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');
-}
-
-const histogram = (values: Array<string | number>) => {
-	const counts = new Map<string, number>();
-	for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
-	return [...counts.entries()]
-		.sort()
-		.map(([v, n]) => `${v}×${n}`)
-		.join(' ');
-};
 
 const answers = (outcomes: Outcome[]) => histogram(outcomes.map((o) => o.res.status || 'reset'));
 
@@ -501,33 +473,21 @@ interface ActionWorkflow {
 /** Webhook -> Captioning (Webhook Endpoint: Get Many), activated; called over HTTP. */
 async function createActionWorkflow(name: string, cred: { id: string; name: string }) {
 	const path = `faults-${randomUUID()}`;
-	const created = await instance().createWorkflow({
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2.1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
-			},
+	const id = await createActiveWorkflow(
+		instance(),
+		linearWorkflow(name, [
+			webhookNode(path),
 			{
 				id: randomUUID(),
 				name: ACTION_NODE,
 				type: ACTION_TYPE,
 				typeVersion: 1,
-				position: [250, 0],
 				parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
 				credentials: { captioningApi: { id: cred.id, name: cred.name } },
 			},
-		],
-		connections: { Webhook: { main: [[{ node: ACTION_NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	});
-	await instance().activateWorkflow(created.id);
-	return { id: created.id as string, path };
+		]),
+	);
+	return { id, path };
 }
 
 /** Runs the workflow once; its execution, and what reached the sandbox meanwhile. */
@@ -558,6 +518,19 @@ const action = {
 const BAD_ASSERTION = `wrong-assertion-${randomUUID()}`;
 const BAD_SECRET = `wrong-client-secret-${randomUUID()}`;
 const tokenFaults: Array<Record<string, unknown>> = [];
+/** On the wire: the expired access token refused, renewed with the refresh token, the call repeated. */
+const RENEWED_WITH_REFRESH = [
+	'GET /webhook_endpoints 401',
+	'token refresh_token 200',
+	'GET /webhook_endpoints 200',
+];
+/** The same when the refresh token is refused: a new grant from the assertion. */
+const RENEWED_WITH_ASSERTION = [
+	'GET /webhook_endpoints 401',
+	'token refresh_token 400',
+	'token assertion 200',
+	'GET /webhook_endpoints 200',
+];
 
 describe('token faults through the Captioning node', () => {
 	const record = (fault: string, outcome: Awaited<ReturnType<typeof runAction>>) => {
@@ -609,23 +582,14 @@ describe('token faults through the Captioning node', () => {
 		sb().advanceClock(7_201);
 		const run = record('access token expired', await runAction(action.good));
 		expect(run).toMatchObject({ httpStatus: 200, status: 'success' });
-		expect(run.wire).toEqual([
-			'GET /webhook_endpoints 401',
-			'token refresh_token 200',
-			'GET /webhook_endpoints 200',
-		]);
+		expect(run.wire).toEqual(RENEWED_WITH_REFRESH);
 	});
 
 	it('starts again from the assertion when the refresh token was revoked', async () => {
 		sb().tokens.revoke('all');
 		const run = record('all tokens revoked', await runAction(action.good));
 		expect(run).toMatchObject({ httpStatus: 200, status: 'success' });
-		expect(run.wire).toEqual([
-			'GET /webhook_endpoints 401',
-			'token refresh_token 400',
-			'token assertion 200',
-			'GET /webhook_endpoints 200',
-		]);
+		expect(run.wire).toEqual(RENEWED_WITH_ASSERTION);
 	});
 
 	it('starts again from the assertion when someone else rotated the refresh token', async () => {
@@ -646,12 +610,7 @@ describe('token faults through the Captioning node', () => {
 		sb().tokens.revoke('access');
 		const run = record('refresh token rotated elsewhere', await runAction(action.good));
 		expect(run).toMatchObject({ httpStatus: 200, status: 'success' });
-		expect(run.wire).toEqual([
-			'GET /webhook_endpoints 401',
-			'token refresh_token 400',
-			'token assertion 200',
-			'GET /webhook_endpoints 200',
-		]);
+		expect(run.wire).toEqual(RENEWED_WITH_ASSERTION);
 	});
 
 	it.each([
@@ -682,11 +641,7 @@ describe('token faults through the Captioning node', () => {
 
 			const recovered = record(`after ${fault}, fault cleared`, await runAction(action.good));
 			expect(recovered).toMatchObject({ httpStatus: 200, status: 'success' });
-			expect(recovered.wire).toEqual([
-				'GET /webhook_endpoints 401',
-				'token refresh_token 200',
-				'GET /webhook_endpoints 200',
-			]);
+			expect(recovered.wire).toEqual(RENEWED_WITH_REFRESH);
 		},
 	);
 
@@ -717,7 +672,7 @@ describe('activation cycles', () => {
 		const tokens = [currentTarget().token];
 		const restarts: string[] = [];
 		for (let cycle = 1; cycle <= CYCLES; cycle++) {
-			await deactivateWorkflow(instance(), trigger.workflowId);
+			await instance().deactivateWorkflow(trigger.workflowId);
 			expect(sb().endpoints.size).toBe(0);
 			if (cycle === RESTART_WHILE_INACTIVE) {
 				await instance().restart();
@@ -750,7 +705,7 @@ describe('activation cycles', () => {
 			const delivered = await deliverRealEvent();
 			expect(delivered.map((d) => d.attempts.at(-1)?.status)).toEqual([200]);
 		}
-		await deactivateWorkflow(instance(), trigger.workflowId);
+		await instance().deactivateWorkflow(trigger.workflowId);
 		expect(sb().endpoints.size).toBe(0);
 
 		const attempts = sb().deliveries.length;
@@ -773,9 +728,6 @@ describe('activation cycles', () => {
 
 describe('secrets', () => {
 	it('appear in no execution’s data and no log line', async () => {
-		const executions = await listExecutions(instance(), { includeData: true });
-		const data = executions.map((e) => JSON.stringify(e));
-		const logLines = instance().logs().split('\n');
 		const secrets: Record<string, string[]> = {
 			'client secret': [DEFAULT_CLIENT.clientSecret, BAD_SECRET],
 			assertion: [DEFAULT_CLIENT.assertions[0], BAD_ASSERTION],
@@ -783,20 +735,17 @@ describe('secrets', () => {
 			// every registration's: in every delivery's data.attributes.uri, and in Get Many's callback URIs
 			'trigger callback token': [...triggerTokens],
 		};
-		const rows = [['secret', 'values', 'in execution data', 'in log lines']];
-		const found: Record<string, { executions: number; logs: number }> = {};
+		const {
+			executions,
+			data,
+			logLines,
+			found,
+			rows,
+			summary: scanned,
+		} = await scanForSecrets(instance(), secrets);
 		for (const [kind, values] of Object.entries(secrets)) {
-			const forms = values.flatMap((v) => [...new Set([v, encodeURIComponent(v)])]);
-			const count = (texts: string[]) =>
-				texts.reduce((n, text) => n + forms.reduce((m, f) => m + text.split(f).length - 1, 0), 0);
-			found[kind] = { executions: count(data), logs: count(logLines) };
-			rows.push([
-				kind,
-				String(values.length),
-				String(found[kind].executions),
-				String(found[kind].logs),
-			]);
 			// where a secret is found, show where (masked), so that a failure names its source
+			const forms = secretForms(values);
 			const mask = (text: string) => forms.reduce((t, f) => t.split(f).join(`[${kind}]`), text);
 			const hits = [...data, ...logLines].filter((text) => forms.some((f) => text.includes(f)));
 			for (const hit of hits.slice(0, 5).map(mask)) {
@@ -805,20 +754,12 @@ describe('secrets', () => {
 			}
 		}
 		expect(triggerTokens.size).toBeGreaterThan(CYCLES);
-		const bytes = data.reduce((n, d) => n + d.length, 0);
 		lines.push(
-			`secret scan: ${executions.length} executions (${(bytes / 1024 / 1024).toFixed(1)} MiB of data), ${logLines.length} log lines`,
+			`secret scan: ${executions.length} executions (${(scanned.dataBytes / 1024 / 1024).toFixed(1)} MiB of data), ${logLines.length} log lines`,
 			table(rows),
 		);
-		summary.secretScan = {
-			executions: executions.length,
-			dataBytes: bytes,
-			logLines: logLines.length,
-			found,
-		};
+		summary.secretScan = scanned;
 		expect(executions.length).toBeGreaterThan(0);
-		expect(found).toEqual(
-			Object.fromEntries(Object.keys(found).map((kind) => [kind, { executions: 0, logs: 0 }])),
-		);
+		expect(found).toEqual(nothingFound(found));
 	});
 });

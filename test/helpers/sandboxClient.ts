@@ -1,5 +1,6 @@
 // Plain HTTP calls to the sandbox, written from the contract, independent of the package's own client.
 import { json } from './http';
+import { sandboxCredentialData } from '../../harness/credentials';
 import { DEFAULT_CLIENT, type Sandbox, type Variants } from '../../sandbox/server';
 
 export const SCOPE = 'write_transcriptions write_media';
@@ -53,14 +54,7 @@ export async function createEndpoint(
 
 /** The Captioning credential's fields for a sandbox, as a user would fill them in. */
 export function credentialsFor(sandbox: Sandbox, overrides: Record<string, string> = {}) {
-	return {
-		baseUrl: sandbox.url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sandbox.mediaType,
-		...overrides,
-	};
+	return { ...sandboxCredentialData(sandbox), ...overrides };
 }
 
 /**

@@ -19,11 +19,10 @@ import {
 	type N8nProcess,
 	startN8n,
 	startN8nProcess,
-} from '../e2e/harness/n8n';
+	stripAnsi,
+} from '../../harness';
 import { type Balancer, startBalancer } from './balancer';
 import type { Services } from './services';
-
-const ANSI = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g');
 
 export interface QueueClusterOptions {
 	/** `npm pack` tarball of the package, installed into every process's user folder. */
@@ -142,7 +141,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		(name: string) =>
 		(chunk: string): void => {
 			const at = ((Date.now() - clusterStarted) / 1000).toFixed(1);
-			for (const line of chunk.replace(ANSI, '').split('\n')) {
+			for (const line of stripAnsi(chunk).split('\n')) {
 				if (line.trim()) output.push(`[${name}] +${at} s ${line}`);
 			}
 		};

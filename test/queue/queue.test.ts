@@ -8,21 +8,27 @@
 // the collector exactly once per event: the service redelivers what got no 2xx, the claim stops what had
 // already started. Settings: test/queue/tally.ts (runSettings). Figures go to stdout and .tmp/queue/.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
-import type { DeliveryAttempt } from '../../sandbox/delivery';
-import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import {
+	createSandboxCredential,
+	type ExecutionSummary,
 	findNode,
+	inLine,
+	listExecutions,
 	loadExample,
+	packProject,
+	PROJECT_ROOT,
+	removePacked,
 	setAssignment,
 	toPublicApiBody,
+	TRIGGER_NODE,
 	useCredential,
-} from '../e2e/harness/examples';
-import { type ExecutionSummary, PROJECT_ROOT } from '../e2e/harness/n8n';
-import { packProject } from '../e2e/harness/pack';
-import { listExecutions, TRIGGER_NODE } from '../e2e/harness/workflows';
+} from '../../harness';
+import type { DeliveryAttempt } from '../../sandbox/delivery';
+import { type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
+import { delay, firstItemOf, is2xx, requireStarted, stopAll } from '../helpers/suite';
 import { type QueueCluster, startQueueCluster } from './cluster';
 import { type Collector, startCollector } from './collector';
 import { type Services, startServices } from './services';
@@ -31,7 +37,6 @@ import {
 	countOf,
 	explainMissing,
 	histogram,
-	is2xx,
 	retryMargin,
 	runningInLog,
 	runSettings,
@@ -74,29 +79,19 @@ const report: Record<string, unknown> = {
 };
 const phases: Record<string, number> = {};
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number) => Number(((Date.now() - since) / 1000).toFixed(1));
 const progress = (message: string) =>
 	process.stdout.write(`[queue +${seconds(suiteStarted).toFixed(1)} s] ${message}\n`);
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const n8n = (): QueueCluster => {
-	if (!cluster) throw new Error('n8n did not start');
-	return cluster;
-};
-const db = (): Services => {
-	if (!services) throw new Error('PostgreSQL and Redis did not start');
-	return services;
-};
+const sb = requireStarted('the sandbox', () => sandbox);
+const n8n = requireStarted('n8n', () => cluster);
+const db = requireStarted('PostgreSQL and Redis', () => services);
 
 /** The event an execution carries: from the trigger's output, or (not run yet) from its input stack. */
 function eventIdOf(execution: ExecutionSummary): string | undefined {
 	const data = execution.data;
 	return (
-		data?.resultData?.runData?.[TRIGGER_NODE]?.[0]?.data?.main?.[0]?.[0]?.json?.eventId ??
+		firstItemOf(execution, TRIGGER_NODE)?.json?.eventId ??
 		data?.executionData?.nodeExecutionStack?.find(
 			(entry: { node?: { name?: string } }) => entry.node?.name === TRIGGER_NODE,
 		)?.data?.main?.[0]?.[0]?.json?.eventId
@@ -267,11 +262,7 @@ async function probeConcurrentCopies(label: string, steps: ProbeNode[]) {
 				},
 			},
 		],
-		connections: Object.fromEntries(
-			names
-				.slice(0, -1)
-				.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
-		),
+		connections: inLine(names),
 		settings: { executionOrder: 'v1' },
 	};
 	const created = await n8n().main.createWorkflow(workflow);
@@ -376,17 +367,7 @@ beforeAll(async () => {
 		maxConnections: 20,
 		sshTunnel: false,
 	});
-	credentials.captioning = await cluster.main.createCredential(
-		'Captioning account',
-		'captioningApi',
-		{
-			baseUrl: sb().url,
-			clientId: DEFAULT_CLIENT.clientId,
-			clientSecret: DEFAULT_CLIENT.clientSecret,
-			assertion: DEFAULT_CLIENT.assertions[0],
-			mediaType: sb().mediaType,
-		},
-	);
+	credentials.captioning = await createSandboxCredential(cluster.main, sb(), 'Captioning account');
 }, 900_000);
 
 afterAll(async () => {
@@ -400,14 +381,13 @@ afterAll(async () => {
 	);
 	if (cluster) await writeFile(join(REPORT_DIR, 'n8n.log'), cluster.logs()).catch(() => undefined);
 	progress(`report and n8n's logs written to ${REPORT_DIR}`);
-	const stops = [
+	await stopAll([
 		() => cluster?.stop(),
 		() => sandbox?.stop(),
 		() => collector?.stop(),
 		() => services?.stop(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	];
-	for (const stop of stops) await Promise.resolve(stop()).catch(() => undefined);
+		() => removePacked(tarball),
+	]);
 	progress('stopped n8n, the sandbox, the collector, Redis and PostgreSQL');
 }, 120_000);
 

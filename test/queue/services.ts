@@ -10,8 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-
-import { freePort } from '../e2e/harness/n8n';
+import { freePort } from '../../harness';
 
 const execFileAsync = promisify(execFile);
 

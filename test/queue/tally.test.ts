@@ -1,4 +1,4 @@
-// The queue suite's pure decisions, branch by branch (they run with the suite: jest.queue.config.js).
+// The queue suite's pure decisions, branch by branch (they run with the suite, in jest's queue project).
 import {
 	busiestWorker,
 	countOf,

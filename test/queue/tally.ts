@@ -1,6 +1,7 @@
 // The queue suite's decisions and sums as pure functions (unit-tested in tally.test.ts): which run to make
 // from the environment, what reached the user's downstream step per event, how many delivery attempts each
 // event needed and how much of the service's retry budget was left.
+import { is2xx } from '../helpers/suite';
 
 export type Kill = 'webhook' | 'worker' | 'none';
 
@@ -138,9 +139,6 @@ export interface Attempt {
 	attempt: number;
 	status?: number;
 }
-
-export const is2xx = (status: number | undefined): boolean =>
-	status !== undefined && status >= 200 && status < 300;
 
 export interface DeliveryTally {
 	/** Events by number of delivery attempts. */

@@ -3,13 +3,29 @@
 // downloaded, the action node calls the API with the credential, and deactivation removes the endpoint.
 // .ci/run runs it on every n8n version README's Compatibility lists; captioning.e2e.test.ts goes deeper.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 
-import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../../sandbox/server';
-import { type ExecutionSummary, type N8nInstance, N8N_VERSION, startN8n } from '../harness/n8n';
-import { packProject } from '../harness/pack';
-import { RECEIVED_NODE, TRIGGER_NODE, triggerWorkflow } from '../harness/workflows';
+import {
+	ACTION_TYPE,
+	createSandboxCredential,
+	linearWorkflow,
+	type N8nInstance,
+	N8N_VERSION,
+	packProject,
+	RECEIVED_NODE,
+	removePacked,
+	startN8n,
+	TRIGGER_NODE,
+	triggerWorkflow,
+	webhookNode,
+} from '../../../harness';
+import { type Sandbox, startSandbox } from '../../../sandbox/server';
+import {
+	createActiveWorkflow,
+	outputOf,
+	requireStarted,
+	stopAll,
+	waitFor,
+} from '../../helpers/suite';
 
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 
@@ -19,33 +35,14 @@ let tarball: string | undefined;
 let credential = { id: '', name: '' };
 const trigger = { workflowId: '', endpointId: '' };
 
-const sb = (): Sandbox => {
-	if (!sandbox) throw new Error('the sandbox did not start');
-	return sandbox;
-};
-const instance = (): N8nInstance => {
-	if (!n8n) throw new Error('n8n did not start');
-	return n8n;
-};
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function outputOf(execution: ExecutionSummary, node: string): any[] {
-	const runs = execution.data?.resultData?.runData?.[node];
-	if (!runs) throw new Error(`execution ${execution.id} did not run ${node}`);
-	return runs[0].data.main[0];
-}
+const sb = requireStarted('the sandbox', () => sandbox);
+const instance = requireStarted('n8n', () => n8n);
 
 beforeAll(async () => {
 	tarball = await packProject();
 	sandbox = await startSandbox();
 	n8n = await startN8n({ packageTarball: tarball });
-	const created = await instance().createCredential('Captioning sandbox', 'captioningApi', {
-		baseUrl: sb().url,
-		clientId: DEFAULT_CLIENT.clientId,
-		clientSecret: DEFAULT_CLIENT.clientSecret,
-		assertion: DEFAULT_CLIENT.assertions[0],
-		mediaType: sb().mediaType,
-	});
+	const created = await createSandboxCredential(instance(), sb(), 'Captioning sandbox');
 	credential = { id: created.id, name: created.name };
 }, 300_000);
 
@@ -55,13 +52,7 @@ afterAll(async () => {
 			`n8n ${N8N_VERSION} start-up ${n8n.timings[0]?.totalSeconds.toFixed(1) ?? '?'} s\n`,
 		);
 	}
-	for (const stop of [
-		() => n8n?.stop(),
-		() => sandbox?.stop(),
-		() => (tarball ? rm(dirname(tarball), { recursive: true, force: true }) : undefined),
-	]) {
-		await Promise.resolve(stop()).catch(() => undefined);
-	}
+	await stopAll([() => n8n?.stop(), () => sandbox?.stop(), () => removePacked(tarball)]);
 });
 
 describe(`the package in n8n ${N8N_VERSION}`, () => {
@@ -110,34 +101,20 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 
 	it('lists the endpoints with the Captioning node and its credential', async () => {
 		const path = `smoke-${randomUUID()}`;
-		const created = await instance().createWorkflow({
-			name: 'Smoke: list endpoints',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2.1,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
-				},
+		await createActiveWorkflow(
+			instance(),
+			linearWorkflow('Smoke: list endpoints', [
+				webhookNode(path),
 				{
 					id: randomUUID(),
 					name: 'List Endpoints',
-					type: 'n8n-nodes-captioning.captioning',
+					type: ACTION_TYPE,
 					typeVersion: 1,
-					position: [250, 0],
 					parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
 					credentials: { captioningApi: credential },
 				},
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'List Endpoints', type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
-		await instance().activateWorkflow(created.id);
+			]),
+		);
 		const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
 			body: {},
 		});
@@ -148,10 +125,7 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 
 	it('removes its endpoint at the service on deactivation', async () => {
 		await instance().deactivateWorkflow(trigger.workflowId);
-		const deadline = Date.now() + 30_000;
-		while (sb().endpoints.size > 0 && Date.now() < deadline) {
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
+		await waitFor('the endpoint to be deleted', () => sb().endpoints.size === 0);
 		expect([...sb().endpoints.keys()]).toEqual([]);
 	});
 });

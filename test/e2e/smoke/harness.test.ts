@@ -6,8 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startN8n, type N8nInstance } from '../harness/n8n';
-import { projectManifest } from '../harness/pack';
+import {
+	linearWorkflow,
+	type N8nInstance,
+	projectManifest,
+	startN8n,
+	webhookNode,
+} from '../../../harness';
+import { createActiveWorkflow, requireStarted } from '../../helpers/suite';
 import {
 	createProbeTarball,
 	PROBE_NODE_NAME,
@@ -44,10 +50,7 @@ describe('e2e harness (real n8n)', () => {
 		await probe?.remove();
 	});
 
-	const instance = (): N8nInstance => {
-		if (!n8n) throw new Error('n8n did not start');
-		return n8n;
-	};
+	const instance = requireStarted('n8n', () => n8n);
 
 	async function callWebhook(payload: unknown): Promise<ProbeReport> {
 		const res = await instance().request('POST', `${instance().webhookBaseUrl}/${webhookPath}`, {
@@ -87,39 +90,19 @@ describe('e2e harness (real n8n)', () => {
 	});
 
 	it('runs the package node from an activated webhook workflow', async () => {
-		const created = await instance().createWorkflow({
-			name: 'harness smoke',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2.1,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: webhookPath,
-						responseMode: 'lastNode',
-						options: {},
-					},
-				},
+		workflowId = await createActiveWorkflow(
+			instance(),
+			linearWorkflow('harness smoke', [
+				webhookNode(webhookPath),
 				{
 					id: randomUUID(),
 					name: PROBE_NODE_NAME,
 					type: PROBE_NODE_TYPE,
 					typeVersion: 1,
-					position: [250, 0],
 					parameters: {},
 				},
-			],
-			connections: {
-				Webhook: { main: [[{ node: PROBE_NODE_NAME, type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
-		workflowId = created.id;
-		await instance().activateWorkflow(workflowId);
+			]),
+		);
 
 		const report = await callWebhook({ hello: 'probe' });
 		expect(report.zodParsed).toBe('parsed by zod');

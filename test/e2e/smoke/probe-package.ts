@@ -4,8 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-import { packDirectory, projectManifest } from '../harness/pack';
+import { packDirectory, projectManifest } from '../../../harness';
 
 export const PROBE_PACKAGE = 'n8n-nodes-captioning-probe';
 export const PROBE_NODE_TYPE = `${PROBE_PACKAGE}.resolutionProbe`;

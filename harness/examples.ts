@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { PROJECT_ROOT } from './n8n';
+import { PROJECT_ROOT } from './install';
 
 export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
 

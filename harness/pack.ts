@@ -3,10 +3,11 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-import { PROJECT_ROOT } from './n8n';
+import { PROJECT_ROOT } from './install';
+import { isAlive } from './process';
 
 const execFileAsync = promisify(execFile);
 
@@ -78,14 +79,10 @@ export async function packProject(options: PackProjectOptions = {}): Promise<str
 	});
 }
 
-const isAlive = (pid: number): boolean => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-};
+/** Removes the temp folder packProject() made for `tarball`, if there is one. */
+export async function removePacked(tarball: string | undefined): Promise<void> {
+	if (tarball) await rm(dirname(tarball), { recursive: true, force: true });
+}
 
 // `npm run build` empties dist/ before compiling: two suites (or a suite and `npm run dev`) packing
 // the same clone at once would pack each other's half-built dist. One packProject at a time per clone.

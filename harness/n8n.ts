@@ -1,0 +1,233 @@
+// A real n8n main process (the cached install scripts/env.sh makes) for the suites, the dev stack and the
+// benchmark: a fresh user folder in the OS temp dir, offline settings, loopback-only ports, community
+// packages installed as n8n installs them (install.ts), n8n started and stopped (process.ts), and an owner
+// logged in with an API key for the REST client (rest.ts).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+	assertIsolatedFolder,
+	assertNode24,
+	installCommunityPackage,
+	type InstalledPackage,
+	resolveN8nDir,
+} from './install';
+import {
+	answersOk,
+	captureOutput,
+	delay,
+	freePort,
+	n8nEnvironment,
+	type RunningProcess,
+	spawnN8n,
+	tail,
+	terminate,
+	writeWatchdog,
+} from './process';
+import { createOwnerSession, type N8nClient, type OwnerCredentials } from './rest';
+
+/** What n8n's start command prints once it has activated the active workflows: start-up is over. */
+export const STARTED_LINE = 'Editor is now accessible via';
+
+export interface StartupTiming {
+	/** Spawn until /healthz/readiness answers 200 and n8n has finished starting (STARTED_LINE). */
+	readySeconds: number;
+	/** Spawn until the owner is logged in and the API key exists. */
+	totalSeconds: number;
+	/** False for the first start of a user folder, when n8n runs all its migrations. */
+	restart: boolean;
+}
+
+export interface StartOptions {
+	/** Tarball(s) from `npm pack`, installed into the user folder before n8n starts. */
+	packageTarball?: string | string[];
+	/** Extra or overriding environment for n8n; `undefined` removes one of the harness defaults. */
+	env?: Record<string, string | undefined>;
+	port?: number;
+	/** Reuse a user folder (it is then not deleted on stop); default: a new temp dir. */
+	userFolder?: string;
+	/** Default 180 s: a first start runs ~300 migrations, slow on a busy 2-core machine. */
+	readyTimeoutMs?: number;
+	/** N8N_LOG_LEVEL; default info. */
+	logLevel?: 'error' | 'warn' | 'info' | 'debug';
+	/** Keep the user folder after stop() (also with CAPTIONING_E2E_KEEP=1), to read its logs or DB. */
+	keepUserFolder?: boolean;
+	/** The owner account set up on a fresh user folder and logged in with; default E2E_OWNER. */
+	owner?: OwnerCredentials;
+	/**
+	 * Label of the API key created at start; keys with this label left by earlier starts of a reused
+	 * user folder are deleted first. Default 'captioning-e2e'.
+	 */
+	apiKeyLabel?: string;
+	/** Receives n8n's stdout and stderr as they arrive (they are also kept for logs()). */
+	onOutput?: (chunk: string) => void;
+}
+
+export interface N8nInstance extends N8nClient {
+	/** http://127.0.0.1:<port> */
+	readonly baseUrl: string;
+	/** Production webhooks: `${webhookBaseUrl}/<path>` (http://127.0.0.1:<port>/webhook). */
+	readonly webhookBaseUrl: string;
+	/** Test webhooks (editor "listen for test event"): http://127.0.0.1:<port>/webhook-test. */
+	readonly webhookTestBaseUrl: string;
+	/** N8N_USER_FOLDER; n8n keeps its data in `${userFolder}/.n8n`. */
+	readonly userFolder: string;
+	readonly n8nDir: string;
+	readonly port: number;
+	readonly owner: OwnerCredentials;
+	readonly installedPackages: readonly InstalledPackage[];
+	/** One entry per start, in order. */
+	readonly timings: readonly StartupTiming[];
+	/** n8n's stdout and stderr so far, all starts, without colour codes. */
+	logs(): string;
+	/**
+	 * Stops n8n and starts it again on the same user folder and ports. `whileStopped` runs after n8n has
+	 * exited and before it starts again: what happens to the outside world while n8n is down.
+	 */
+	restart(options?: { whileStopped?: () => Promise<void> }): Promise<void>;
+	/** Stops n8n and every process it started; removes the temp user folder. Idempotent. */
+	stop(): Promise<void>;
+}
+
+export const E2E_OWNER: OwnerCredentials = {
+	email: 'owner@captioning.test',
+	password: 'Captioning-e2e-1',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
+
+export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
+	assertNode24();
+	const n8nDir = resolveN8nDir();
+	const ownsFolder = options.userFolder === undefined;
+	const userFolder = options.userFolder ?? (await mkdtemp(join(tmpdir(), 'captioning-n8n-')));
+	assertIsolatedFolder(userFolder);
+	const keep = options.keepUserFolder === true || process.env.CAPTIONING_E2E_KEEP === '1';
+	const owner = options.owner ?? E2E_OWNER;
+	const apiKeyLabel = options.apiKeyLabel ?? 'captioning-e2e';
+	const output = captureOutput(options.onOutput);
+	const { logs } = output;
+
+	let proc: RunningProcess | undefined;
+	let stopped = false;
+	const cleanup = async (): Promise<void> => {
+		if (proc) await terminate(proc);
+		if (ownsFolder && !keep) await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+	};
+
+	try {
+		const installedPackages: InstalledPackage[] = [];
+		const tarballs =
+			options.packageTarball === undefined
+				? []
+				: Array.isArray(options.packageTarball)
+					? options.packageTarball
+					: [options.packageTarball];
+		for (const tarball of tarballs) {
+			installedPackages.push(await installCommunityPackage(userFolder, tarball));
+		}
+
+		const port = options.port ?? (await freePort());
+		let brokerPort = await freePort();
+		while (brokerPort === port) brokerPort = await freePort();
+		const env = n8nEnvironment(
+			{ userFolder, port, brokerPort, logLevel: options.logLevel ?? 'info' },
+			options.env,
+		);
+		const watchdog = await writeWatchdog(userFolder);
+
+		const baseUrl = `http://127.0.0.1:${port}`;
+		const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
+		const timings: StartupTiming[] = [];
+		const session = createOwnerSession(baseUrl, logs);
+
+		// Ready: /healthz/readiness answers 200 and the start command has printed its last line, after it
+		// activated the active workflows. 1.x answers readiness once its DB is migrated, before its REST
+		// routes exist; 2.x once the server is configured, and activates workflows after that.
+		const waitUntilReady = async (
+			started: number,
+			current: RunningProcess,
+			outputFrom: number,
+		): Promise<void> => {
+			const deadline = started + readyTimeoutMs;
+			let ready = false;
+			for (;;) {
+				if (current.hasExited()) {
+					const { code, signal } = await current.exited;
+					throw new Error(
+						`n8n exited during start-up (code ${code}, signal ${signal}). Output:\n${tail(logs())}`,
+					);
+				}
+				ready ||= await answersOk(`${baseUrl}/healthz/readiness`);
+				if (ready && output.chunks.slice(outputFrom).join('').includes(STARTED_LINE)) return;
+				if (Date.now() > deadline) {
+					throw new Error(
+						`n8n was not ${ready ? 'started' : 'ready'} within ${readyTimeoutMs / 1000} s. ` +
+							`Output:\n${tail(logs())}`,
+					);
+				}
+				await delay(250);
+			}
+		};
+
+		const boot = async (isRestart: boolean): Promise<void> => {
+			const started = Date.now();
+			const outputFrom = output.chunks.length;
+			proc = spawnN8n(n8nDir, userFolder, watchdog, env, output.onOutput);
+			await waitUntilReady(started, proc, outputFrom);
+			const readySeconds = (Date.now() - started) / 1000;
+			if (!isRestart) await session.setUpOwner(owner, { reusedFolder: !ownsFolder });
+			await session.login(owner);
+			if (!session.apiKey) {
+				await session.createApiKey(apiKeyLabel, { reusedFolder: !ownsFolder });
+			}
+			timings.push({
+				readySeconds,
+				totalSeconds: (Date.now() - started) / 1000,
+				restart: isRestart,
+			});
+		};
+
+		await boot(false);
+
+		return {
+			baseUrl,
+			webhookBaseUrl: `${baseUrl}/webhook`,
+			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+			get apiKey() {
+				return session.apiKey;
+			},
+			userFolder,
+			n8nDir,
+			port,
+			owner,
+			installedPackages,
+			timings,
+			api: session.api,
+			rest: session.rest,
+			request: session.request,
+			requestAsOwner: session.requestAsOwner,
+			createWorkflow: session.createWorkflow,
+			createCredential: session.createCredential,
+			activateWorkflow: session.activateWorkflow,
+			deactivateWorkflow: session.deactivateWorkflow,
+			waitForExecutions: session.waitForExecutions,
+			logs,
+			async restart(restartOptions = {}) {
+				if (stopped) throw new Error('restart() after stop()');
+				if (proc) await terminate(proc);
+				await restartOptions.whileStopped?.();
+				await boot(true);
+			},
+			async stop() {
+				if (stopped) return;
+				stopped = true;
+				await cleanup();
+			},
+		};
+	} catch (error) {
+		await cleanup().catch(() => undefined);
+		throw error;
+	}
+}
