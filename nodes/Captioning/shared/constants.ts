@@ -1,11 +1,5 @@
 export const CREDENTIAL_TYPE = 'captioningApi';
 
-/** Contract 4.1: the assertion grant must ask for exactly these scopes. */
-export const REQUIRED_SCOPE = 'write_transcriptions write_media';
-
-/** Contract 5.3: `service` stands for the service's own name; users can change it in the credential. */
-export const DEFAULT_MEDIA_TYPE = 'application/vnd.service.v1';
-
 export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

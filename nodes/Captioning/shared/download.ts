@@ -2,9 +2,8 @@
 // authorisation: no credential is sent with them (object stores refuse a second auth mechanism).
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { networkProblem } from './auth';
 import { captionFileExtension, captionMimeType } from './captions';
-import { networkCode } from './tokens';
+import { networkCode, networkProblem } from './network';
 import { stripQueryStrings } from './redact';
 
 export interface DownloadedFile {
