@@ -15,9 +15,3 @@ export const EVENT_OPTIONS = [
 		description: 'A transcription finished; its caption files (VTT, Google STT) are ready',
 	},
 ];
-
-/** The caption file formats the service produces, as parameter options (trigger downloads, Download, Convert). */
-export const CAPTION_FORMAT_OPTIONS = [
-	{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
-	{ name: 'WebVTT', value: 'vtt' },
-];

@@ -18,19 +18,5 @@ export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
 export type { GoogleSttResponse, GoogleSttResult, GoogleSttTranscript } from './googleStt';
 export { cuesToSegments, cuesToText, DEFAULT_PARAGRAPH_GAP_MS } from './text';
 export type { TextOptions } from './text';
-export {
-	captionFileExtension,
-	captionMimeType,
-	convertCaptions,
-	convertOptionsSchema,
-	SUPPORTED_CONVERSIONS,
-	transcriptFromCaptions,
-} from './convert';
-export type {
-	CaptionSourceFormat,
-	CaptionTargetFormat,
-	ConvertedCaptions,
-	ConvertOptions,
-	ConvertRequest,
-	WordJson,
-} from './convert';
+export { convertCaptions, convertOptionsSchema, transcriptFromCaptions } from './convert';
+export type { ConvertedCaptions, ConvertOptions, ConvertRequest, WordJson } from './convert';
