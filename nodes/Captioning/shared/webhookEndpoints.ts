@@ -1,7 +1,7 @@
 // Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
 // answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
 // These pure functions read every plausible shape; the calls at the end are thin wiring over the transport.
-import type { IDataObject, JsonObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
@@ -12,6 +12,7 @@ import {
 	statusOf,
 } from '../transport';
 import { CREDENTIAL_TYPE } from './constants';
+import { settle } from './settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
 
@@ -287,19 +288,15 @@ export function redactEndpoint(endpoint: WebhookEndpoint): WebhookEndpoint {
 
 export type CallOutcome =
 	| { ok: true; response: ApiResponse }
-	| { ok: false; status?: number; error: NodeApiError };
+	| { ok: false; status?: number; error: Error };
 
 /** One call whose failure the caller classifies instead of throwing it. */
 export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Promise<CallOutcome> {
 	try {
 		return { ok: true, response: await captioningApiCall.call(ctx, request) };
 	} catch (error) {
-		// the transport throws NodeApiError: this hands back the same instance
-		return {
-			ok: false,
-			status: statusOf(error),
-			error: new NodeApiError(ctx.getNode(), error as JsonObject),
-		};
+		// as the transport threw it: a NodeApiError, or a NodeOperationError for a cancelled wait
+		return { ok: false, status: statusOf(error), error: error as Error };
 	}
 }
 
@@ -333,26 +330,20 @@ export async function listEndpoints(
 		pending = undefined;
 		return response;
 	};
-	try {
-		const collected = await collectEndpoints(fetchPage, {
-			baseUrl: await baseUrlOf(ctx, itemIndex),
-			limit: options.limit,
-		});
-		return { supported: true, ...collected };
-	} catch (error) {
-		if (!(error instanceof UnexpectedListError)) {
-			// the transport throws NodeApiError: this hands back the same instance
-			throw new NodeApiError(ctx.getNode(), error as JsonObject);
-		}
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: error.message },
-			{
-				message: error.message,
-				description:
-					'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
-				itemIndex,
-			},
-		);
-	}
+	const baseUrl = await baseUrlOf(ctx, itemIndex);
+	const outcome = await settle(collectEndpoints(fetchPage, { baseUrl, limit: options.limit }));
+	if (outcome.ok) return { supported: true, ...outcome.value };
+	// the transport's own error passes as it was thrown; a body that is no list is said here
+	const { error } = outcome;
+	if (!(error instanceof UnexpectedListError)) throw error;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ message: error.message },
+		{
+			message: error.message,
+			description:
+				'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
+			itemIndex,
+		},
+	);
 }

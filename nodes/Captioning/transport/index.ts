@@ -17,6 +17,7 @@ import type { z, ZodTypeAny } from 'zod';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
 import { stripQueryStrings } from '../shared/redact';
+import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
 	type HttpFailure,
@@ -24,7 +25,6 @@ import {
 	pacerFor,
 	RetryStop,
 	sendPaced,
-	settle,
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
 } from './pacing';

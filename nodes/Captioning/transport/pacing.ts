@@ -6,6 +6,8 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 
+import { settle } from '../shared/settle';
+
 type Headers = Record<string, string | string[] | undefined>;
 
 /** What a call may spend waiting (pauses and retry delays together) before it gives up with an error. */
@@ -261,14 +263,4 @@ export async function sendPaced<T extends { headers?: Headers }>(
 		}
 		await wait(plan.delayMs);
 	}
-}
-
-/** A promise's outcome as a value, so that what follows a failure is decided outside a catch block. */
-export async function settle<T>(
-	promise: Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-	return await promise.then(
-		(value) => ({ ok: true as const, value }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
 }
