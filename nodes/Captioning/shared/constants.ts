@@ -1,7 +1,6 @@
 export const CREDENTIAL_TYPE = 'captioningApi';
 
 export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EVENT_OPTIONS = [
 	{

@@ -13,7 +13,7 @@ export interface DownloadedFile {
 	mimeType: string;
 }
 
-export type DownloadOutcome =
+type DownloadOutcome =
 	| { ok: true; file: DownloadedFile }
 	| { ok: false; status?: number; message: string };
 

@@ -136,7 +136,7 @@ export function nextFromLinkHeader(link: string | undefined): string | undefined
 	return undefined;
 }
 
-export interface EndpointPage {
+interface EndpointPage {
 	endpoints: WebhookEndpoint[];
 	/** The next page's URL as the service gave it (`links.next` or a `Link` header), if any. */
 	next?: string;
@@ -160,7 +160,7 @@ export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>
 	return page;
 }
 
-export type NextPage = { path: string } | { refused: string };
+type NextPage = { path: string } | { refused: string };
 
 /**
  * Where the next page is, as a path below the Base URL: only the Base URL's own origin and path are followed,
@@ -186,9 +186,9 @@ export function nextPagePath(next: string, currentUrl: string, baseUrl: string):
 }
 
 /** Pages a list is followed for at most; a service that pages on beyond this is stopped with a reason. */
-export const MAX_LIST_PAGES = 50;
+const MAX_LIST_PAGES = 50;
 
-export interface CollectedEndpoints {
+interface CollectedEndpoints {
 	endpoints: WebhookEndpoint[];
 	/** Why the list may be incomplete (a next page not followed); absent when every page was read. */
 	incomplete?: string;
@@ -234,8 +234,8 @@ export class UnexpectedListError extends Error {
 	}
 }
 
-export type ManagementCall = 'collection' | 'item';
-export type FailureKind = 'gone' | 'unsupported' | 'error';
+type ManagementCall = 'collection' | 'item';
+type FailureKind = 'gone' | 'unsupported' | 'error';
 
 /**
  * What a failed list, read or delete means. The contract publishes only the creation of endpoints, so a service
@@ -300,12 +300,12 @@ export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Prom
 	}
 }
 
-export type ListOutcome =
+type ListOutcome =
 	| ({ supported: true } & CollectedEndpoints)
 	| { supported: false; status?: number };
 
 /** The credential's Base URL, against which next-page links are checked. */
-export async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
+async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
 	const credentials = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE, itemIndex);
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 }

@@ -19,7 +19,7 @@ import { formatVtt, parseVtt } from './vtt';
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
 
-export const convertOptionsSchema = z.object({
+const convertOptionsSchema = z.object({
 	maxCueMs: positive.optional(),
 	maxCueChars: positive.optional(),
 	maxLineChars: positive.optional(),
@@ -32,23 +32,23 @@ export const convertOptionsSchema = z.object({
 	includeVoice: z.boolean().optional(),
 });
 
-export type ConvertOptions = z.infer<typeof convertOptionsSchema>;
+type ConvertOptions = z.infer<typeof convertOptionsSchema>;
 
-export interface ConvertRequest {
+interface ConvertRequest {
 	from: CaptionSourceFormat;
 	to: CaptionTargetFormat;
 	content: string;
 	options?: ConvertOptions;
 }
 
-export interface ConvertedCaptions {
+interface ConvertedCaptions {
 	content: string;
 	mimeType: string;
 	/** Without the dot, as n8n binary data expects. */
 	fileExtension: string;
 }
 
-export interface WordJson {
+interface WordJson {
 	start: number;
 	end: number;
 	text: string;
