@@ -8,9 +8,12 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { bearerToken, CREDENTIAL_TEST_FAILURES } from '../nodes/Captioning/shared/auth';
-import { DEFAULT_MEDIA_TYPE } from '../nodes/Captioning/shared/constants';
-import { obtainTokens } from '../nodes/Captioning/shared/tokens';
+import {
+	bearerToken,
+	CREDENTIAL_TEST_FAILURES,
+	DEFAULT_MEDIA_TYPE,
+	obtainTokens,
+} from '../nodes/Captioning/shared/credential';
 
 export class CaptioningApi implements ICredentialType {
 	name = 'captioningApi';

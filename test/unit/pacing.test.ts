@@ -12,12 +12,12 @@ import {
 	RetryStop,
 	retryDelayMs,
 	sendPaced,
-	settle,
 	WAIT_BUDGET_MS,
 	waitUnlessCancelled,
 	WaitCancelledError,
 } from '../../nodes/Captioning/transport/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
+import { settle } from '../../nodes/Captioning/shared/settle';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

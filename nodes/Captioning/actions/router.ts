@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { settle } from '../shared/settle';
 import * as captionFile from './captionFile';
 import * as webhookEndpoint from './webhookEndpoint';
 
@@ -40,18 +41,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				},
 			);
 		}
-		try {
-			returnData.push(...(await run.call(this, i, items[i])));
-		} catch (error) {
-			if (this.continueOnFail()) {
-				returnData.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
-				continue;
-			}
-			// the same instance when it is already an n8n error; anything unexpected gains the item index
-			if (error instanceof NodeApiError)
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		const outcome = await settle(run.call(this, i, items[i]));
+		if (outcome.ok) {
+			returnData.push(...outcome.value);
+			continue;
 		}
+		const { error } = outcome;
+		if (this.continueOnFail()) {
+			returnData.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
+			continue;
+		}
+		// an n8n error already carries its item index; anything unexpected gains it
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 	}
 	return [returnData];
 }

@@ -1,13 +1,6 @@
 export const CREDENTIAL_TYPE = 'captioningApi';
 
-/** Contract 4.1: the assertion grant must ask for exactly these scopes. */
-export const REQUIRED_SCOPE = 'write_transcriptions write_media';
-
-/** Contract 5.3: `service` stands for the service's own name; users can change it in the credential. */
-export const DEFAULT_MEDIA_TYPE = 'application/vnd.service.v1';
-
 export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EVENT_OPTIONS = [
 	{
@@ -20,10 +13,4 @@ export const EVENT_OPTIONS = [
 		value: 'transcription.transcribed',
 		description: 'A transcription finished; its caption files (VTT, Google STT) are ready',
 	},
-];
-
-/** The caption file formats the service produces, as parameter options (trigger downloads, Download, Convert). */
-export const CAPTION_FORMAT_OPTIONS = [
-	{ name: 'Google Speech-to-Text JSON', value: 'google_stt' },
-	{ name: 'WebVTT', value: 'vtt' },
 ];

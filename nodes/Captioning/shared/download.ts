@@ -2,9 +2,8 @@
 // authorisation: no credential is sent with them (object stores refuse a second auth mechanism).
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { networkProblem } from './auth';
-import { captionFileExtension, captionMimeType } from './captions';
-import { networkCode } from './tokens';
+import { captionFileSuffix, captionMimeType, isSourceFormat } from './captions/formats';
+import { networkCode, networkProblem } from './network';
 import { stripQueryStrings } from './redact';
 
 export interface DownloadedFile {
@@ -14,7 +13,7 @@ export interface DownloadedFile {
 	mimeType: string;
 }
 
-export type DownloadOutcome =
+type DownloadOutcome =
 	| { ok: true; file: DownloadedFile }
 	| { ok: false; status?: number; message: string };
 
@@ -109,8 +108,7 @@ export function fileNameFor(format: string, title: unknown, contentDisposition?:
 			.replace(/[^a-z0-9]+/g, '-')
 			.replace(/^-+|-+$/g, '')
 			.slice(0, 80) || 'captions';
-	const extension = captionFileExtension(format);
-	return format === 'google_stt' ? `${base}.google_stt.${extension}` : `${base}.${extension}`;
+	return `${base}${captionFileSuffix(format)}`;
 }
 
 /** What to tell the user when a signed URL does not give the file. */
@@ -172,10 +170,10 @@ export async function fetchSignedFile(
 			message: describeDownloadFailure(response.statusCode, url, errorDetail(body)),
 		};
 	}
-	const mimeType =
-		format === 'vtt' || format === 'google_stt'
-			? captionMimeType(format)
-			: (response.headers['content-type'] ?? captionMimeType(format)).split(';')[0];
+	// the service's own formats have a known type, whatever the file server calls them
+	const mimeType = isSourceFormat(format)
+		? captionMimeType(format)
+		: (response.headers['content-type'] ?? captionMimeType(format)).split(';')[0];
 	return {
 		ok: true,
 		file: {

@@ -41,7 +41,7 @@ export const jsonApiErrorSchema = z
 	.passthrough();
 
 /** Longer ids are not the service's: the per-process memory of started events keeps 10,000 of them. */
-export const MAX_EVENT_ID_LENGTH = 200;
+const MAX_EVENT_ID_LENGTH = 200;
 
 /**
  * Section 2.3, read liberally: a refused delivery is retried five times and then lost, so only what the
@@ -67,7 +67,6 @@ export const webhookEventHeadSchema = z
 			.passthrough(),
 	})
 	.passthrough();
-export type WebhookEventHead = z.infer<typeof webhookEventHeadSchema>;
 
 /** Turns zod issues into one line that names the paths, never the values (which may be secrets). */
 export function describeIssues(error: z.ZodError, limit = 5): string {

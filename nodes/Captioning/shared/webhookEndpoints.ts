@@ -1,7 +1,7 @@
 // Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
 // answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
 // These pure functions read every plausible shape; the calls at the end are thin wiring over the transport.
-import type { IDataObject, JsonObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
@@ -12,6 +12,7 @@ import {
 	statusOf,
 } from '../transport';
 import { CREDENTIAL_TYPE } from './constants';
+import { settle } from './settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
 
@@ -135,7 +136,7 @@ export function nextFromLinkHeader(link: string | undefined): string | undefined
 	return undefined;
 }
 
-export interface EndpointPage {
+interface EndpointPage {
 	endpoints: WebhookEndpoint[];
 	/** The next page's URL as the service gave it (`links.next` or a `Link` header), if any. */
 	next?: string;
@@ -159,7 +160,7 @@ export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>
 	return page;
 }
 
-export type NextPage = { path: string } | { refused: string };
+type NextPage = { path: string } | { refused: string };
 
 /**
  * Where the next page is, as a path below the Base URL: only the Base URL's own origin and path are followed,
@@ -185,9 +186,9 @@ export function nextPagePath(next: string, currentUrl: string, baseUrl: string):
 }
 
 /** Pages a list is followed for at most; a service that pages on beyond this is stopped with a reason. */
-export const MAX_LIST_PAGES = 50;
+const MAX_LIST_PAGES = 50;
 
-export interface CollectedEndpoints {
+interface CollectedEndpoints {
 	endpoints: WebhookEndpoint[];
 	/** Why the list may be incomplete (a next page not followed); absent when every page was read. */
 	incomplete?: string;
@@ -233,8 +234,8 @@ export class UnexpectedListError extends Error {
 	}
 }
 
-export type ManagementCall = 'collection' | 'item';
-export type FailureKind = 'gone' | 'unsupported' | 'error';
+type ManagementCall = 'collection' | 'item';
+type FailureKind = 'gone' | 'unsupported' | 'error';
 
 /**
  * What a failed list, read or delete means. The contract publishes only the creation of endpoints, so a service
@@ -287,28 +288,24 @@ export function redactEndpoint(endpoint: WebhookEndpoint): WebhookEndpoint {
 
 export type CallOutcome =
 	| { ok: true; response: ApiResponse }
-	| { ok: false; status?: number; error: NodeApiError };
+	| { ok: false; status?: number; error: Error };
 
 /** One call whose failure the caller classifies instead of throwing it. */
 export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Promise<CallOutcome> {
 	try {
 		return { ok: true, response: await captioningApiCall.call(ctx, request) };
 	} catch (error) {
-		// the transport throws NodeApiError: this hands back the same instance
-		return {
-			ok: false,
-			status: statusOf(error),
-			error: new NodeApiError(ctx.getNode(), error as JsonObject),
-		};
+		// as the transport threw it: a NodeApiError, or a NodeOperationError for a cancelled wait
+		return { ok: false, status: statusOf(error), error: error as Error };
 	}
 }
 
-export type ListOutcome =
+type ListOutcome =
 	| ({ supported: true } & CollectedEndpoints)
 	| { supported: false; status?: number };
 
 /** The credential's Base URL, against which next-page links are checked. */
-export async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
+async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
 	const credentials = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE, itemIndex);
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 }
@@ -333,26 +330,20 @@ export async function listEndpoints(
 		pending = undefined;
 		return response;
 	};
-	try {
-		const collected = await collectEndpoints(fetchPage, {
-			baseUrl: await baseUrlOf(ctx, itemIndex),
-			limit: options.limit,
-		});
-		return { supported: true, ...collected };
-	} catch (error) {
-		if (!(error instanceof UnexpectedListError)) {
-			// the transport throws NodeApiError: this hands back the same instance
-			throw new NodeApiError(ctx.getNode(), error as JsonObject);
-		}
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: error.message },
-			{
-				message: error.message,
-				description:
-					'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
-				itemIndex,
-			},
-		);
-	}
+	const baseUrl = await baseUrlOf(ctx, itemIndex);
+	const outcome = await settle(collectEndpoints(fetchPage, { baseUrl, limit: options.limit }));
+	if (outcome.ok) return { supported: true, ...outcome.value };
+	// the transport's own error passes as it was thrown; a body that is no list is said here
+	const { error } = outcome;
+	if (!(error instanceof UnexpectedListError)) throw error;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ message: error.message },
+		{
+			message: error.message,
+			description:
+				'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
+			itemIndex,
+		},
+	);
 }

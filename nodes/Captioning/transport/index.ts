@@ -17,14 +17,13 @@ import type { z, ZodTypeAny } from 'zod';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
 import { stripQueryStrings } from '../shared/redact';
+import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
 	type HttpFailure,
-	type Pacer,
 	pacerFor,
 	RetryStop,
 	sendPaced,
-	settle,
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
 } from './pacing';
@@ -157,8 +156,6 @@ async function sendFollowingRedirects(
 	}
 }
 
-export type { HttpFailure };
-
 /** The HTTP answer behind an error thrown by n8n's request helpers, when there was one. */
 export function readFailure(error: unknown): HttpFailure | undefined {
 	const cause = (error as { cause?: unknown })?.cause ?? error;
@@ -181,7 +178,7 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /** A human description of the service's JSON:API error document, if that is what it sent. */
-export function describeServiceError(data: unknown): string | undefined {
+function describeServiceError(data: unknown): string | undefined {
 	const parsed = jsonApiErrorSchema.safeParse(data);
 	if (!parsed.success) return undefined;
 	return parsed.data.errors
@@ -321,5 +318,3 @@ function parseBody<S extends ZodTypeAny>(
 		},
 	);
 }
-
-export type { Pacer };

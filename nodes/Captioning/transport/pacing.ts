@@ -6,6 +6,8 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 
+import { settle } from '../shared/settle';
+
 type Headers = Record<string, string | string[] | undefined>;
 
 /** What a call may spend waiting (pauses and retry delays together) before it gives up with an error. */
@@ -16,12 +18,12 @@ export const MAX_ATTEMPTS = 6;
 export const MIN_RETRY_DELAY_MS = 1_000;
 const MAX_BACKOFF_MS = 16_000;
 
-export interface WaitLimits {
+interface WaitLimits {
 	budgetMs: number;
 	maxAttempts: number;
 }
 
-export const DEFAULT_LIMITS: WaitLimits = { budgetMs: WAIT_BUDGET_MS, maxAttempts: MAX_ATTEMPTS };
+const DEFAULT_LIMITS: WaitLimits = { budgetMs: WAIT_BUDGET_MS, maxAttempts: MAX_ATTEMPTS };
 
 // header names are case-insensitive; n8n's client gives them in lower case, other callers may not
 const header = (headers: Headers, name: string): string | undefined => {
@@ -67,7 +69,7 @@ export function retryDelayMs(
 	return undefined;
 }
 
-export type RetryPlan =
+type RetryPlan =
 	| { kind: 'retry'; delayMs: number }
 	| { kind: 'give-up'; reason: 'not-retryable' }
 	| { kind: 'give-up'; reason: 'attempts' | 'budget'; delayMs: number };
@@ -94,10 +96,7 @@ export function pauseBeforeNextRequest(
 	return Math.max(0, announced.resetAtMs - now);
 }
 
-export type PausePlan =
-	| { kind: 'go' }
-	| { kind: 'pause'; ms: number }
-	| { kind: 'give-up'; ms: number };
+type PausePlan = { kind: 'go' } | { kind: 'pause'; ms: number } | { kind: 'give-up'; ms: number };
 
 /** A pause before a request is waiting too: it comes out of the same budget as the retries. */
 export function planPause(
@@ -120,7 +119,7 @@ export function readAnnouncement(
 	return { remaining, resetAtMs: reset * 1000 };
 }
 
-export interface Pacer {
+interface Pacer {
 	/** The pause the latest announcement asks for before the next request; taking it clears it. */
 	takePause(now: number): number;
 	afterResponse(headers: Headers): void;
@@ -173,7 +172,7 @@ export interface HttpFailure {
 	data: unknown;
 }
 
-export type Sleep = (ms: number) => Promise<void>;
+type Sleep = (ms: number) => Promise<void>;
 
 /** An abort signal as n8n hands it out (getExecutionCancelSignal). */
 export interface CancelSignal {
@@ -210,7 +209,7 @@ export async function waitUnlessCancelled(
 	if (signal.aborted) throw cancelled();
 }
 
-export interface PacedOptions {
+interface PacedOptions {
 	method: IHttpRequestMethods;
 	pacer: Pacer;
 	/** The HTTP answer behind a thrown error, when there was one. */
@@ -261,14 +260,4 @@ export async function sendPaced<T extends { headers?: Headers }>(
 		}
 		await wait(plan.delayMs);
 	}
-}
-
-/** A promise's outcome as a value, so that what follows a failure is decided outside a catch block. */
-export async function settle<T>(
-	promise: Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-	return await promise.then(
-		(value) => ({ ok: true as const, value }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
 }

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { transcriptFromCaptions } from '../shared/captions';
+import { TRANSCRIPT_SOURCES } from '../shared/captions/formats';
 import { fetchSignedFile } from '../shared/download';
 import { stripQueryStrings } from '../shared/redact';
 import type { Download } from './receive';
@@ -49,9 +50,9 @@ export async function attachDownloads(
 			fail(format, `The ${format} file could not be stored on the item: ${problem(error)}`);
 		}
 	}
-	// word timings make the better transcript; the WebVTT file is the fallback
+	// the best transcript the files give; a file that cannot be read leaves it to the next
 	let unreadable: [string, string] | undefined;
-	for (const source of ['google_stt', 'vtt'].filter((format) => texts[format] !== undefined)) {
+	for (const source of TRANSCRIPT_SOURCES.filter((format) => texts[format] !== undefined)) {
 		try {
 			const transcript = transcriptFromCaptions(source, texts[source]);
 			if (transcript === undefined) continue;

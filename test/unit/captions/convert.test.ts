@@ -1,18 +1,20 @@
 import {
-	captionFileExtension,
-	captionMimeType,
 	CaptionFormatError,
-	type CaptionSourceFormat,
-	type CaptionTargetFormat,
 	convertCaptions,
 	DEFAULT_CUE_LAYOUT,
 	DEFAULT_MAX_CUE_MS,
 	displayWidth,
 	parseSrt,
 	parseVtt,
-	SUPPORTED_CONVERSIONS,
 	transcriptFromCaptions,
 } from '../../../nodes/Captioning/shared/captions';
+import {
+	captionFileExtension,
+	captionMimeType,
+	type CaptionSourceFormat,
+	type CaptionTargetFormat,
+	SUPPORTED_CONVERSIONS,
+} from '../../../nodes/Captioning/shared/captions/formats';
 import { description as convertDescription } from '../../../nodes/Captioning/actions/captionFile/convert.operation';
 import { expectValidVtt, fixture, independentParse } from './helpers';
 
@@ -297,21 +299,6 @@ describe('convertCaptions', () => {
 		expect(() =>
 			convertCaptions({ from: 'google_stt', to: 'vtt', content: fixture('keynote.vtt') }),
 		).toThrow(/google_stt content is not valid JSON/);
-	});
-});
-
-describe('captionMimeType and captionFileExtension', () => {
-	it.each([
-		['vtt', 'text/vtt', 'vtt'],
-		['google_stt', 'application/json', 'json'],
-		['srt', 'application/x-subrip', 'srt'],
-		['text', 'text/plain', 'txt'],
-		['ttml', 'application/octet-stream', 'bin'],
-		['constructor', 'application/octet-stream', 'bin'],
-		['', 'application/octet-stream', 'bin'],
-	])('%j → %s, %s', (format, mimeType, extension) => {
-		expect(captionMimeType(format)).toBe(mimeType);
-		expect(captionFileExtension(format)).toBe(extension);
 	});
 });
 

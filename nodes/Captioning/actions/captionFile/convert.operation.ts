@@ -6,17 +6,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { CAPTION_FORMAT_OPTIONS } from '../../shared/constants';
 import { downloadOrThrow } from './shared';
 import {
 	CaptionFormatError,
-	type CaptionSourceFormat,
-	type CaptionTargetFormat,
 	convertCaptions,
 	DEFAULT_CUE_LAYOUT,
 	DEFAULT_MAX_CUE_MS,
-	SUPPORTED_CONVERSIONS,
 } from '../../shared/captions';
+import {
+	CAPTION_FORMAT_OPTIONS,
+	captionBaseName,
+	type CaptionSourceFormat,
+	type CaptionTargetFormat,
+	detectFormat,
+	formatFromUrl,
+	SUPPORTED_CONVERSIONS,
+} from '../../shared/captions/formats';
 
 // the editor shows the defaults that apply when an option is not added (shared/captions/words.ts)
 const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
@@ -161,14 +166,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Recognises the service's two formats from their content. */
-export function detectFormat(content: string): CaptionSourceFormat | undefined {
-	const start = content.replace(/^\uFEFF/, '').trimStart();
-	if (start.startsWith('WEBVTT')) return 'vtt';
-	if (start.startsWith('{')) return 'google_stt';
-	return undefined;
-}
-
 interface CaptionInput {
 	content: string;
 	/** Base of the output file name. */
@@ -193,8 +190,7 @@ async function readInput(
 	}
 	if (source === 'url') {
 		const url = String(ctx.getNodeParameter('url', i) ?? '').trim();
-		const format =
-			chosen === 'auto' ? (/google_stt|\.json(\?|$)/i.test(url) ? 'google_stt' : 'vtt') : chosen;
+		const format = chosen === 'auto' ? formatFromUrl(url) : chosen;
 		const file = await downloadOrThrow(ctx, url, format, item.json.title, i);
 		return {
 			content: file.data.toString('utf8'),
@@ -293,7 +289,7 @@ export async function execute(
 			},
 		];
 	}
-	const base = input.name.replace(/(\.google_stt)?\.[^.]+$/, '');
+	const base = captionBaseName(input.name);
 	const outputName = this.getNodeParameter('outputBinaryPropertyName', i) as string;
 	const file = await this.helpers.prepareBinaryData(
 		Buffer.from(converted.content, 'utf8'),

@@ -5,7 +5,7 @@ import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
 import { createdEndpoint, ENDPOINTS_PATH, redactEndpoint } from '../../shared/webhookEndpoints';
 import { captioningApiCall } from '../../transport';
 
-export const ID_NOT_GIVEN =
+const ID_NOT_GIVEN =
 	'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.';
 
 const properties: INodeProperties[] = [

@@ -62,7 +62,7 @@ export async function explainItemFailure(
 	action: 'read' | 'delete',
 	id: string,
 	itemIndex: number,
-): Promise<NodeApiError> {
+): Promise<Error> {
 	const request = `${action === 'read' ? 'GET' : 'DELETE'} ${ENDPOINTS_PATH}/{id}`;
 	if (failure.status === 404) {
 		const collection = await tryCall(ctx, { method: 'GET', path: ENDPOINTS_PATH, itemIndex });

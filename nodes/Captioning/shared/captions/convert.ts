@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
 import { CaptionFormatError } from './errors';
+import {
+	captionFileExtension,
+	captionMimeType,
+	type CaptionSourceFormat,
+	type CaptionTargetFormat,
+	isSourceFormat,
+	SUPPORTED_CONVERSIONS,
+} from './formats';
 import { googleSttToCues, parseGoogleStt } from './googleStt';
 import { formatSrt, parseSrt } from './srt';
 import { cuesToSegments, cuesToText } from './text';
@@ -8,20 +16,10 @@ import { msToSeconds } from './time';
 import type { Cue, Word } from './types';
 import { formatVtt, parseVtt } from './vtt';
 
-export type CaptionSourceFormat = 'vtt' | 'google_stt';
-export type CaptionTargetFormat = 'vtt' | 'srt' | 'text' | 'segments' | 'words';
-
-export const SUPPORTED_CONVERSIONS: Readonly<
-	Record<CaptionSourceFormat, readonly CaptionTargetFormat[]>
-> = {
-	vtt: ['vtt', 'srt', 'text', 'segments'],
-	google_stt: ['vtt', 'srt', 'text', 'segments', 'words'],
-};
-
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
 
-export const convertOptionsSchema = z.object({
+const convertOptionsSchema = z.object({
 	maxCueMs: positive.optional(),
 	maxCueChars: positive.optional(),
 	maxLineChars: positive.optional(),
@@ -34,52 +32,28 @@ export const convertOptionsSchema = z.object({
 	includeVoice: z.boolean().optional(),
 });
 
-export type ConvertOptions = z.infer<typeof convertOptionsSchema>;
+type ConvertOptions = z.infer<typeof convertOptionsSchema>;
 
-export interface ConvertRequest {
+interface ConvertRequest {
 	from: CaptionSourceFormat;
 	to: CaptionTargetFormat;
 	content: string;
 	options?: ConvertOptions;
 }
 
-export interface ConvertedCaptions {
+interface ConvertedCaptions {
 	content: string;
 	mimeType: string;
 	/** Without the dot, as n8n binary data expects. */
 	fileExtension: string;
 }
 
-export interface WordJson {
+interface WordJson {
 	start: number;
 	end: number;
 	text: string;
 	confidence?: number;
 	speakerTag?: number;
-}
-
-const FILE_TYPES: Record<string, { mimeType: string; fileExtension: string }> = {
-	vtt: { mimeType: 'text/vtt', fileExtension: 'vtt' },
-	srt: { mimeType: 'application/x-subrip', fileExtension: 'srt' },
-	google_stt: { mimeType: 'application/json', fileExtension: 'json' },
-	text: { mimeType: 'text/plain', fileExtension: 'txt' },
-	segments: { mimeType: 'application/json', fileExtension: 'json' },
-	words: { mimeType: 'application/json', fileExtension: 'json' },
-};
-const UNKNOWN_FILE_TYPE = { mimeType: 'application/octet-stream', fileExtension: 'bin' };
-
-function fileType(format: string) {
-	return Object.hasOwn(FILE_TYPES, format) ? FILE_TYPES[format] : UNKNOWN_FILE_TYPE;
-}
-
-/** MIME type of a caption format; `application/octet-stream` for formats this package does not know. */
-export function captionMimeType(format: string): string {
-	return fileType(format).mimeType;
-}
-
-/** File extension (without the dot) of a caption format; `bin` for unknown formats. */
-export function captionFileExtension(format: string): string {
-	return fileType(format).fileExtension;
 }
 
 function supportedList(): string {
@@ -88,13 +62,9 @@ function supportedList(): string {
 		.join('; ');
 }
 
-function isSource(format: string): format is CaptionSourceFormat {
-	return Object.hasOwn(SUPPORTED_CONVERSIONS, format);
-}
-
 function checkConversion(from: string, to: string): void {
 	const supported = `Supported conversions: ${supportedList()}.`;
-	if (!isSource(from)) {
+	if (!isSourceFormat(from)) {
 		throw new CaptionFormatError(
 			`Cannot convert from "${from}": unknown caption format. ${supported}`,
 		);
@@ -160,7 +130,11 @@ export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
 				? JSON.stringify(wordsJson(transcript.words), null, 2)
 				: render(to, googleSttToCues(transcript, options), options);
 	}
-	return { content: output, ...fileType(to) };
+	return {
+		content: output,
+		mimeType: captionMimeType(to),
+		fileExtension: captionFileExtension(to),
+	};
 }
 
 /**

@@ -11,7 +11,7 @@ const duration = z.custom<string | number | { seconds?: string | number; nanos?:
 	{ message: 'expected a Duration such as "1.300s", "12s" or {"seconds":"1","nanos":300000000}' },
 );
 
-export const googleSttWordSchema = z
+const googleSttWordSchema = z
 	.object({
 		startTime: duration.nullish(),
 		endTime: duration.nullish(),
@@ -24,7 +24,7 @@ export const googleSttWordSchema = z
 	})
 	.passthrough();
 
-export const googleSttAlternativeSchema = z
+const googleSttAlternativeSchema = z
 	.object({
 		transcript: z.string().nullish(),
 		confidence: z.number().nullish(),
@@ -32,7 +32,7 @@ export const googleSttAlternativeSchema = z
 	})
 	.passthrough();
 
-export const googleSttResultSchema = z
+const googleSttResultSchema = z
 	.object({
 		alternatives: z.array(googleSttAlternativeSchema).nullish(),
 		resultEndTime: duration.nullish(),
@@ -47,11 +47,10 @@ export const googleSttSchema = z
 	.object({ results: z.array(googleSttResultSchema).nullish() })
 	.passthrough();
 
-export type GoogleSttResponse = z.infer<typeof googleSttSchema>;
 type GoogleSttWordJson = z.infer<typeof googleSttWordSchema>;
 
 /** One recognition result with its time span: from the previous result's end to its own. */
-export interface GoogleSttResult {
+interface GoogleSttResult {
 	startMs: number;
 	endMs: number;
 	transcript: string;
@@ -62,7 +61,7 @@ export interface GoogleSttResult {
 	channelTag?: number;
 }
 
-export interface GoogleSttTranscript {
+interface GoogleSttTranscript {
 	words: Word[];
 	transcript: string;
 	/** Mean confidence of the results that report one. */

@@ -1,5 +1,5 @@
 export { CaptionFormatError } from './errors';
-export type { Cue, CueLayoutOptions, Segment, Word } from './types';
+export type { Cue, Word } from './types';
 export {
 	formatSrtTimestamp,
 	formatVttTimestamp,
@@ -9,28 +9,9 @@ export {
 	parseVttTimestamp,
 } from './time';
 export { displayWidth, fitsCue, joinText, tokenize, wrapTokens } from './layout';
-export { decodeEntities, formatVtt, parseCueText, parseVtt, sanitizeCueSettings } from './vtt';
-export type { VttFormatOptions } from './vtt';
+export { decodeEntities, formatVtt, parseVtt, sanitizeCueSettings } from './vtt';
 export { formatSrt, parseSrt } from './srt';
-export type { SrtFormatOptions } from './srt';
 export { DEFAULT_CUE_LAYOUT, DEFAULT_MAX_CUE_MS, wordsToCues } from './words';
 export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
-export type { GoogleSttResponse, GoogleSttResult, GoogleSttTranscript } from './googleStt';
-export { cuesToSegments, cuesToText, DEFAULT_PARAGRAPH_GAP_MS } from './text';
-export type { TextOptions } from './text';
-export {
-	captionFileExtension,
-	captionMimeType,
-	convertCaptions,
-	convertOptionsSchema,
-	SUPPORTED_CONVERSIONS,
-	transcriptFromCaptions,
-} from './convert';
-export type {
-	CaptionSourceFormat,
-	CaptionTargetFormat,
-	ConvertedCaptions,
-	ConvertOptions,
-	ConvertRequest,
-	WordJson,
-} from './convert';
+export { cuesToSegments, cuesToText } from './text';
+export { convertCaptions, transcriptFromCaptions } from './convert';

@@ -2,7 +2,7 @@ import { CaptionFormatError } from './errors';
 import { formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { Cue } from './types';
 
-export interface SrtFormatOptions {
+interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
 	includeVoice?: boolean;
 }

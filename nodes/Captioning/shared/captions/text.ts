@@ -2,12 +2,12 @@ import { joinText } from './layout';
 import { formatVttTimestamp, msToSeconds } from './time';
 import type { Cue, Segment } from './types';
 
-export interface TextOptions {
+interface TextOptions {
 	/** A silence at least this long between cues starts a new paragraph. */
 	paragraphGapMs?: number;
 }
 
-export const DEFAULT_PARAGRAPH_GAP_MS = 2000;
+const DEFAULT_PARAGRAPH_GAP_MS = 2000;
 
 function byStart(cues: readonly Cue[]): Cue[] {
 	return [...cues].sort((a, b) => a.startMs - b.startMs);

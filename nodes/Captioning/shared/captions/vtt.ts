@@ -2,7 +2,7 @@ import { CaptionFormatError } from './errors';
 import { formatVttTimestamp, parseVttTimestamp } from './time';
 import type { Cue } from './types';
 
-export interface VttFormatOptions {
+interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
 	header?: string;
 }
@@ -60,7 +60,7 @@ interface VoiceSpan {
  * Strips markup from cue text. With one voice it is returned separately; when several speakers
  * share a cue each keeps a `Name: ` prefix so lines are not attributed to the wrong person.
  */
-export function parseCueText(payload: string): { text: string; voice?: string } {
+function parseCueText(payload: string): { text: string; voice?: string } {
 	const spans: VoiceSpan[] = [{ text: '' }];
 	let rubyTextDepth = 0;
 	for (const [token, tag] of payload.matchAll(/<([^>]*)(?:>|$)|[^<]+/g)) {

@@ -2,7 +2,10 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
-import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/shared/auth';
+import {
+	credentialValues,
+	valuesFingerprint,
+} from '../../nodes/Captioning/shared/credential/values';
 
 const type = new CaptioningApi();
 const values = {

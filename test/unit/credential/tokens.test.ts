@@ -1,8 +1,17 @@
 // The grant flow behind preAuthentication (obtainTokens), branch by branch, with a scripted token endpoint.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/shared/auth';
-import { canShareGrant, obtainTokens, SHARED_GRANT_MS } from '../../nodes/Captioning/shared/tokens';
+import {
+	canShareGrant,
+	grantKey,
+	obtainTokens,
+	SHARED_GRANT_MS,
+} from '../../../nodes/Captioning/shared/credential/tokens';
+import {
+	credentialValues,
+	valuesFingerprint,
+} from '../../../nodes/Captioning/shared/credential/values';
+import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';
 const OLD_ASSERTION = 'as-old-assertion-456';
@@ -166,4 +175,20 @@ describe('canShareGrant: a grant another caller started', () => {
 		).toBe(false));
 	test('the caller holds the token it issued (the service refused it): not shared', () =>
 		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, 'a1', now)).toBe(false));
+});
+
+describe('grantKey', () => {
+	test('grantKey: callers share a grant only with the same values and the same usable refresh token', () => {
+		const tokenFingerprint = valuesFingerprint(creds);
+		const refresh = { ...creds, refreshToken: 'rt-1', tokenFingerprint };
+		expect(grantKey(refresh)).toBe(grantKey({ ...refresh }));
+		expect(grantKey(refresh)).not.toBe(grantKey({ ...refresh, refreshToken: 'rt-2' }));
+		expect(grantKey(refresh)).not.toBe(grantKey({ ...refresh, assertion: 'other' }));
+		// a refresh token of other values is not used: it does not split callers either
+		const stale = { ...creds, tokenFingerprint: 'old' };
+		expect(grantKey({ ...stale, refreshToken: 'a' })).toBe(
+			grantKey({ ...stale, refreshToken: 'b' }),
+		);
+		expect(grantKey({ ...stale, refreshToken: 'a' })).toBe(grantKey(creds));
+	});
 });

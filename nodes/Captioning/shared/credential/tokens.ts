@@ -1,35 +1,23 @@
 // The grant flow behind the credential's preAuthentication: refresh when the saved refresh token belongs to the
-// current values, else (or when the service refuses it) the assertion grant.
+// current values, else (or when the service refuses it) the assertion grant; callers that ask together share one.
 import { createHash } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
+import { networkCode } from '../network';
+import { describeTokenFailure } from './failures';
 import {
-	type CaptioningCredentials,
 	chooseGrant,
-	CredentialError,
-	describeTokenFailure,
 	type Grant,
 	grantParameters,
-	readCredentials,
 	readTokenAnswer,
 	type SavedTokens,
 	shouldFallBackToAssertion,
 	type TokenOutcome,
 	toSavedTokens,
-} from './auth';
+} from './grant';
+import { type CaptioningCredentials, CredentialError, readCredentials } from './values';
 
 type Http = (options: IHttpRequestOptions) => Promise<unknown>;
-
-const NETWORK_CODE = /^E[A-Z_]+$/;
-
-/** The network error's code (ECONNREFUSED, ENOTFOUND, …): its message may quote the URL with the secrets. */
-export function networkCode(error: unknown): string {
-	for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-		if (typeof e.code === 'string' && NETWORK_CODE.test(e.code)) return e.code;
-		e = e.cause as typeof e;
-	}
-	return 'network error';
-}
 
 async function callTokenEndpoint(
 	http: Http,

@@ -1,6 +1,8 @@
-// File names of downloaded caption files (shared/download.ts): from Content-Disposition, else from the title.
-// The trigger names files after it has answered the delivery: nothing here may throw.
+// The signed-file download (shared/download.ts): file names from Content-Disposition, else from the title, and
+// what a failed download tells the user. The trigger names files after it has answered the delivery: nothing
+// here may throw.
 import {
+	describeDownloadFailure,
 	fileNameFor,
 	fileNameFromContentDisposition,
 } from '../../nodes/Captioning/shared/download';
@@ -124,17 +126,53 @@ describe('fileNameFor', () => {
 		expect(fileNameFor('vtt', 'Title', 'attachment; filename="given.vtt"')).toBe('given.vtt');
 	});
 
+	test('the server’s Content-Disposition name wins, with path separators neutralised', () => {
+		expect(fileNameFor('vtt', 'x', 'attachment; filename="board.vtt"')).toBe('board.vtt');
+		expect(fileNameFor('vtt', 'x', "attachment; filename*=UTF-8''caf%C3%A9.vtt")).toBe('café.vtt');
+		expect(fileNameFor('vtt', 'x', 'attachment; filename="../../etc/passwd"')).toBe(
+			'.._.._etc_passwd',
+		);
+	});
+
 	test('else a slug of the title with the format’s extension', () => {
 		expect(fileNameFor('vtt', 'Q3 50% update')).toBe('q3-50-update.vtt');
 		expect(fileNameFor('google_stt', 'Board meeting', 'attachment')).toBe(
 			'board-meeting.google_stt.json',
 		);
 		expect(fileNameFor('vtt', 42)).toBe('42.vtt');
+		expect(fileNameFor('vtt', 'Board Meeting: Q3 / Café')).toBe('board-meeting-q3-cafe.vtt');
+		expect(fileNameFor('google_stt', 'Board meeting')).toBe('board-meeting.google_stt.json');
+		expect(fileNameFor('vtt', '日本語')).toBe('captions.vtt');
+		expect(fileNameFor('srt', null)).toBe('captions.srt');
+		expect(fileNameFor('ttml', 'Talk')).toBe('talk.bin');
 	});
 
 	test('a title that is not text gives the generic name', () => {
 		expect(fileNameFor('vtt', { en: 'Board' })).toBe('captions.vtt');
 		expect(fileNameFor('vtt', ['Board'])).toBe('captions.vtt');
 		expect(fileNameFor('vtt', undefined)).toBe('captions.vtt');
+	});
+});
+
+describe('describeDownloadFailure', () => {
+	const url = 'https://files.example.com/a.vtt?expires=1&signature=abc';
+
+	test('403 with expiry: expired, and what to do; the signature never appears', () => {
+		const text = describeDownloadFailure(403, url, 'This signed URL expired at 2026-01-01');
+		expect(text).toMatch(/has expired\..*turn on "Download Caption Files"/);
+		expect(text).not.toContain('signature=abc');
+	});
+
+	test('403 otherwise, 404, other statuses and network errors', () => {
+		expect(describeDownloadFailure(403, url, 'signature mismatch')).toMatch(
+			/was refused \(HTTP 403\): it was altered or has expired/,
+		);
+		expect(describeDownloadFailure(404, url)).toBe(
+			'There is no file at https://files.example.com/a.vtt?[redacted] (HTTP 404).',
+		);
+		expect(describeDownloadFailure(500, url, 'boom')).toMatch(/failed with HTTP 500: boom\.$/);
+		expect(describeDownloadFailure(undefined, url, 'connection refused')).toMatch(
+			/Could not download .*: connection refused\.$/,
+		);
 	});
 });

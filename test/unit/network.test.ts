@@ -1,0 +1,22 @@
+// Failures below HTTP: the code dug out of the error, and put in words.
+import { networkCode, networkProblem } from '../../nodes/Captioning/shared/network';
+
+const SECRET = 'cs-very-secret-123';
+
+describe('networkProblem and networkCode', () => {
+	test('network codes are put in words, unknown ones generically', () => {
+		expect(networkProblem('ENOTFOUND')).toBe('host name not found');
+		expect(networkProblem('EWHATEVER')).toBe('network error');
+	});
+
+	test('networkCode digs out the code, never the message', () => {
+		expect(
+			networkCode({
+				message: `connect ECONNREFUSED ?client_secret=${SECRET}`,
+				cause: { code: 'ECONNREFUSED' },
+			}),
+		).toBe('ECONNREFUSED');
+		expect(networkCode({ code: 'ENOTFOUND' })).toBe('ENOTFOUND');
+		expect(networkCode(new Error('x'))).toBe('network error');
+	});
+});
