@@ -1,6 +1,7 @@
 // The Captioning Trigger against the sandbox over real HTTP: its lifecycle (webhookMethods in n8n-core's real
 // HookContext) and its receiving side (webhook() in n8n-core's real WebhookContext behind a real HTTP server).
 import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
@@ -209,6 +210,17 @@ describe('registration', () => {
 		await activate();
 		sandbox.endpoints.clear();
 		await expect(hook('delete')).resolves.toBe(true);
+	});
+
+	test('activation with no event selected names the fix, as the user’s error, and registers nothing', async () => {
+		await setUp({ events: [] });
+		const error = await hook('create').catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe(
+			'Select at least one event for the Captioning Trigger to listen to',
+		);
+		expect(endpoints()).toEqual([]);
+		expect(apiCalls()).toEqual([]);
 	});
 
 	test('a failed deactivation is reported, not swallowed', async () => {

@@ -18,7 +18,7 @@
 // the callback URI create registers. A registration saved with the plain token is rewritten when read here.
 import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { captioningApiCall } from '../transport';
 import { CREDENTIAL_TYPE } from '../shared/constants';
@@ -192,10 +192,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const want = wanted(this);
 	if (want.events.length === 0) {
-		throw new NodeApiError(
+		// the user's choice, not the service's answer
+		throw new NodeOperationError(
 			this.getNode(),
-			{},
-			{ message: 'Select at least one event for the Captioning Trigger to listen to' },
+			'Select at least one event for the Captioning Trigger to listen to',
 		);
 	}
 	const stored = migrateRegistration(staticData);
