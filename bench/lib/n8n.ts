@@ -29,6 +29,9 @@ export async function createCaptioningCredential(
 	return (await createSandboxCredential(n8n, sandbox, name, { client })).id;
 }
 
+/** A node's reference to the Captioning credential the benchmark created (ours, the action node, floorCred). */
+const captioningCredential = (id: string) => ({ [FLOOR_CREDENTIAL_TYPE]: { id, name: 'bench' } });
+
 const noOp = (x: number) => ({
 	id: randomUUID(),
 	name: 'No Operation, do nothing',
@@ -67,7 +70,7 @@ export function triggerWorkflow(options: {
 					events: options.events ?? ['transcription.created', 'transcription.transcribed'],
 					options: {},
 				},
-				credentials: { captioningApi: { id: options.credentialId, name: 'bench' } },
+				credentials: captioningCredential(options.credentialId),
 			},
 			noop,
 		],
@@ -99,11 +102,7 @@ export function floorWorkflow(options: {
 				webhookId: randomUUID(),
 				parameters: { options: {} },
 				...(options.credentialId
-					? {
-							credentials: {
-								[FLOOR_CREDENTIAL_TYPE]: { id: options.credentialId, name: 'bench' },
-							},
-						}
+					? { credentials: captioningCredential(options.credentialId) }
 					: {}),
 			},
 			noop,
@@ -160,7 +159,7 @@ export function actionWorkflow(options: {
 				typeVersion: 1,
 				position: [500, 0],
 				parameters: options.parameters,
-				credentials: { captioningApi: { id: options.credentialId, name: 'bench' } },
+				credentials: captioningCredential(options.credentialId),
 			},
 		],
 		connections: inLine([WEBHOOK_NODE_NAME, split.name, ACTION_NODE_NAME]),
