@@ -37,6 +37,7 @@ import {
 	idleCpuRate,
 	measureRun,
 	primeTarget,
+	measuringOrder,
 	roundOrder,
 	savedStaticDataBytes,
 	type Target,
@@ -259,7 +260,7 @@ async function floorComparison(
 		for (let round = 1; round <= settings.rounds; round++) {
 			markLoad(`${setting}: round ${round}`);
 			for (const concurrency of only.has(1) ? settings.concurrencies : []) {
-				for (const spec of roundOrder(specs, round)) {
+				for (const spec of roundOrder(measuringOrder(specs), round)) {
 					const fresh = spec.dedupe === 'fresh';
 					const target = fresh
 						? await createTarget(n8n, sandbox, credentialId, spec)

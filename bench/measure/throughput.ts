@@ -265,8 +265,34 @@ export async function measureRun(
 	};
 }
 
-/** The targets in round `round`'s order: rotated by one each round, so no target always follows the same one. */
+/**
+ * The order item 1 runs its targets in (odd rounds; even rounds reverse it). The ratios the targets are judged
+ * by come from neighbours: ours sits between the floor and the floor with a credential, the floor beside the
+ * Webhook node, each typeVersion-1 target beside the other; the fresh state, which activates and deactivates a
+ * workflow around its run, sits at an end.
+ */
+export const MEASURING_SEQUENCE: readonly TargetKey[] = [
+	'oursV1',
+	'floorV1',
+	'floorCred',
+	'ours',
+	'floor',
+	'webhook',
+	'oursFresh',
+];
+
+/** `specs` in `MEASURING_SEQUENCE` order. */
+export function measuringOrder<T extends { key: TargetKey }>(specs: readonly T[]): T[] {
+	const rank = (key: TargetKey) => MEASURING_SEQUENCE.indexOf(key);
+	return [...specs].sort((a, b) => rank(a.key) - rank(b.key));
+}
+
+/**
+ * Round `round`'s order: as given in odd rounds, reversed in even ones. Every item keeps its neighbours and
+ * runs before each of them in every other round, so the ratio of two neighbours compares back-to-back runs
+ * whose order alternates, and a drift of the machine over minutes favours neither. (Rotating the order, as an
+ * earlier version did, keeps each item's predecessor and set targets up to six runs apart.)
+ */
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
-	const shift = (round - 1) % items.length;
-	return [...items.slice(shift), ...items.slice(0, shift)];
+	return round % 2 === 1 ? [...items] : [...items].reverse();
 }

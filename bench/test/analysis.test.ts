@@ -4,7 +4,7 @@ import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { statementKey } from '../lib/queries';
 import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
-import { roundOrder, targetSpecs, type ThroughputRun } from '../measure/throughput';
+import { measuringOrder, roundOrder, targetSpecs, type ThroughputRun } from '../measure/throughput';
 
 const run = (target: ThroughputRun['target'], round: number, eventsPerSecond: number) =>
 	({ target, round, concurrency: 4, eventsPerSecond, p50Ms: 100, p99Ms: 200 }) as ThroughputRun;
@@ -60,10 +60,35 @@ describe('targetSpecs', () => {
 });
 
 describe('roundOrder', () => {
-	it('rotates by one per round', () => {
+	it('keeps the order in odd rounds and reverses it in even ones', () => {
 		expect(roundOrder(['a', 'b', 'c'], 1)).toEqual(['a', 'b', 'c']);
-		expect(roundOrder(['a', 'b', 'c'], 2)).toEqual(['b', 'c', 'a']);
-		expect(roundOrder(['a', 'b', 'c'], 4)).toEqual(['a', 'b', 'c']);
+		expect(roundOrder(['a', 'b', 'c'], 2)).toEqual(['c', 'b', 'a']);
+		expect(roundOrder(['a', 'b', 'c'], 3)).toEqual(['a', 'b', 'c']);
+	});
+	it('lets each of two neighbours run first in every other round', () => {
+		const firsts = [1, 2, 3, 4]
+			.map((round) => roundOrder(['x', 'ours', 'floor', 'y'], round))
+			.map((order) => (order.indexOf('ours') < order.indexOf('floor') ? 'ours' : 'floor'));
+		expect(firsts).toEqual(['ours', 'floor', 'ours', 'floor']);
+	});
+});
+
+describe('measuringOrder', () => {
+	it('puts ours between the floor and the floor with a credential, the floor beside the Webhook node', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		const keys = measuringOrder(specs).map((s) => s.key);
+		expect(keys).toHaveLength(specs.length);
+		const at = (key: string) => keys.indexOf(key as never);
+		expect(Math.abs(at('ours') - at('floor'))).toBe(1);
+		expect(Math.abs(at('ours') - at('floorCred'))).toBe(1);
+		expect(Math.abs(at('floor') - at('webhook'))).toBe(1);
+		expect([0, keys.length - 1]).toContain(at('oursFresh'));
+	});
+	it('keeps its order when typeVersion 1 is the default and oursV1 is absent', () => {
+		const keys = measuringOrder(targetSpecs({ versions: [1], defaultVersion: 1 })).map(
+			(s) => s.key,
+		);
+		expect(keys).toEqual(['floorV1', 'floorCred', 'ours', 'floor', 'webhook', 'oursFresh']);
 	});
 });
 
