@@ -1324,10 +1324,10 @@ function hugeBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 			contentType: 'application/vnd.api+json',
 		}),
 		// n8n parses every body of a version-1 trigger itself (and fails with 500); from version 2 it leaves
-		// types it does not parse to the trigger, whose read stops at the same limit: refused, 415
+		// types it does not parse to the trigger, whose read stops at the same limit: 413, naming the setting
 		process.env.CAPTIONING_TRIGGER_VERSION === '1'
 			? overLimit
-			: { kind: 'rejected', status: 415, by: 'trigger' },
+			: { kind: 'rejected', status: 413, by: 'trigger' },
 	);
 	add(
 		'32 MiB',

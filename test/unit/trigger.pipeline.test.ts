@@ -13,6 +13,7 @@ import {
 	type Delivery,
 	LEGACY_SEEN_FIELD,
 	MAX_CLAIM_WAIT_MS,
+	isTooLarge,
 	readRawBody,
 	receiveDelivery,
 	receiveNow,
@@ -701,6 +702,20 @@ describe('readRawBody', () => {
 		expect(await readRawBody(req)).toEqual(Buffer.from('{"a":1}'));
 	});
 
+	test("'too-large' when reading stops at n8n's size limit (raw-body's 413)", async () => {
+		// what raw-body throws: an http-errors 413 with type entity.too.large
+		const tooLarge = async () => {
+			throw Object.assign(new Error('request entity too large'), {
+				status: 413,
+				statusCode: 413,
+				type: 'entity.too.large',
+			});
+		};
+		expect(await readRawBody(request({ readRawBody: tooLarge }, 'application/vnd.api+json'))).toBe(
+			'too-large',
+		);
+	});
+
 	test('none when the stream cannot be read, or when n8n has parsed multipart/form-data', async () => {
 		const failing = async () => {
 			throw new Error('Request body stream was aborted or is not readable');
@@ -713,5 +728,19 @@ describe('readRawBody', () => {
 		expect(untouched).not.toHaveBeenCalled();
 		expect(await readRawBody(request({}))).toBeUndefined();
 		expect(await readRawBody(request({ readRawBody: async () => undefined }))).toBeUndefined();
+	});
+});
+
+describe('isTooLarge', () => {
+	test.each([
+		['raw-body type', { type: 'entity.too.large' }, true],
+		['status 413', { status: 413 }, true],
+		['statusCode 413', { statusCode: 413 }, true],
+		['another status', { status: 400, type: 'request.aborted' }, false],
+		['a plain Error', new Error('Request body stream was aborted'), false],
+		['not an object', 'entity.too.large', false],
+		['null', null, false],
+	])('%s', (_label, error, expected) => {
+		expect(isTooLarge(error)).toBe(expected);
 	});
 });

@@ -177,6 +177,13 @@ describe('readDeliveryBody', () => {
 		});
 	});
 
+	test("a body beyond n8n's size limit gets 413 naming the setting that raises it", () => {
+		expect(readDeliveryBody('application/vnd.api+json', 'too-large')).toEqual({
+			ok: false,
+			rejection: { status: 413, message: expect.stringMatching(/raise N8N_PAYLOAD_SIZE_MAX/) },
+		});
+	});
+
 	test('an empty body and a body that is not JSON get 400 with the reason', () => {
 		expect(readDeliveryBody('application/json', Buffer.alloc(0))).toMatchObject({
 			rejection: { status: 400, message: expect.stringMatching(/empty/) },

@@ -1,5 +1,5 @@
 // The trigger's receive pipeline: from what webhook() read off the request and the node, one decision. The
-// order is the order of the questions that can end a delivery: is it ours (token), can it be read (415, 400),
+// order is the order of the questions that can end a delivery: is it ours (token), can it be read (413, 415, 400),
 // has it an id (400), is it wanted (ignore), has it started before (duplicate, or a wait while another
 // request of this process starts it), and else the item and the files to fetch.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -13,6 +13,7 @@ import {
 	ignoredBecause,
 	isSelectedEvent,
 	planDownloads,
+	type RawBody,
 	readDeliveryBody,
 	type Rejection,
 	removeSecret,
@@ -35,8 +36,8 @@ export interface Delivery {
 	/** The query's token parameter as n8n parsed it. */
 	givenToken: unknown;
 	contentType: string | undefined;
-	/** The body's bytes; undefined when the body could not be read at all. */
-	rawBody: Buffer | undefined;
+	/** The body's bytes, or why there are none (receive.ts). */
+	rawBody: RawBody;
 	selectedEvents: readonly string[];
 	options: TriggerOptions;
 }
@@ -123,10 +124,10 @@ export interface WebhookRequest {
 }
 
 /**
- * The body's bytes: as n8n read them, or read now (n8n reads only the types it parses); undefined when they
- * cannot be read at all.
+ * The body's bytes: as n8n read them, or read now (n8n reads only the types it parses); `too-large` beyond
+ * n8n's limit; undefined when they cannot be read at all.
  */
-export async function readRawBody(req: WebhookRequest): Promise<Buffer | undefined> {
+export async function readRawBody(req: WebhookRequest): Promise<RawBody> {
 	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
 	const type = String(req.headers['content-type'] ?? '')
 		.split(';')[0]
@@ -136,11 +137,22 @@ export async function readRawBody(req: WebhookRequest): Promise<Buffer | undefin
 	if (type === 'multipart/form-data' || !req.readRawBody) return undefined;
 	try {
 		await req.readRawBody();
-	} catch {
-		// an aborted or unreadable stream: an exception here would make n8n answer 500 and record a failed execution
-		return undefined;
+	} catch (error) {
+		// an exception here would make n8n answer 500 and record a failed execution
+		return isTooLarge(error) ? 'too-large' : undefined;
 	}
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+}
+
+/**
+ * Whether reading failed on n8n's size limit: raw-body's http-errors 413 (`type` entity.too.large), which
+ * n8n 2.41.1's readRawBody passes on as thrown. n8n reads the types it parses before any node runs and answers
+ * 500 itself when they are too large; it leaves other types (application/vnd.api+json at typeVersion 2) to us.
+ */
+export function isTooLarge(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	const { status, statusCode, type } = error as Record<string, unknown>;
+	return type === 'entity.too.large' || status === 413 || statusCode === 413;
 }
 
 const reject = ({ status, message }: Rejection): Decision => ({ kind: 'reject', status, message });

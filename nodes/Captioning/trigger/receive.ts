@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describeIssues, webhookEventHeadSchema } from '../shared/schemas';
 import { hashToken, sameHash } from './registration';
 
-export type Rejection = { status: 400 | 401 | 409 | 415; message: string };
+export type Rejection = { status: 400 | 401 | 409 | 413 | 415; message: string };
 
 /**
  * The hash of the token a request must carry: the registration's, the manual one's, or none (`undefined`).
@@ -72,13 +72,23 @@ export type BodyResult =
 	| { ok: false; rejection: Rejection };
 
 /**
- * Reads the delivery's JSON from the raw bytes, whatever the content type says. `raw` is undefined when the
- * body could not be read at all (n8n has already parsed a multipart/form-data stream).
+ * The body's bytes, or why there are none: `too-large` beyond n8n's limit (N8N_PAYLOAD_SIZE_MAX), undefined
+ * when the body could not be read at all (an aborted stream, or n8n has already parsed multipart/form-data).
  */
-export function readDeliveryBody(
-	contentType: string | undefined,
-	raw: Buffer | undefined,
-): BodyResult {
+export type RawBody = Buffer | 'too-large' | undefined;
+
+/** Reads the delivery's JSON from the raw bytes, whatever the content type says. */
+export function readDeliveryBody(contentType: string | undefined, raw: RawBody): BodyResult {
+	if (raw === 'too-large') {
+		return {
+			ok: false,
+			rejection: {
+				status: 413,
+				message:
+					"The body is larger than n8n accepts (N8N_PAYLOAD_SIZE_MAX, 16 MiB unless set): raise N8N_PAYLOAD_SIZE_MAX in n8n's environment to receive events this large.",
+			},
+		};
+	}
 	if (raw === undefined) {
 		return {
 			ok: false,
