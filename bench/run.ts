@@ -39,6 +39,7 @@ import {
 	primeTarget,
 	measuringOrder,
 	roundOrder,
+	selectTargets,
 	savedStaticDataBytes,
 	type Target,
 	type TargetKey,
@@ -75,6 +76,10 @@ const { values } = parseArgs({
 			description: 'distinct events sent through a steady-state trigger first',
 		},
 		'latency-events': { type: 'string', description: 'item 5: deliveries per target per round' },
+		targets: {
+			type: 'string',
+			description: 'items 1, 5, 6: only these targets, comma-separated (e.g. ours,floor,floorCred)',
+		},
 		'preview-v2': { type: 'boolean', default: false },
 		'wait-quiet': { type: 'string', description: '1-minute load to wait for (up to 20 min)' },
 		out: { type: 'string' },
@@ -235,7 +240,7 @@ async function floorComparison(
 	const sandbox = await startSandbox({ rateLimit: null });
 	try {
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench main');
-		const specs = targetSpecs(packages.trigger);
+		const specs = selectTargets(targetSpecs(packages.trigger), values.targets);
 		const lasting = specs.filter((spec) => spec.dedupe !== 'fresh');
 		const live = new Map<TargetKey, Target>();
 		for (const spec of lasting) {
@@ -412,7 +417,10 @@ async function main() {
 			log('building the package and the floor in a temp dir');
 			packages = await buildPackages({ previewV2: settings.previewV2 });
 			targets = Object.fromEntries(
-				targetSpecs(packages.trigger).map(({ key, ...info }) => [key, info]),
+				selectTargets(targetSpecs(packages.trigger), values.targets).map(({ key, ...info }) => [
+					key,
+					info,
+				]),
 			);
 			log(
 				`trigger typeVersions ${packages.trigger.versions.join(', ')}, default ${packages.trigger.defaultVersion}` +
@@ -440,7 +448,7 @@ async function main() {
 					try {
 						const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench diag');
 						const live: Target[] = [];
-						for (const spec of targetSpecs(packages!.trigger)) {
+						for (const spec of selectTargets(targetSpecs(packages!.trigger), values.targets)) {
 							if (spec.dedupe !== 'fresh') {
 								live.push(await createTarget(n8n, sandbox, credentialId, spec));
 							}

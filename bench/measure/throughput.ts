@@ -101,6 +101,19 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 	return specs;
 }
 
+/** The specs named in `list` (comma-separated keys), all when it is undefined; an unknown key is an error. */
+export function selectTargets(specs: TargetSpec[], list: string | undefined): TargetSpec[] {
+	if (list === undefined) return specs;
+	const keys = list.split(',').map((k) => k.trim());
+	const unknown = keys.filter((k) => !specs.some((s) => s.key === k));
+	if (unknown.length) {
+		throw new Error(
+			`unknown --targets ${unknown.join(', ')}: choose from ${specs.map((s) => s.key).join(', ')}`,
+		);
+	}
+	return specs.filter((s) => keys.includes(s.key));
+}
+
 export interface Target {
 	key: TargetKey;
 	workflowId: string;

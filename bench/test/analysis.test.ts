@@ -1,10 +1,16 @@
 // The benchmark's pure decisions: which versions it measures, how it pairs runs, how it reads a CPU profile.
-//   bash scripts/run.sh test -- --roots '<rootDir>/bench'
+//   npm test -- --selectProjects bench
 import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { statementKey } from '../lib/queries';
 import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
-import { measuringOrder, roundOrder, targetSpecs, type ThroughputRun } from '../measure/throughput';
+import {
+	measuringOrder,
+	roundOrder,
+	selectTargets,
+	targetSpecs,
+	type ThroughputRun,
+} from '../measure/throughput';
 
 const run = (target: ThroughputRun['target'], round: number, eventsPerSecond: number) =>
 	({ target, round, concurrency: 4, eventsPerSecond, p50Ms: 100, p99Ms: 200 }) as ThroughputRun;
@@ -260,5 +266,20 @@ describe('statementKey', () => {
 			'UPDATE workflow_entity',
 		);
 		expect(statementKey('query: BEGIN TRANSACTION')).toBe('BEGIN');
+	});
+});
+
+describe('selectTargets', () => {
+	const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+	it('keeps every target without a list', () => {
+		expect(selectTargets(specs, undefined)).toBe(specs);
+	});
+	it('keeps the named ones in their own order', () => {
+		expect(selectTargets(specs, 'floor, ours').map((s) => s.key)).toEqual(['ours', 'floor']);
+	});
+	it('names an unknown key and the choices', () => {
+		expect(() => selectTargets(specs, 'ours,flor')).toThrow(
+			/unknown --targets flor: choose from ours,/,
+		);
 	});
 });
