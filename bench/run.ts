@@ -70,6 +70,10 @@ const { values } = parseArgs({
 		rounds: { type: 'string' },
 		duration: { type: 'string', description: 'seconds per throughput run' },
 		warmup: { type: 'string', description: 'seconds of warm-up before each throughput run' },
+		pause: {
+			type: 'string',
+			description: 'seconds of quiet before each throughput run (as bench/profile.ts leaves)',
+		},
 		concurrency: { type: 'string', description: 'comma-separated, e.g. 4,16' },
 		prime: {
 			type: 'string',
@@ -114,6 +118,7 @@ const settings = {
 	quick,
 	rounds: Number(values.rounds ?? (quick ? 1 : 5)),
 	warmupSeconds: Number(values.warmup ?? (quick ? 1 : 3)),
+	pauseSeconds: Number(values.pause ?? 0),
 	durationSeconds: Number(values.duration ?? (quick ? 4 : 10)),
 	concurrencies: (values.concurrency ?? '4').split(',').map(Number),
 	/** Steady state: at least the de-duplication limit of distinct events through the trigger. */
@@ -272,6 +277,7 @@ async function floorComparison(
 						: live.get(spec.key)!;
 					const run = await measureRun(n8n, pid, idleRate, target, {
 						concurrency,
+						pauseMs: settings.pauseSeconds * 1000,
 						warmupMs: settings.warmupSeconds * 1000,
 						durationMs: settings.durationSeconds * 1000,
 						template,

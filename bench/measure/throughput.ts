@@ -241,12 +241,15 @@ export async function measureRun(
 	target: Target,
 	options: {
 		concurrency: number;
+		/** Quiet before the run, outside the measurement: what the previous run left has time to finish. */
+		pauseMs?: number;
 		warmupMs: number;
 		durationMs: number;
 		template: EventTemplate;
 		round: number;
 	},
 ): Promise<ThroughputRun> {
+	if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
 	const before = await newestExecutionId(n8n);
 	const cpu0 = processGroupCpuSeconds(pid);
 	const t0 = Date.now();
