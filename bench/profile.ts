@@ -24,6 +24,7 @@ import {
 	loadSample,
 	processGroupCpuSeconds,
 	threadCpuSeconds,
+	sleep,
 } from './lib/machine';
 import {
 	createCaptioningCredential,
@@ -181,7 +182,7 @@ async function profileWindow(
 		durationMs: 2000,
 		body: template.next,
 	});
-	await new Promise((resolve) => setTimeout(resolve, 1500));
+	await sleep(1500);
 	const before = await newestExecutionId(n8n);
 	const group0 = processGroupCpuSeconds(pid);
 	const threads0 = threadCpuSeconds(pid);
@@ -240,7 +241,6 @@ async function countQueries(
 			output += chunk;
 		},
 	});
-	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	try {
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'queries');
 		const counts: QueryCounts = {};

@@ -2,6 +2,7 @@
 // previous one is answered. Keep-alive, one socket per connection, a new body per request.
 import { Agent, request } from 'node:http';
 
+import { sleep } from './machine';
 import { percentiles } from './stats';
 
 export interface LoadOptions {
@@ -124,7 +125,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 				latencies.push(elapsed);
 			}
 			// a refusing server must not turn into a busy loop
-			if (!ok) await new Promise((resolve) => setTimeout(resolve, 50));
+			if (!ok) await sleep(50);
 		}
 	};
 	await Promise.all(Array.from({ length: options.concurrency }, worker));

@@ -33,7 +33,8 @@ export function loadSample(): LoadSample {
 	return { at: new Date().toISOString(), load: [r(one), r(five), r(fifteen)] };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A plain wait: its timer keeps the process alive (the quiet-machine wait runs before anything else does). */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Polls the 1-minute load average until it is below `threshold` or `maxMinutes` have passed; returns the last

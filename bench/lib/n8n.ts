@@ -13,8 +13,7 @@ import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';
 import { FLOOR_CREDENTIAL_TYPE, FLOOR_TRIGGER_TYPE } from './floor';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from './machine';
 
 export const TRIGGER_NODE_NAME = 'Captioning Trigger';
 export const FLOOR_NODE_NAME = 'Floor Trigger';

@@ -3,6 +3,7 @@
 import type { N8nInstance } from '../../harness';
 import type { EventTemplate } from '../lib/event';
 import { postOnce } from '../lib/load';
+import { sleep } from '../lib/machine';
 import { newestExecutionId, waitForFinished } from '../lib/n8n';
 import type { Target, TargetKey } from './throughput';
 
@@ -56,10 +57,10 @@ export async function countIsolates(
 			const answer = await postOnce(target.url, template.next());
 			if (answer.status !== 200) throw new Error(`${target.key}: ${answer.status} ${answer.text}`);
 			sent++;
-			await new Promise((resolve) => setTimeout(resolve, 150));
+			await sleep(150);
 		}
 		await waitForFinished(n8n, target.workflowId, before, sent);
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await sleep(500);
 		const end = await readCounters(n8n);
 		counts.push({
 			target: target.key,

@@ -5,6 +5,7 @@
 import type { N8nInstance } from '../../harness';
 import type { EventTemplate } from '../lib/event';
 import { postOnce } from '../lib/load';
+import { sleep } from '../lib/machine';
 import { executionsAfter, newestExecutionId, waitForFinished } from '../lib/n8n';
 import { percentiles } from '../lib/stats';
 import { roundOrder, type Target, type TargetKey } from './throughput';
@@ -20,8 +21,6 @@ export interface LatencyRound {
 	answerP50Ms: number;
 	answerP99Ms: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function measureLatency(
 	n8n: N8nInstance,

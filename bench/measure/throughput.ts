@@ -8,7 +8,7 @@ import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
 import { FLOOR_BEST_VERSION } from '../lib/floor';
 import { runLoad } from '../lib/load';
-import { processGroupCpuSeconds } from '../lib/machine';
+import { processGroupCpuSeconds, sleep } from '../lib/machine';
 import {
 	floorWorkflow,
 	newestExecutionId,
@@ -230,7 +230,7 @@ export interface ThroughputRun {
 export async function idleCpuRate(pid: number, seconds = 5): Promise<number> {
 	const cpu0 = processGroupCpuSeconds(pid);
 	const t0 = Date.now();
-	await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+	await sleep(seconds * 1000);
 	return (processGroupCpuSeconds(pid) - cpu0) / ((Date.now() - t0) / 1000);
 }
 
@@ -249,7 +249,7 @@ export async function measureRun(
 		round: number;
 	},
 ): Promise<ThroughputRun> {
-	if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+	if (options.pauseMs) await sleep(options.pauseMs);
 	const before = await newestExecutionId(n8n);
 	const cpu0 = processGroupCpuSeconds(pid);
 	const t0 = Date.now();
