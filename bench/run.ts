@@ -146,6 +146,10 @@ const settings = {
 	receiveCost: { iterations: quick ? 2000 : 20_000, repetitions: quick ? 3 : 7 },
 	isolateCycle: { cycles: quick ? 10 : 40, repetitions: quick ? 1 : 3 },
 };
+/** The targets items 1, 5 and 6 measure: every one the built trigger gives, or those `--targets` names. */
+const measuredSpecs = (packages: BuiltPackages) =>
+	selectTargets(targetSpecs(packages.trigger), values.targets);
+
 const outFile = resolve(
 	values.out ?? join(PROJECT_ROOT, quick ? 'bench/tmp/results.quick.json' : 'bench/results.json'),
 );
@@ -245,7 +249,7 @@ async function floorComparison(
 	const sandbox = await startSandbox({ rateLimit: null });
 	try {
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench main');
-		const specs = selectTargets(targetSpecs(packages.trigger), values.targets);
+		const specs = measuredSpecs(packages);
 		const lasting = specs.filter((spec) => spec.dedupe !== 'fresh');
 		const live = new Map<TargetKey, Target>();
 		for (const spec of lasting) {
@@ -422,12 +426,7 @@ async function main() {
 		if (needsN8n) {
 			log('building the package and the floor in a temp dir');
 			packages = await buildPackages({ previewV2: settings.previewV2 });
-			targets = Object.fromEntries(
-				selectTargets(targetSpecs(packages.trigger), values.targets).map(({ key, ...info }) => [
-					key,
-					info,
-				]),
-			);
+			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
 			log(
 				`trigger typeVersions ${packages.trigger.versions.join(', ')}, default ${packages.trigger.defaultVersion}` +
 					(packages.trigger.preview ? ' (preview build)' : ''),
@@ -454,7 +453,7 @@ async function main() {
 					try {
 						const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench diag');
 						const live: Target[] = [];
-						for (const spec of selectTargets(targetSpecs(packages!.trigger), values.targets)) {
+						for (const spec of measuredSpecs(packages!)) {
 							if (spec.dedupe !== 'fresh') {
 								live.push(await createTarget(n8n, sandbox, credentialId, spec));
 							}
