@@ -5,14 +5,13 @@
 //
 //   bash scripts/run.sh exec tsx bench/profile.ts [--setting lazy] [--preview-v2] [--rounds 2] [--seconds 15]
 //     [--prime 1100] [--prefilled]
-import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
 import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
-import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../nodes/Captioning/trigger/seen';
+import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
 import { startSandbox } from '../sandbox/server';
 import { buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
@@ -37,6 +36,7 @@ import {
 import { summarize } from './lib/stats';
 import {
 	createTarget,
+	fullSeenList,
 	primeTarget,
 	roundOrder,
 	savedStaticDataBytes,
@@ -341,7 +341,6 @@ async function main() {
 		const staticBytes = await savedStaticDataBytes(n8n, ours.workflowId);
 		if (values.prefilled) {
 			// the state the previous benchmark assumed: a full list in the static data n8n has saved
-			const minute = minuteOf(Date.now());
 			const workflow = await n8n.createWorkflow(
 				triggerWorkflow({
 					name: 'profile: prefilled',
@@ -349,9 +348,7 @@ async function main() {
 					typeVersion: packages.trigger.defaultVersion,
 					credentialId,
 					nodeStaticData: {
-						[SEEN_FIELDS.production]: Array.from({ length: SEEN_LIMIT }, () =>
-							seenEntry(eventHash(randomUUID()), minute),
-						).join(''),
+						[SEEN_FIELDS.production]: fullSeenList(Date.now()),
 					},
 				}),
 			);

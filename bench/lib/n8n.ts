@@ -87,6 +87,8 @@ export function floorWorkflow(options: {
 	typeVersion: number;
 	/** A credential on the floor node: n8n then checks it before each execution, as it does ours. */
 	credentialId?: string;
+	/** Pre-fills the floor node's saved static data (the floor never reads it). */
+	nodeStaticData?: Record<string, unknown>;
 }) {
 	const noop = noOp(250);
 	return {
@@ -108,6 +110,9 @@ export function floorWorkflow(options: {
 		],
 		connections: inLine([FLOOR_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
+		...(options.nodeStaticData
+			? { staticData: { [`node:${FLOOR_NODE_NAME}`]: options.nodeStaticData } }
+			: {}),
 	};
 }
 

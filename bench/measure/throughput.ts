@@ -2,6 +2,9 @@
 // one n8n, closed-loop load, runs interleaved round by round.
 import { randomUUID } from 'node:crypto';
 
+import { SEEN_FIELDS } from '../../nodes/Captioning/trigger/pipeline';
+import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../../nodes/Captioning/trigger/seen';
+
 import type { N8nInstance } from '../../harness';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
@@ -26,6 +29,7 @@ export type TargetKey =
 	| 'oursV1'
 	| 'floor'
 	| 'floorCred'
+	| 'floorCredList'
 	| 'floorV1'
 	| 'webhook';
 
@@ -40,6 +44,13 @@ export interface TargetSpec {
 	dedupe?: 'steady' | 'fresh';
 	/** Floor only: the node carries the credential ours carries. */
 	credential?: boolean;
+	/**
+	 * Floor only: its saved static data holds a full de-duplication list, as ours' does in its steady state
+	 * (the floor never reads it: what n8n's load and save of the workflow cost for its size alone).
+	 */
+	list?: boolean;
+	/** Measured only when `--targets` names it (a bisection's target, not a figure of the report). */
+	optIn?: boolean;
 	label: string;
 }
 
@@ -91,6 +102,15 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			label: `floor v${FLOOR_BEST_VERSION} carrying a credential (checked by n8n before each execution)`,
 		},
 		{
+			key: 'floorCredList',
+			kind: 'floor',
+			typeVersion: FLOOR_BEST_VERSION,
+			credential: true,
+			list: true,
+			optIn: true,
+			label: `floor v${FLOOR_BEST_VERSION} carrying a credential and a full de-duplication list in its static data`,
+		},
+		{
 			key: 'floorV1',
 			kind: 'floor',
 			typeVersion: 1,
@@ -101,9 +121,12 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 	return specs;
 }
 
-/** The specs named in `list` (comma-separated keys), all when it is undefined; an unknown key is an error. */
+/**
+ * The specs named in `list` (comma-separated keys); without a list, all but the opt-in ones. An unknown key is
+ * an error.
+ */
 export function selectTargets(specs: TargetSpec[], list: string | undefined): TargetSpec[] {
-	if (list === undefined) return specs;
+	if (list === undefined) return specs.filter((s) => !s.optIn);
 	const keys = list.split(',').map((k) => k.trim());
 	const unknown = keys.filter((k) => !specs.some((s) => s.key === k));
 	if (unknown.length) {
@@ -146,6 +169,9 @@ export async function createTarget(
 					name,
 					typeVersion: spec.typeVersion,
 					credentialId: spec.credential ? credentialId : undefined,
+					nodeStaticData: spec.list
+						? { [SEEN_FIELDS.production]: fullSeenList(Date.now()) }
+						: undefined,
 				})
 			: triggerWorkflow({
 					name,
@@ -166,6 +192,12 @@ export async function createTarget(
 			? `${n8n.webhookBaseUrl}/${webhookId}/webhook?token=x`
 			: triggerUrl(sandbox, n8n, webhookId),
 	};
+}
+
+/** A de-duplication list at its limit, every entry of the minute of `nowMs` (seen.ts's format). */
+export function fullSeenList(nowMs: number): string {
+	const minute = minuteOf(nowMs);
+	return Array.from({ length: SEEN_LIMIT }, () => seenEntry(eventHash(randomUUID()), minute)).join('');
 }
 
 /** Sends `count` distinct events through the target (4 connections) and waits until all have run. */
@@ -292,6 +324,7 @@ export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'floorV1',
 	'floorCred',
 	'ours',
+	'floorCredList',
 	'floor',
 	'webhook',
 	'oursFresh',

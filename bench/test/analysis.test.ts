@@ -5,6 +5,16 @@ import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { statementKey } from '../lib/queries';
 import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
 import {
+	ENTRY_CHARS,
+	HASH_CHARS,
+	minuteOf,
+	readStoredSeen,
+	SEEN_LIMIT,
+	seenCount,
+	seenEntry,
+} from '../../nodes/Captioning/trigger/seen';
+import {
+	fullSeenList,
 	measuringOrder,
 	roundOrder,
 	selectTargets,
@@ -44,15 +54,26 @@ describe('previewVersion2', () => {
 describe('targetSpecs', () => {
 	it('measures ours at its only version, steady and fresh, and no separate v1', () => {
 		const keys = targetSpecs({ versions: [1], defaultVersion: 1 }).map((s) => s.key);
-		expect(keys).toEqual(['ours', 'oursFresh', 'floor', 'floorCred', 'floorV1', 'webhook']);
+		expect(keys).toEqual([
+			'ours',
+			'oursFresh',
+			'floor',
+			'floorCred',
+			'floorCredList',
+			'floorV1',
+			'webhook',
+		]);
 	});
 	it('measures the floor bare and carrying the credential ours carries, both at its best version', () => {
 		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
 		const floors = specs.filter((s) => s.kind === 'floor');
-		expect(floors.map((s) => [s.key, s.typeVersion, s.credential ?? false])).toEqual([
-			['floor', 2, false],
-			['floorCred', 2, true],
-			['floorV1', 1, false],
+		expect(
+			floors.map((s) => [s.key, s.typeVersion, s.credential ?? false, s.list ?? false]),
+		).toEqual([
+			['floor', 2, false, false],
+			['floorCred', 2, true, false],
+			['floorCredList', 2, true, true],
+			['floorV1', 1, false, false],
 		]);
 	});
 	it('adds ours at v1 for the record when the default is another version', () => {
@@ -62,6 +83,16 @@ describe('targetSpecs', () => {
 			typeVersion: 1,
 			dedupe: 'steady',
 		});
+	});
+});
+
+describe('fullSeenList', () => {
+	it('is a list at its limit that the trigger reads as one, every entry of the given minute', () => {
+		const nowMs = Date.UTC(2026, 10, 23, 12, 0);
+		const list = fullSeenList(nowMs);
+		expect(seenCount(list)).toBe(SEEN_LIMIT);
+		expect(readStoredSeen(list, minuteOf(nowMs))).toBe(list);
+		expect(list.slice(HASH_CHARS, ENTRY_CHARS)).toBe(seenEntry('', minuteOf(nowMs)));
 	});
 });
 
@@ -81,7 +112,7 @@ describe('roundOrder', () => {
 
 describe('measuringOrder', () => {
 	it('puts ours between the floor and the floor with a credential, the floor beside the Webhook node', () => {
-		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		const specs = selectTargets(targetSpecs({ versions: [1, 2], defaultVersion: 2 }), undefined);
 		const keys = measuringOrder(specs).map((s) => s.key);
 		expect(keys).toHaveLength(specs.length);
 		const at = (key: string) => keys.indexOf(key as never);
@@ -91,10 +122,17 @@ describe('measuringOrder', () => {
 		expect([0, keys.length - 1]).toContain(at('oursFresh'));
 	});
 	it('keeps its order when typeVersion 1 is the default and oursV1 is absent', () => {
-		const keys = measuringOrder(targetSpecs({ versions: [1], defaultVersion: 1 })).map(
+		const keys = measuringOrder(
+			selectTargets(targetSpecs({ versions: [1], defaultVersion: 1 }), undefined),
+		).map((s) => s.key);
+		expect(keys).toEqual(['floorV1', 'floorCred', 'ours', 'floor', 'webhook', 'oursFresh']);
+	});
+	it('puts ours between the floors with a credential, without and with a list, when a bisection names them', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		const keys = measuringOrder(selectTargets(specs, 'floorCredList,floorCred,ours')).map(
 			(s) => s.key,
 		);
-		expect(keys).toEqual(['floorV1', 'floorCred', 'ours', 'floor', 'webhook', 'oursFresh']);
+		expect(keys).toEqual(['floorCred', 'ours', 'floorCredList']);
 	});
 });
 
@@ -271,8 +309,13 @@ describe('statementKey', () => {
 
 describe('selectTargets', () => {
 	const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
-	it('keeps every target without a list', () => {
-		expect(selectTargets(specs, undefined)).toBe(specs);
+	it('keeps every target but the opt-in ones without a list', () => {
+		expect(selectTargets(specs, undefined).map((s) => s.key)).toEqual(
+			specs.filter((s) => s.key !== 'floorCredList').map((s) => s.key),
+		);
+	});
+	it('measures an opt-in target when named', () => {
+		expect(selectTargets(specs, 'floorCredList').map((s) => s.key)).toEqual(['floorCredList']);
 	});
 	it('keeps the named ones in their own order', () => {
 		expect(selectTargets(specs, 'floor, ours').map((s) => s.key)).toEqual(['ours', 'floor']);
