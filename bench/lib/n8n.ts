@@ -31,6 +31,20 @@ export async function createCaptioningCredential(
 /** A node's reference to the Captioning credential the benchmark created (ours, the action node, floorCred). */
 const captioningCredential = (id: string) => ({ [FLOOR_CREDENTIAL_TYPE]: { id, name: 'bench' } });
 
+/**
+ * A Captioning action node carrying the credential and connected to nothing: it never runs, but n8n checks every
+ * credential a workflow's nodes carry before each execution, as it checks one on the trigger.
+ */
+const unconnectedCredentialNode = (credentialId: string) => ({
+	id: randomUUID(),
+	name: 'Captioning (not connected)',
+	type: ACTION_TYPE,
+	typeVersion: 1,
+	position: [250, 250],
+	parameters: { resource: 'webhookEndpoint' },
+	credentials: captioningCredential(credentialId),
+});
+
 const noOp = (x: number) => ({
 	id: randomUUID(),
 	name: 'No Operation, do nothing',
@@ -89,11 +103,16 @@ export function floorWorkflow(options: {
 	credentialId?: string;
 	/** Pre-fills the floor node's saved static data (the floor never reads it). */
 	nodeStaticData?: Record<string, unknown>;
+	/** A credential on another node of the workflow, one that never runs (unconnectedCredentialNode). */
+	otherNodeCredentialId?: string;
 }) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
 		nodes: [
+			...(options.otherNodeCredentialId
+				? [unconnectedCredentialNode(options.otherNodeCredentialId)]
+				: []),
 			{
 				id: randomUUID(),
 				name: FLOOR_NODE_NAME,
@@ -120,12 +139,25 @@ export function floorWorkflow(options: {
 const onReceivedWebhook = (path: string) =>
 	webhookNode(path, { typeVersion: 2, parameters: { responseMode: 'onReceived' } });
 
-/** n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp. */
-export function webhookWorkflow(options: { name: string; path: string }) {
+/**
+ * n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp; with `otherNodeCredentialId`, also a
+ * node carrying a credential that never runs (unconnectedCredentialNode).
+ */
+export function webhookWorkflow(options: {
+	name: string;
+	path: string;
+	otherNodeCredentialId?: string;
+}) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
-		nodes: [onReceivedWebhook(options.path), noop],
+		nodes: [
+			onReceivedWebhook(options.path),
+			noop,
+			...(options.otherNodeCredentialId
+				? [unconnectedCredentialNode(options.otherNodeCredentialId)]
+				: []),
+		],
 		connections: inLine([WEBHOOK_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
 	};

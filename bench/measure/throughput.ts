@@ -30,6 +30,8 @@ export type TargetKey =
 	| 'floor'
 	| 'floorCred'
 	| 'floorCredList'
+	| 'floorCredNode'
+	| 'webhookCredNode'
 	| 'floorV1'
 	| 'webhook';
 
@@ -49,6 +51,11 @@ export interface TargetSpec {
 	 * (the floor never reads it: what n8n's load and save of the workflow cost for its size alone).
 	 */
 	list?: boolean;
+	/**
+	 * Floor and Webhook node only: another node of the workflow, connected to nothing, carries the credential
+	 * (as a workflow's Slack, S3 or LLM node does); n8n checks it before each execution.
+	 */
+	credentialNode?: boolean;
 	/** Measured only when `--targets` names it (a bisection's target, not a figure of the report). */
 	optIn?: boolean;
 	label: string;
@@ -111,12 +118,28 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			label: `floor v${FLOOR_BEST_VERSION} carrying a credential and a full de-duplication list in its static data`,
 		},
 		{
+			key: 'floorCredNode',
+			kind: 'floor',
+			typeVersion: FLOOR_BEST_VERSION,
+			credentialNode: true,
+			optIn: true,
+			label: `floor v${FLOOR_BEST_VERSION} in a workflow where another node carries a credential`,
+		},
+		{
 			key: 'floorV1',
 			kind: 'floor',
 			typeVersion: 1,
 			label: 'floor: do-nothing community trigger v1',
 		},
 		{ key: 'webhook', kind: 'webhook', typeVersion: 2, label: "n8n's Webhook node v2" },
+		{
+			key: 'webhookCredNode',
+			kind: 'webhook',
+			typeVersion: 2,
+			credentialNode: true,
+			optIn: true,
+			label: "n8n's Webhook node v2 in a workflow where another node carries a credential",
+		},
 	);
 	return specs;
 }
@@ -153,7 +176,13 @@ export async function createTarget(
 	const name = `bench: ${spec.key} ${randomUUID().slice(0, 8)}`;
 	if (spec.kind === 'webhook') {
 		const path = `bench-webhook-${randomUUID()}`;
-		const workflow = await n8n.createWorkflow(webhookWorkflow({ name, path }));
+		const workflow = await n8n.createWorkflow(
+			webhookWorkflow({
+				name,
+				path,
+				otherNodeCredentialId: spec.credentialNode ? credentialId : undefined,
+			}),
+		);
 		await n8n.activateWorkflow(workflow.id);
 		// the same query string as the trigger's URL; the Webhook node ignores it
 		return {
@@ -169,6 +198,7 @@ export async function createTarget(
 					name,
 					typeVersion: spec.typeVersion,
 					credentialId: spec.credential ? credentialId : undefined,
+					otherNodeCredentialId: spec.credentialNode ? credentialId : undefined,
 					nodeStaticData: spec.list
 						? { [SEEN_FIELDS.production]: fullSeenList(Date.now()) }
 						: undefined,
@@ -317,11 +347,13 @@ export async function measureRun(
  * The order item 1 runs its targets in (odd rounds; even rounds reverse it). The ratios the targets are judged
  * by come from neighbours: ours sits between the floor and the floor with a credential, the floor beside the
  * Webhook node, each typeVersion-1 target beside the other; the fresh state, which activates and deactivates a
- * workflow around its run, sits at an end.
+ * workflow around its run, sits at an end. The opt-in targets, when named, sit beside the one each varies.
  */
 export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'oursV1',
 	'floorV1',
+	'webhookCredNode',
+	'floorCredNode',
 	'floorCred',
 	'ours',
 	'floorCredList',

@@ -60,20 +60,29 @@ describe('targetSpecs', () => {
 			'floor',
 			'floorCred',
 			'floorCredList',
+			'floorCredNode',
 			'floorV1',
 			'webhook',
+			'webhookCredNode',
 		]);
 	});
 	it('measures the floor bare and carrying the credential ours carries, both at its best version', () => {
 		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
 		const floors = specs.filter((s) => s.kind === 'floor');
 		expect(
-			floors.map((s) => [s.key, s.typeVersion, s.credential ?? false, s.list ?? false]),
+			floors.map((s) => [
+				s.key,
+				s.typeVersion,
+				s.credential ?? false,
+				s.list ?? false,
+				s.credentialNode ?? false,
+			]),
 		).toEqual([
-			['floor', 2, false, false],
-			['floorCred', 2, true, false],
-			['floorCredList', 2, true, true],
-			['floorV1', 1, false, false],
+			['floor', 2, false, false, false],
+			['floorCred', 2, true, false, false],
+			['floorCredList', 2, true, true, false],
+			['floorCredNode', 2, false, false, true],
+			['floorV1', 1, false, false, false],
 		]);
 	});
 	it('adds ours at v1 for the record when the default is another version', () => {
@@ -133,6 +142,13 @@ describe('measuringOrder', () => {
 			(s) => s.key,
 		);
 		expect(keys).toEqual(['floorCred', 'ours', 'floorCredList']);
+	});
+	it('puts the credential on another node beside the credential on the trigger, for both references', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		const keys = measuringOrder(
+			selectTargets(specs, 'ours,floorCred,floorCredNode,webhookCredNode,webhook'),
+		).map((s) => s.key);
+		expect(keys).toEqual(['webhookCredNode', 'floorCredNode', 'floorCred', 'ours', 'webhook']);
 	});
 });
 
@@ -310,9 +326,15 @@ describe('statementKey', () => {
 describe('selectTargets', () => {
 	const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
 	it('keeps every target but the opt-in ones without a list', () => {
-		expect(selectTargets(specs, undefined).map((s) => s.key)).toEqual(
-			specs.filter((s) => s.key !== 'floorCredList').map((s) => s.key),
-		);
+		expect(selectTargets(specs, undefined).map((s) => s.key)).toEqual([
+			'ours',
+			'oursFresh',
+			'oursV1',
+			'floor',
+			'floorCred',
+			'floorV1',
+			'webhook',
+		]);
 	});
 	it('measures an opt-in target when named', () => {
 		expect(selectTargets(specs, 'floorCredList').map((s) => s.key)).toEqual(['floorCredList']);
