@@ -35,6 +35,7 @@ import { measureReceiveCost, type ReceiveCost } from './measure/receive-cost';
 import {
 	createTarget,
 	idleCpuRate,
+	isPrimed,
 	measureRun,
 	primeTarget,
 	measuringOrder,
@@ -256,7 +257,7 @@ async function floorComparison(
 			live.set(spec.key, await createTarget(n8n, sandbox, credentialId, spec));
 		}
 		const priming: PrimingRecord[] = (raw.priming[setting] = []);
-		for (const spec of specs.filter((spec) => spec.dedupe === 'steady')) {
+		for (const spec of specs.filter(isPrimed)) {
 			markLoad(`${setting}: priming ${spec.key} with ${settings.primeEvents} distinct events`);
 			const target = live.get(spec.key)!;
 			const primed = await primeTarget(n8n, target, settings.primeEvents, template);

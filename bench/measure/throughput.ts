@@ -30,6 +30,7 @@ export type TargetKey =
 	| 'floor'
 	| 'floorCred'
 	| 'floorCredList'
+	| 'floorCredPrimed'
 	| 'floorCredNode'
 	| 'webhookCredNode'
 	| 'floorV1'
@@ -51,6 +52,11 @@ export interface TargetSpec {
 	 * (the floor never reads it: what n8n's load and save of the workflow cost for its size alone).
 	 */
 	list?: boolean;
+	/**
+	 * Floor only: the events that prime ours go through it first, so that its workflow has the execution history
+	 * ours' has when measured.
+	 */
+	primed?: boolean;
 	/**
 	 * Floor and Webhook node only: another node of the workflow, connected to nothing, carries the credential
 	 * (as a workflow's Slack, S3 or LLM node does); n8n checks it before each execution.
@@ -118,6 +124,15 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			label: `floor v${FLOOR_BEST_VERSION} carrying a credential and a full de-duplication list in its static data`,
 		},
 		{
+			key: 'floorCredPrimed',
+			kind: 'floor',
+			typeVersion: FLOOR_BEST_VERSION,
+			credential: true,
+			primed: true,
+			optIn: true,
+			label: `floor v${FLOOR_BEST_VERSION} carrying a credential, after the events that prime ours`,
+		},
+		{
 			key: 'floorCredNode',
 			kind: 'floor',
 			typeVersion: FLOOR_BEST_VERSION,
@@ -142,6 +157,11 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 		},
 	);
 	return specs;
+}
+
+/** Whether distinct events go through the target before its first run: ours in its steady state, a primed floor. */
+export function isPrimed(spec: Pick<TargetSpec, 'dedupe' | 'primed'>): boolean {
+	return spec.dedupe === 'steady' || spec.primed === true;
 }
 
 /**
@@ -227,7 +247,9 @@ export async function createTarget(
 /** A de-duplication list at its limit, every entry of the minute of `nowMs` (seen.ts's format). */
 export function fullSeenList(nowMs: number): string {
 	const minute = minuteOf(nowMs);
-	return Array.from({ length: SEEN_LIMIT }, () => seenEntry(eventHash(randomUUID()), minute)).join('');
+	return Array.from({ length: SEEN_LIMIT }, () => seenEntry(eventHash(randomUUID()), minute)).join(
+		'',
+	);
 }
 
 /** Sends `count` distinct events through the target (4 connections) and waits until all have run. */
@@ -356,6 +378,7 @@ export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'floorCredNode',
 	'floorCred',
 	'ours',
+	'floorCredPrimed',
 	'floorCredList',
 	'floor',
 	'webhook',

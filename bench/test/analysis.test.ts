@@ -15,6 +15,7 @@ import {
 } from '../../nodes/Captioning/trigger/seen';
 import {
 	fullSeenList,
+	isPrimed,
 	measuringOrder,
 	roundOrder,
 	selectTargets,
@@ -60,6 +61,7 @@ describe('targetSpecs', () => {
 			'floor',
 			'floorCred',
 			'floorCredList',
+			'floorCredPrimed',
 			'floorCredNode',
 			'floorV1',
 			'webhook',
@@ -81,6 +83,7 @@ describe('targetSpecs', () => {
 			['floor', 2, false, false, false],
 			['floorCred', 2, true, false, false],
 			['floorCredList', 2, true, true, false],
+			['floorCredPrimed', 2, true, false, false],
 			['floorCredNode', 2, false, false, true],
 			['floorV1', 1, false, false, false],
 		]);
@@ -92,6 +95,13 @@ describe('targetSpecs', () => {
 			typeVersion: 1,
 			dedupe: 'steady',
 		});
+	});
+});
+
+describe('isPrimed', () => {
+	it('primes ours in its steady state and a floor that asks for it, nothing else', () => {
+		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
+		expect(specs.filter(isPrimed).map((s) => s.key)).toEqual(['ours', 'oursV1', 'floorCredPrimed']);
 	});
 });
 
@@ -142,6 +152,9 @@ describe('measuringOrder', () => {
 			(s) => s.key,
 		);
 		expect(keys).toEqual(['floorCred', 'ours', 'floorCredList']);
+		expect(
+			measuringOrder(selectTargets(specs, 'floorCredPrimed,ours,floorCred')).map((s) => s.key),
+		).toEqual(['floorCred', 'ours', 'floorCredPrimed']);
 	});
 	it('puts the credential on another node beside the credential on the trigger, for both references', () => {
 		const specs = targetSpecs({ versions: [1, 2], defaultVersion: 2 });
