@@ -239,6 +239,31 @@ describe('failures name the cause and leak no secret', () => {
 		expectNoSecret(error);
 	});
 
+	test.each([
+		['stops listening (connection refused)', 'close', 'connection refused'],
+		['drops the connection (connection closed)', 'drop', 'connection closed by the server'],
+	] as const)(
+		'a service that %s after issuing the token: the call says so in words, not as a raw code',
+		async (_name, how, problem) => {
+			let dropping = false;
+			const front = await startFront(sandbox.url, (req) => {
+				if (!dropping) return undefined;
+				req.socket.destroy();
+				// never sent (the connection is gone); answering here keeps the front from calling the sandbox
+				return { status: 500 };
+			});
+			const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+			await listEndpoints(h);
+			if (how === 'close') await front.close();
+			else dropping = true;
+			const error = await failureOf(h);
+			expect(error.message).toBe(
+				`Could not reach the captioning service for GET /webhook_endpoints (${problem}). Check the credential's Base URL and that n8n can reach that address, then try again.`,
+			);
+			expectNoSecret(error, [String(h.store.data.accessToken)]);
+		},
+	);
+
 	test('a wrong API media type gets a 406 that says what to set', async () => {
 		const error = await failureOf(
 			createHarness(credentialsFor(sandbox, { mediaType: 'application/json' })),

@@ -26,3 +26,12 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 export function networkProblem(code: string): string {
 	return NETWORK_PROBLEMS[code] ?? 'network error';
 }
+
+/**
+ * The failure in words when the error (or one of its causes) carries a code listed above; undefined for anything
+ * else (a cancelled call, a worded credential error, a defect), which keeps its own message.
+ */
+export function knownNetworkProblem(error: unknown): string | undefined {
+	// networkCode answers E… codes only, never a name of Object's prototype
+	return NETWORK_PROBLEMS[networkCode(error)] as string | undefined;
+}

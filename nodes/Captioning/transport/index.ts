@@ -16,6 +16,7 @@ import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
+import { knownNetworkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
 import { settle } from '../shared/settle';
 import {
@@ -249,6 +250,18 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 				node,
 				{ message: 'rate limit used up' },
 				{ message: rateLimitMessage(what, stop), httpCode: '429', itemIndex: request.itemIndex },
+			);
+		}
+		const problem = knownNetworkProblem(error);
+		if (problem) {
+			// in words, not the raw code: n8n would replace a message holding ECONNREFUSED with its generic one
+			return new NodeApiError(
+				node,
+				{ message: problem },
+				{
+					message: `Could not reach the captioning service for ${what} (${problem}). Check the credential's Base URL and that n8n can reach that address, then try again.`,
+					itemIndex: request.itemIndex,
+				},
 			);
 		}
 		const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code;
