@@ -32,18 +32,28 @@ export async function createCaptioningCredential(
 const captioningCredential = (id: string) => ({ [FLOOR_CREDENTIAL_TYPE]: { id, name: 'bench' } });
 
 /**
- * A Captioning action node carrying the credential and connected to nothing: it never runs, but n8n checks every
- * credential a workflow's nodes carry before each execution, as it checks one on the trigger.
+ * With a credential id, a Captioning action node carrying it and connected to nothing: it never runs, but n8n
+ * checks every credential a workflow's nodes carry before each execution, as it checks one on the trigger.
+ * Without one, no node.
  */
-const unconnectedCredentialNode = (credentialId: string) => ({
-	id: randomUUID(),
-	name: 'Captioning (not connected)',
-	type: ACTION_TYPE,
-	typeVersion: 1,
-	position: [250, 250],
-	parameters: { resource: 'webhookEndpoint' },
-	credentials: captioningCredential(credentialId),
-});
+const unconnectedCredentialNodes = (credentialId: string | undefined) =>
+	credentialId === undefined
+		? []
+		: [
+				{
+					id: randomUUID(),
+					name: 'Captioning (not connected)',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					position: [250, 250],
+					parameters: { resource: 'webhookEndpoint' },
+					credentials: captioningCredential(credentialId),
+				},
+			];
+
+/** A workflow's saved static data holding `data` for the node named `nodeName` (n8n's `node:<name>` key). */
+const savedStaticData = (nodeName: string, data: Record<string, unknown> | undefined) =>
+	data ? { staticData: { [`node:${nodeName}`]: data } } : {};
 
 const noOp = (x: number) => ({
 	id: randomUUID(),
@@ -89,9 +99,7 @@ export function triggerWorkflow(options: {
 		],
 		connections: inLine([TRIGGER_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
-		...(options.nodeStaticData
-			? { staticData: { [`node:${TRIGGER_NODE_NAME}`]: options.nodeStaticData } }
-			: {}),
+		...savedStaticData(TRIGGER_NODE_NAME, options.nodeStaticData),
 	};
 }
 
@@ -103,16 +111,13 @@ export function floorWorkflow(options: {
 	credentialId?: string;
 	/** Pre-fills the floor node's saved static data (the floor never reads it). */
 	nodeStaticData?: Record<string, unknown>;
-	/** A credential on another node of the workflow, one that never runs (unconnectedCredentialNode). */
+	/** A credential on another node of the workflow, one that never runs (unconnectedCredentialNodes). */
 	otherNodeCredentialId?: string;
 }) {
 	const noop = noOp(250);
 	return {
 		name: options.name,
 		nodes: [
-			...(options.otherNodeCredentialId
-				? [unconnectedCredentialNode(options.otherNodeCredentialId)]
-				: []),
 			{
 				id: randomUUID(),
 				name: FLOOR_NODE_NAME,
@@ -126,12 +131,11 @@ export function floorWorkflow(options: {
 					: {}),
 			},
 			noop,
+			...unconnectedCredentialNodes(options.otherNodeCredentialId),
 		],
 		connections: inLine([FLOOR_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },
-		...(options.nodeStaticData
-			? { staticData: { [`node:${FLOOR_NODE_NAME}`]: options.nodeStaticData } }
-			: {}),
+		...savedStaticData(FLOOR_NODE_NAME, options.nodeStaticData),
 	};
 }
 
@@ -141,7 +145,7 @@ const onReceivedWebhook = (path: string) =>
 
 /**
  * n8n's Webhook node (v2, static parameters, answers on receipt) -> NoOp; with `otherNodeCredentialId`, also a
- * node carrying a credential that never runs (unconnectedCredentialNode).
+ * node carrying a credential that never runs (unconnectedCredentialNodes).
  */
 export function webhookWorkflow(options: {
 	name: string;
@@ -154,9 +158,7 @@ export function webhookWorkflow(options: {
 		nodes: [
 			onReceivedWebhook(options.path),
 			noop,
-			...(options.otherNodeCredentialId
-				? [unconnectedCredentialNode(options.otherNodeCredentialId)]
-				: []),
+			...unconnectedCredentialNodes(options.otherNodeCredentialId),
 		],
 		connections: inLine([WEBHOOK_NODE_NAME, noop.name]),
 		settings: { executionOrder: 'v1' },

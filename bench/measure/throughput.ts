@@ -2,10 +2,9 @@
 // one n8n, closed-loop load, runs interleaved round by round.
 import { randomUUID } from 'node:crypto';
 
+import type { N8nInstance } from '../../harness';
 import { SEEN_FIELDS } from '../../nodes/Captioning/trigger/pipeline';
 import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../../nodes/Captioning/trigger/seen';
-
-import type { N8nInstance } from '../../harness';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
@@ -369,7 +368,8 @@ export async function measureRun(
  * The order item 1 runs its targets in (odd rounds; even rounds reverse it). The ratios the targets are judged
  * by come from neighbours: ours sits between the floor and the floor with a credential, the floor beside the
  * Webhook node, each typeVersion-1 target beside the other; the fresh state, which activates and deactivates a
- * workflow around its run, sits at an end. The opt-in targets, when named, sit beside the one each varies.
+ * workflow around its run, sits at an end. The opt-in targets, when named, sit beside what each is read against:
+ * the floors with a credential beside `floorCred` and ours, `webhookCredNode` beside `floorCredNode`.
  */
 export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'oursV1',

@@ -15,9 +15,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
 import { knownNetworkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
+import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
 import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
