@@ -21,6 +21,7 @@ import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { captioningApiCall } from '../transport';
+import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import {
 	classifyFailure,
@@ -198,6 +199,15 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			'Select at least one event for the Captioning Trigger to listen to',
 		);
 	}
+	// ---- reachability (reachability.ts): a URL the service cannot call back is refused before any registration
+	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
+	const skip = this.getNodeParameter('options.skipReachabilityCheck', false) as boolean;
+	const unreachable = checkReachability(want.webhookUrl, String(baseUrl ?? ''), { skip });
+	if (unreachable) {
+		const { message, description } = unreachable;
+		throw new NodeOperationError(this.getNode(), message, { description });
+	}
+	// ----
 	const stored = migrateRegistration(staticData);
 	// a registration the service could not delete is reused as it is, with its token
 	if (stored && !isManageable(stored) && checkStored(stored, want) === 'current') return true;
