@@ -3,7 +3,7 @@
 // maintainer gets from a fresh clone with nothing built: `npm pack` (and so `npm publish`) builds first.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -74,7 +74,12 @@ test('a fresh clone, with no dist/ and no node_modules, packs the built nodes, i
 	const work = await mkdtemp(join(tmpdir(), 'captioning-fresh-clone-'));
 	try {
 		const clone = join(work, 'clone');
-		await execFileAsync('git', ['clone', '--quiet', PROJECT_ROOT, clone]);
+		// CI checks the repository out as another user than the one running the tests (git: "dubious ownership")
+		const gitConfig = join(work, 'gitconfig');
+		await writeFile(gitConfig, '[safe]\n\tdirectory = *\n');
+		await execFileAsync('git', ['clone', '--quiet', PROJECT_ROOT, clone], {
+			env: { ...process.env, GIT_CONFIG_GLOBAL: gitConfig },
+		});
 		expect([existsSync(join(clone, 'dist')), existsSync(join(clone, 'node_modules'))]).toEqual([
 			false,
 			false,
