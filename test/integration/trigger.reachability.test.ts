@@ -47,9 +47,11 @@ describe('the reachability check in create()', () => {
 		expect(message).toMatch(
 			/^The captioning service at https:\/\/captions\.example\.com cannot reach this trigger's webhook URL http:\/\/localhost:5678\/webhook\/[0-9a-f-]+\/webhook: localhost is n8n's own machine/,
 		);
-		expect(message).toContain('Set WEBHOOK_URL to the public https address');
-		expect(description).toContain('Nothing was registered.');
+		expect(message).toContain("Set WEBHOOK_URL to n8n's public https address");
+		expect(description).toContain('so nothing was registered');
 		expect(staticData()).toEqual({});
+		// what n8n runs after a failed create(): nothing to look for at the service, no error of its own
+		await expect(run('delete')).resolves.toBe(true);
 	});
 
 	it('refuses the test URL the same way while the editor listens for a test event', async () => {
@@ -57,6 +59,7 @@ describe('the reachability check in create()', () => {
 		await expect(run('create', 'test')).rejects.toThrow(
 			/cannot reach this trigger's webhook URL http:\/\/localhost:5678\/webhook-test\//,
 		);
+		await expect(run('delete', 'test')).resolves.toBe(true);
 	});
 
 	it('stays quiet for the sandbox on the loopback: the endpoint is registered', async () => {

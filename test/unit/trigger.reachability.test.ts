@@ -89,12 +89,11 @@ describe('checkReachability', () => {
 		expect(found?.reason).toBe('loopback');
 		expect(found?.message).toBe(
 			`The captioning service at ${PUBLIC_SERVICE} cannot reach this trigger's webhook URL ${url}: ` +
-				"localhost is n8n's own machine: the service would be calling itself. Set WEBHOOK_URL to the public " +
-				'https address at which the service reaches n8n (for example your reverse proxy or tunnel, ' +
-				'https://n8n.example.com/) and restart n8n, or turn on Options → Skip Reachability Check if the ' +
-				'service does reach this address.',
+				"localhost is n8n's own machine. Set WEBHOOK_URL to n8n's public https address (e.g. " +
+				'https://n8n.example.com/, your reverse proxy or tunnel) and restart n8n. If the service does ' +
+				"reach this address, turn on Skip Reachability Check in the trigger's options.",
 		);
-		expect(found?.description).toContain('Nothing was registered.');
+		expect(found?.description).toContain('so nothing was registered');
 		expect(found?.description).toContain('WEBHOOK_URL');
 	});
 
@@ -102,12 +101,12 @@ describe('checkReachability', () => {
 		expect(checkReachability('http://192.168.1.20:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
 			reason: 'private',
 			message: expect.stringContaining(
-				"192.168.1.20 is a private address, which only machines inside n8n's network can reach",
+				"192.168.1.20 is a private address, reachable only inside n8n's network",
 			),
 		});
 		expect(checkReachability('https://n8n.internal/webhook/x', PUBLIC_SERVICE)).toMatchObject({
 			reason: 'private',
-			message: expect.stringContaining("n8n.internal is a name only n8n's local network resolves"),
+			message: expect.stringContaining("n8n.internal is a name only n8n's local network knows"),
 		});
 		expect(checkReachability('http://[fd00::5]:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
 			reason: 'private',
@@ -136,7 +135,7 @@ describe('checkReachability', () => {
 		expect(checkReachability('http://n8n.example.com/webhook/x', PUBLIC_SERVICE)).toMatchObject({
 			reason: 'plain-http',
 			message: expect.stringContaining(
-				'the webhook URL uses plain http while the service uses https',
+				'it uses plain http, and a service at https may refuse to send events over http',
 			),
 		});
 		expect(

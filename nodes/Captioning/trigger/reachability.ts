@@ -95,19 +95,17 @@ export interface Unreachable {
 function why(reason: UnreachableReason, host: string): string {
 	switch (reason) {
 		case 'loopback':
-			return `${host} is n8n's own machine: the service would be calling itself`;
+			return `${host} is n8n's own machine`;
 		case 'link-local':
-			return `${host} is a link-local address, which only machines on n8n's own network segment can reach`;
+			return `${host} is a link-local address, reachable only on n8n's own network segment`;
 		case 'private':
 			return /^[\d.]+$|:/.test(host)
-				? `${host} is a private address, which only machines inside n8n's network can reach`
-				: `${host} is a name only n8n's local network resolves`;
+				? `${host} is a private address, reachable only inside n8n's network`
+				: `${host} is a name only n8n's local network knows`;
 		case 'plain-http':
-			return 'the webhook URL uses plain http while the service uses https: a service at https may refuse to send events over http, and would send them unencrypted';
+			return 'it uses plain http, and a service at https may refuse to send events over http';
 	}
 }
-
-const SKIP = 'Options → Skip Reachability Check';
 
 /**
  * Whether the service at `baseUrl` (the credential's Base URL) can call `webhookUrl` (the URL n8n built from
@@ -137,11 +135,10 @@ export function checkReachability(
 	}
 	if (!reason) return undefined;
 	const cause = why(reason, callback.hostname);
-	const fix =
-		'Set WEBHOOK_URL to the public https address at which the service reaches n8n (for example your reverse proxy or tunnel, https://n8n.example.com/) and restart n8n';
 	return {
 		reason,
-		message: `The captioning service at ${service.origin} cannot reach this trigger's webhook URL ${webhookUrl}: ${cause}. ${fix}, or turn on ${SKIP} if the service does reach this address.`,
-		description: `n8n builds every webhook URL from its WEBHOOK_URL environment variable (without it: http://localhost:5678/, the address of n8n's own machine) and the service sends each event to the URL registered here. Nothing was registered. ${fix}; the next activation registers the new URL. Turn on ${SKIP} only when the service runs inside n8n's own network.`,
+		message: `The captioning service at ${service.origin} cannot reach this trigger's webhook URL ${webhookUrl}: ${cause}. Set WEBHOOK_URL to n8n's public https address (e.g. https://n8n.example.com/, your reverse proxy or tunnel) and restart n8n. If the service does reach this address, turn on Skip Reachability Check in the trigger's options.`,
+		description:
+			"n8n builds webhook URLs from its WEBHOOK_URL setting; without it they start with http://localhost:5678/, n8n's own machine. The service sends each event to the URL registered here, so nothing was registered. Once WEBHOOK_URL is set and n8n restarted, the next activation registers the new URL.",
 	};
 }
