@@ -134,7 +134,10 @@ export function toPublicApiBody(workflow: ExampleWorkflow): Record<string, unkno
 	};
 }
 
-/** What the editor saves (POST /rest/workflows): the public API's fields and the pinned data (n8n 1.x's API has none). */
+/**
+ * What the editor saves (POST /rest/workflows): the public API's fields, the pinned data (n8n 1.x's public API
+ * takes none) and `active`, which n8n 1.x's REST API requires.
+ */
 export function toEditorBody(workflow: ExampleWorkflow): Record<string, unknown> {
-	return { ...toPublicApiBody(workflow), pinData: workflow.pinData ?? {} };
+	return { ...toPublicApiBody(workflow), active: false, pinData: workflow.pinData ?? {} };
 }

@@ -568,11 +568,12 @@ describe('examples/ (real n8n)', () => {
 				formats.length ? liveShape : withoutDownloads,
 			]);
 			for (const format of formats) {
+				// n8n 2.x also records `bytes`, which 1.x leaves out and does not need
 				const meta = without(liveTranscribed.binary![format], 'id', 'data');
-				expect([file, format, Object.keys(event.binary![format]).sort()]).toEqual([
+				expect([file, format, Object.keys(event.binary![format])]).toEqual([
 					file,
 					format,
-					[...Object.keys(meta), 'data'].sort(),
+					expect.arrayContaining([...Object.keys(meta), 'data']),
 				]);
 				expect(event.binary![format].mimeType).toBe(meta.mimeType);
 			}
