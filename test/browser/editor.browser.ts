@@ -17,6 +17,7 @@ import {
 	PROJECT_ROOT,
 	sandboxCredentialData,
 	startN8n,
+	toEditorBody,
 	toPublicApiBody,
 	useCredential,
 } from '../../harness';
@@ -64,7 +65,7 @@ describe('the editor (real n8n, Chromium)', () => {
 	let workflowId = '';
 	// workflows the user builds: Get with its endpoint from the list; a trigger whose service cannot reach n8n;
 	// a trigger and an action node as n8n adds them, every parameter at its default
-	const built = { get: '', unreachable: '', defaults: '' };
+	const built = { get: '', unreachable: '', defaults: '', pinned: '' };
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -102,6 +103,14 @@ describe('the editor (real n8n, Chromium)', () => {
 				credentials: { [CREDENTIAL]: publicService },
 			},
 		]);
+		// the dev example as the editor saves it after an import: its pinned event, no credential linked
+		const example = loadExample('dev-transcription-feed.json');
+		built.pinned = (
+			await n8n.rest('POST', '/workflows', {
+				...toEditorBody(example),
+				name: 'Dev example from its file',
+			})
+		).id as string;
 		built.defaults = await createBuiltWorkflow('New Captioning nodes', [
 			{
 				type: 'n8n-nodes-captioning.captioningTrigger',
@@ -502,6 +511,25 @@ describe('the editor (real n8n, Chromium)', () => {
 					}),
 				],
 			});
+		});
+	});
+
+	it('runs an example from its pinned event at once: Execute workflow, no service, no credential', async () => {
+		await step('pinned-example', async () => {
+			await openBuilt(built.pinned, [TRIGGER, ACTION]);
+			const requestsBefore = sandbox!.requestLog.length;
+			await page().locator('[data-test-id="execute-workflow-button"]').first().click();
+			await toast('Workflow executed successfully');
+			await screenshot('pinned-example.png');
+			const [execution] = await n8n!.waitForExecutions(built.pinned);
+			const ran = Object.keys(execution.data.resultData.runData).sort();
+			expect(ran).toEqual([TRIGGER, 'Captions Ready?', ACTION, 'Transcript Summary'].sort());
+			expect(
+				execution.data.resultData.runData['Transcript Summary'][0].data.main[0][0].json,
+			).toMatchObject({
+				title: 'Quarterly product update',
+			});
+			expect(sandbox!.requestLog.slice(requestsBefore)).toEqual([]);
 		});
 	});
 
