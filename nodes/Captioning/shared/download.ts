@@ -2,7 +2,7 @@
 // authorisation: no credential is sent with them (object stores refuse a second auth mechanism).
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { captionFileSuffix, captionMimeType, isSourceFormat } from './captions/formats';
+import { captionFileSuffix, captionMimeType, isSourceFormat } from '../captions/formats';
 import { networkCode, networkProblem } from './network';
 import { stripQueryStrings } from './redact';
 

@@ -7,14 +7,14 @@ import {
 	parseSrt,
 	parseVtt,
 	transcriptFromCaptions,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import {
 	captionFileExtension,
 	captionMimeType,
 	type CaptionSourceFormat,
 	type CaptionTargetFormat,
 	SUPPORTED_CONVERSIONS,
-} from '../../../nodes/Captioning/shared/captions/formats';
+} from '../../../nodes/Captioning/captions/formats';
 import { description as convertDescription } from '../../../nodes/Captioning/actions/captionFile/convert.operation';
 import { expectValidVtt, fixture, independentParse } from './helpers';
 

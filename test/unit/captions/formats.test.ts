@@ -1,4 +1,4 @@
-// Caption-format facts (shared/captions/formats.ts): file types and names, and how a format is recognised.
+// Caption-format facts (captions/formats.ts): file types and names, and how a format is recognised.
 import {
 	captionBaseName,
 	captionFileExtension,
@@ -6,7 +6,7 @@ import {
 	captionMimeType,
 	detectFormat,
 	formatFromUrl,
-} from '../../../nodes/Captioning/shared/captions/formats';
+} from '../../../nodes/Captioning/captions/formats';
 
 describe('captionMimeType and captionFileExtension', () => {
 	it.each([

@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { WebVTTParser } from 'webvtt-parser';
 
-import { CaptionFormatError, parseVtt } from '../../../nodes/Captioning/shared/captions';
+import { CaptionFormatError, parseVtt } from '../../../nodes/Captioning/captions';
 
 export function fixture(name: string): string {
 	return readFileSync(join(__dirname, '../../fixtures/captions', name), 'utf8');

@@ -4,7 +4,7 @@ import {
 	joinText,
 	tokenize,
 	wrapTokens,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 
 describe('displayWidth', () => {
 	it.each([

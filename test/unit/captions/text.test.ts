@@ -3,7 +3,7 @@ import {
 	cuesToSegments,
 	cuesToText,
 	parseVtt,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import { fixture } from './helpers';
 
 describe('cuesToText', () => {

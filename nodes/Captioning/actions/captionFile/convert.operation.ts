@@ -12,7 +12,7 @@ import {
 	convertCaptions,
 	DEFAULT_CUE_LAYOUT,
 	DEFAULT_MAX_CUE_MS,
-} from '../../shared/captions';
+} from '../../captions';
 import {
 	CAPTION_FORMAT_OPTIONS,
 	captionBaseName,
@@ -21,9 +21,9 @@ import {
 	detectFormat,
 	formatFromUrl,
 	SUPPORTED_CONVERSIONS,
-} from '../../shared/captions/formats';
+} from '../../captions/formats';
 
-// the editor shows the defaults that apply when an option is not added (shared/captions/words.ts)
+// the editor shows the defaults that apply when an option is not added (captions/words.ts)
 const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
 const MAX_CUE_SECONDS = DEFAULT_MAX_CUE_MS / 1000;
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { CAPTION_FORMAT_OPTIONS } from '../../shared/captions/formats';
+import { CAPTION_FORMAT_OPTIONS } from '../../captions/formats';
 import { downloadOrThrow } from './shared';
 
 const properties: INodeProperties[] = [
