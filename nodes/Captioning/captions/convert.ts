@@ -1,20 +1,9 @@
 import { z } from 'zod';
 
 import { CaptionFormatError } from './errors';
-import {
-	captionFileExtension,
-	captionMimeType,
-	type CaptionSourceFormat,
-	type CaptionTargetFormat,
-	isSourceFormat,
-	SUPPORTED_CONVERSIONS,
-} from './formats';
-import { googleSttToCues, parseGoogleStt } from './googleStt';
-import { formatSrt, parseSrt } from './srt';
-import { cuesToSegments, cuesToText } from './text';
-import { msToSeconds } from './time';
-import type { Cue, Word } from './types';
-import { formatVtt, parseVtt } from './vtt';
+import { CAPTION_FORMATS, captionFormat, conversionsFrom } from './formats';
+import { cuesToText } from './text';
+import type { CaptionDocument, CaptionFormat, CaptionOptions } from './types';
 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
@@ -23,22 +12,22 @@ const convertOptionsSchema = z.object({
 	maxCueMs: positive.optional(),
 	maxCueChars: positive.optional(),
 	maxLineChars: positive.optional(),
+	maxLines: positive.optional(),
 	maxGapMs: count.optional(),
 	minCueChars: count.optional(),
 	paragraphGapMs: count.optional(),
-	/** Text after `WEBVTT` on the first line of WebVTT output. */
 	header: z.string().optional(),
-	/** Prefix SRT cues with the speaker name. */
 	includeVoice: z.boolean().optional(),
+	chunkMinutes: z.number().positive().optional(),
+	chunkTokens: positive.optional(),
+	language: z.string().optional(),
 });
 
-type ConvertOptions = z.infer<typeof convertOptionsSchema>;
-
 interface ConvertRequest {
-	from: CaptionSourceFormat;
-	to: CaptionTargetFormat;
+	from: string;
+	to: string;
 	content: string;
-	options?: ConvertOptions;
+	options?: CaptionOptions;
 }
 
 interface ConvertedCaptions {
@@ -48,37 +37,39 @@ interface ConvertedCaptions {
 	fileExtension: string;
 }
 
-interface WordJson {
-	start: number;
-	end: number;
-	text: string;
-	confidence?: number;
-	speakerTag?: number;
-}
-
 function supportedList(): string {
-	return Object.entries(SUPPORTED_CONVERSIONS)
-		.map(([from, targets]) => `${from} → ${targets.join(', ')}`)
+	return CAPTION_FORMATS.filter((format) => format.parse)
+		.map((from) => `${from.id} → ${conversionsFrom(from).join(', ')}`)
 		.join('; ');
 }
 
-function checkConversion(from: string, to: string): void {
-	const supported = `Supported conversions: ${supportedList()}.`;
-	if (!isSourceFormat(from)) {
-		throw new CaptionFormatError(
-			`Cannot convert from "${from}": unknown caption format. ${supported}`,
-		);
-	}
-	if (!SUPPORTED_CONVERSIONS[from].includes(to as CaptionTargetFormat)) {
-		const reason =
-			from === 'vtt' && to === 'words'
-				? 'WebVTT has no word timings'
-				: `"${to}" is not an output format for ${from}`;
-		throw new CaptionFormatError(`Cannot convert ${from} to ${to}: ${reason}. ${supported}`);
-	}
+/** The entry of a format this package reads; throws naming the ones it does. */
+export function readableFormat(id: string): CaptionFormat {
+	const format = captionFormat(id);
+	if (format?.parse) return format;
+	const reason = format
+		? `${format.label} is written, not read, by this package`
+		: 'unknown caption format';
+	throw new CaptionFormatError(
+		`Cannot convert from "${id}": ${reason}. Supported conversions: ${supportedList()}.`,
+	);
 }
 
-function readOptions(options: unknown): ConvertOptions {
+/** The entry of a format this package writes, checked against what the input carries. */
+function writableFormat(from: CaptionFormat, id: string): CaptionFormat {
+	const to = captionFormat(id);
+	if (to?.render && (!to.needsWords || from.wordTimings)) return to;
+	const reason =
+		to?.render && to.needsWords
+			? `${from.label} has no word timings`
+			: `"${id}" is not an output format for ${from.id}`;
+	throw new CaptionFormatError(
+		`Cannot convert ${from.id} to ${id}: ${reason}. Supported conversions: ${supportedList()}.`,
+	);
+}
+
+/** Checks conversion options; unknown ones are ignored. */
+export function readOptions(options: unknown): CaptionOptions {
 	const parsed = convertOptionsSchema.safeParse(options ?? {});
 	if (parsed.success) return parsed.data;
 	const issue = parsed.error.issues[0];
@@ -86,55 +77,56 @@ function readOptions(options: unknown): ConvertOptions {
 	throw new CaptionFormatError(`Invalid conversion option ${name}: ${issue.message}.`);
 }
 
-function wordsJson(words: readonly Word[]): WordJson[] {
-	return words.map(({ startMs, endMs, text, confidence, speakerTag }) => ({
-		start: msToSeconds(startMs),
-		end: msToSeconds(endMs),
-		text,
-		...(confidence === undefined ? {} : { confidence }),
-		...(speakerTag === undefined ? {} : { speakerTag }),
-	}));
-}
-
-function render(to: CaptionTargetFormat, cues: Cue[], options: ConvertOptions): string {
-	switch (to) {
-		case 'vtt':
-			return formatVtt(cues, options);
-		case 'srt':
-			return formatSrt(cues, options);
-		case 'text':
-			return cuesToText(cues, options);
-		default:
-			return JSON.stringify(cuesToSegments(cues), null, 2);
+/** Reads a caption file of a format this package reads into the common model. */
+export function readCaptions(
+	from: string,
+	content: string,
+	options: CaptionOptions = {},
+): CaptionDocument {
+	const format = readableFormat(from);
+	if (typeof content !== 'string') {
+		throw new CaptionFormatError(`${from} content must be text, got ${typeof content}.`);
 	}
+	return format.parse!(content, readOptions(options));
 }
 
 /**
- * Converts a caption file of the service into another format. Throws `CaptionFormatError` for
- * unsupported pairs, invalid options and content that cannot be read.
+ * Converts a caption file into another format. Throws `CaptionFormatError` for unsupported pairs,
+ * invalid options and content that cannot be read.
  */
 export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
 	const { from, to, content } = request;
-	checkConversion(from, to);
+	const target = writableFormat(readableFormat(from), to);
 	const options = readOptions(request.options);
-	let output: string;
-	if (from === 'vtt') {
-		if (typeof content !== 'string') {
-			throw new CaptionFormatError('vtt content must be text, got ' + typeof content + '.');
-		}
-		output = render(to, parseVtt(content), options);
-	} else {
-		const transcript = parseGoogleStt(content);
-		output =
-			to === 'words'
-				? JSON.stringify(wordsJson(transcript.words), null, 2)
-				: render(to, googleSttToCues(transcript, options), options);
-	}
+	const document = readCaptions(from, content, options);
 	return {
-		content: output,
-		mimeType: captionMimeType(to),
-		fileExtension: captionFileExtension(to),
+		content: target.render!(document, options),
+		mimeType: target.mimeType,
+		fileExtension: target.extension,
 	};
+}
+
+/** The output of a JSON format as a value for an item's JSON (e.g. segments as an array). */
+export function captionData(
+	to: string,
+	document: CaptionDocument,
+	options: CaptionOptions,
+): unknown {
+	const target = captionFormat(to);
+	if (target?.data === undefined) {
+		throw new CaptionFormatError(`"${to}" is not a format written into the item's JSON.`);
+	}
+	return target.data(document, options);
+}
+
+/** Writes the common model in a format, checked as convertCaptions checks it. */
+export function renderCaptions(
+	from: string,
+	to: string,
+	document: CaptionDocument,
+	options: CaptionOptions = {},
+): string {
+	return writableFormat(readableFormat(from), to).render!(document, readOptions(options));
 }
 
 /**
@@ -142,13 +134,6 @@ export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
  * Throws `CaptionFormatError` when the content is not valid for its format.
  */
 export function transcriptFromCaptions(format: string, content: string): string | undefined {
-	switch (format) {
-		case 'vtt':
-		case 'google_stt':
-			return convertCaptions({ from: format, to: 'text', content }).content;
-		case 'srt':
-			return cuesToText(parseSrt(content));
-		default:
-			return undefined;
-	}
+	if (!captionFormat(format)?.parse) return undefined;
+	return cuesToText(readCaptions(format, content).cues);
 }

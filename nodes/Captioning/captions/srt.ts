@@ -1,6 +1,6 @@
 import { CaptionFormatError } from './errors';
 import { formatSrtTimestamp, parseSrtTimestamp } from './time';
-import type { Cue } from './types';
+import type { CaptionFormat, Cue } from './types';
 
 interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
@@ -16,10 +16,26 @@ function isBlank(line: string | undefined): boolean {
 	return line === undefined || line.trim() === '';
 }
 
+// Removing one tag can join the text around it into another ("<<i>b>"): removed until none is left.
+function withoutMarkup(line: string): string {
+	let previous: string;
+	let current = line;
+	do {
+		previous = current;
+		current = current.replace(MARKUP, '');
+	} while (current !== previous);
+	return current;
+}
+
+// A text line with "-->" would be read as a timing line; any run of dashes before ">" becomes "->".
 function cleanLines(text: string): string[] {
 	return text
 		.split(/\r\n|\r|\n/)
-		.map((line) => line.replace(MARKUP, '').replace(/-->/g, '->').trim())
+		.map((line) =>
+			withoutMarkup(line)
+				.replace(/-{2,}>/g, '->')
+				.trim(),
+		)
 		.filter((line) => line !== '');
 }
 
@@ -87,3 +103,21 @@ export function formatSrt(cues: readonly Cue[], options: SrtFormatOptions = {}):
 	}
 	return blocks.length === 0 ? '' : blocks.join('\n\n') + '\n';
 }
+
+// A cue number on its own line followed by a timing line, or a timing line with comma milliseconds.
+const SRT_START = /^(?:\d+[ \t]*\r?\n[ \t]*)?\d+:\d{1,2}:\d{1,2}[,.]\d{1,3}[ \t]*-->/;
+
+export const srtFormat: CaptionFormat = {
+	id: 'srt',
+	label: 'SRT',
+	description: 'A SubRip subtitle file',
+	mimeType: 'application/x-subrip',
+	extension: 'srt',
+	producedByService: false,
+	wordTimings: false,
+	output: { kind: 'file' },
+	detect: (start) => SRT_START.test(start),
+	urlPattern: /\.srt(\?|$)/i,
+	parse: (content) => ({ cues: parseSrt(content) }),
+	render: (document, options) => formatSrt(document.cues, options),
+};

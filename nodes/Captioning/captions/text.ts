@@ -1,6 +1,6 @@
 import { joinText } from './layout';
 import { formatVttTimestamp, msToSeconds } from './time';
-import type { Cue, Segment } from './types';
+import type { CaptionFormat, Cue, Segment } from './types';
 
 interface TextOptions {
 	/** A silence at least this long between cues starts a new paragraph. */
@@ -49,14 +49,27 @@ function rolledOverLines(previous: Previous | undefined, cue: Cue, lines: string
 	return 0;
 }
 
+/** What a cue adds to the transcript: its lines not rolled over from the previous cue. */
+export interface TranscriptPiece {
+	startMs: number;
+	endMs: number;
+	voice?: string;
+	lines: string[];
+	/** A pause of `paragraphGapMs` or a change of speaker comes before it. */
+	startsParagraph: boolean;
+}
+
 /**
- * Plain transcript of the cues. Lines that roll over from the previous cue (as in live or
- * auto-generated captions) are written once; a pause of `paragraphGapMs` or a change of speaker
- * starts a paragraph, which opens with `Speaker: ` when the cues name one.
+ * The transcript of the cues, piece by piece. Lines that roll over from the previous cue (as in live or
+ * auto-generated captions) are written once; a pause of `paragraphGapMs` or a change of speaker starts a
+ * paragraph.
  */
-export function cuesToText(cues: readonly Cue[], options: TextOptions = {}): string {
+export function transcriptPieces(
+	cues: readonly Cue[],
+	options: TextOptions = {},
+): TranscriptPiece[] {
 	const { paragraphGapMs = DEFAULT_PARAGRAPH_GAP_MS } = options;
-	const paragraphs: { voice?: string; parts: string[] }[] = [];
+	const pieces: TranscriptPiece[] = [];
 	let previous: Previous | undefined;
 	for (const cue of byStart(cues)) {
 		const lines = textLines(cue.text);
@@ -68,12 +81,58 @@ export function cuesToText(cues: readonly Cue[], options: TextOptions = {}): str
 			cue.startMs - previous.endMs >= paragraphGapMs;
 		previous = { lines, voice: cue.voice, endMs: Math.max(cue.endMs, previous?.endMs ?? 0) };
 		if (fresh.length === 0) continue;
-		if (startsParagraph) paragraphs.push({ voice: cue.voice, parts: [] });
-		paragraphs[paragraphs.length - 1].parts.push(...fresh);
+		pieces.push({
+			startMs: cue.startMs,
+			endMs: cue.endMs,
+			voice: cue.voice,
+			lines: fresh,
+			startsParagraph,
+		});
+	}
+	return pieces;
+}
+
+/**
+ * Roll-up captions as pop-on ones: cues in time order, each without the lines it repeats from the cue before
+ * (as transcriptPieces reads them); a cue that only repeats is left out. `removedLines` counts what went.
+ */
+export function withoutRolledOverLines(cues: readonly Cue[]): {
+	cues: Cue[];
+	removedLines: number;
+} {
+	const out: Cue[] = [];
+	let removedLines = 0;
+	let previous: Previous | undefined;
+	for (const cue of byStart(cues)) {
+		const lines = textLines(cue.text);
+		const rolled = lines.length === 0 ? 0 : rolledOverLines(previous, cue, lines);
+		if (lines.length > 0) {
+			previous = { lines, voice: cue.voice, endMs: Math.max(cue.endMs, previous?.endMs ?? 0) };
+		}
+		removedLines += rolled;
+		if (rolled === 0) out.push(cue);
+		else if (rolled < lines.length) out.push({ ...cue, text: lines.slice(rolled).join('\n') });
+	}
+	return { cues: out, removedLines };
+}
+
+/** Pieces as paragraphs, each opening with `Speaker: ` when the cues name one. */
+export function piecesToText(pieces: readonly TranscriptPiece[]): string {
+	const paragraphs: { voice?: string; parts: string[] }[] = [];
+	for (const piece of pieces) {
+		if (piece.startsParagraph || paragraphs.length === 0) {
+			paragraphs.push({ voice: piece.voice, parts: [] });
+		}
+		paragraphs[paragraphs.length - 1].parts.push(...piece.lines);
 	}
 	return paragraphs
 		.map(({ voice, parts }) => (voice ? `${voice}: ${joinText(parts)}` : joinText(parts)))
 		.join('\n\n');
+}
+
+/** Plain transcript of the cues: see transcriptPieces. */
+export function cuesToText(cues: readonly Cue[], options: TextOptions = {}): string {
+	return piecesToText(transcriptPieces(cues, options));
 }
 
 /** Cues as JSON-friendly segments (seconds and `hh:mm:ss.ttt`), in time order, without empty cues. */
@@ -94,3 +153,29 @@ export function cuesToSegments(cues: readonly Cue[]): Segment[] {
 	}
 	return segments;
 }
+
+export const textFormat: CaptionFormat = {
+	id: 'text',
+	label: 'Plain Text',
+	description: 'The transcript as text, in the "text" field',
+	mimeType: 'text/plain',
+	extension: 'txt',
+	producedByService: false,
+	wordTimings: false,
+	output: { kind: 'json', field: 'text' },
+	data: (document, options) => cuesToText(document.cues, options),
+	render: (document, options) => cuesToText(document.cues, options),
+};
+
+export const segmentsFormat: CaptionFormat = {
+	id: 'segments',
+	label: 'Segments JSON',
+	description: 'One entry per cue with start, end and text, in the "segments" field',
+	mimeType: 'application/json',
+	extension: 'json',
+	producedByService: false,
+	wordTimings: false,
+	output: { kind: 'json', field: 'segments' },
+	data: (document) => cuesToSegments(document.cues),
+	render: (document) => JSON.stringify(cuesToSegments(document.cues), null, 2),
+};

@@ -7,6 +7,7 @@ const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 // A comma before the milliseconds is not WebVTT, but files converted from SRT often carry one.
 const VTT_TIMESTAMP = /^(?:(\d+):)?(\d{2}):(\d{2})[.,](\d{3})$/;
 const SRT_TIMESTAMP = /^(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.](\d{1,3}))?$/;
+const SBV_TIMESTAMP = /^(\d+):(\d{2}):(\d{2})[.,](\d{1,3})$/;
 const DURATION_STRING = /^(\d+)(?:\.(\d{1,9}))?s$/;
 
 function toMs(
@@ -33,6 +34,13 @@ export function parseSrtTimestamp(value: string): number | undefined {
 	const match = SRT_TIMESTAMP.exec(value.trim());
 	if (!match) return undefined;
 	return toMs(match[1], match[2], match[3], (match[4] ?? '').padEnd(3, '0'));
+}
+
+/** `h:mm:ss.ttt` (SBV: hours without padding) to milliseconds; also accepts `,` and 1-3 fraction digits. */
+export function parseSbvTimestamp(value: string): number | undefined {
+	const match = SBV_TIMESTAMP.exec(value.trim());
+	if (!match) return undefined;
+	return toMs(match[1], match[2], match[3], match[4].padEnd(3, '0'));
 }
 
 /**
@@ -92,4 +100,10 @@ export function formatSrtTimestamp(ms: number): string {
 /** Milliseconds to seconds with three decimals. */
 export function msToSeconds(ms: number): number {
 	return Math.round(ms) / MS_PER_SECOND;
+}
+
+/** Milliseconds to `h:mm:ss.ttt`, as SBV writes them (hours not padded). */
+export function formatSbvTimestamp(ms: number): string {
+	const [h, m, s, f] = clockParts(ms);
+	return `${Number(h)}:${m}:${s}.${f}`;
 }

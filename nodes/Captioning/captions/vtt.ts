@@ -1,6 +1,6 @@
 import { CaptionFormatError } from './errors';
 import { formatVttTimestamp, parseVttTimestamp } from './time';
-import type { Cue } from './types';
+import type { CaptionFormat, Cue } from './types';
 
 interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
@@ -226,12 +226,20 @@ export function sanitizeCueSettings(settings: string | undefined): string | unde
 
 function sanitizeIdentifier(identifier: string | undefined): string | undefined {
 	const value = (identifier ?? '').replace(/\s+/g, ' ').trim();
+	// an identifier that starts like a timestamp would be read as a timing line without "-->"
 	const usable =
 		value !== '' &&
 		!value.includes('-->') &&
 		!COMMENT_BLOCK.test(value) &&
-		!HEADER_BLOCK.test(value);
+		!HEADER_BLOCK.test(value) &&
+		!TIMESTAMP_START.test(value);
 	return usable ? value : undefined;
+}
+
+// "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
+function voiceTag(voice: string): string {
+	const annotation = escapeText(voice);
+	return annotation.endsWith('-') ? `<v ${annotation} >` : `<v ${annotation}>`;
 }
 
 function formatCue(cue: Cue): string {
@@ -246,7 +254,7 @@ function formatCue(cue: Cue): string {
 	return [
 		...(identifier === undefined ? [] : [identifier]),
 		settings === undefined ? timing : `${timing} ${settings}`,
-		...(text === '' ? [] : [voice === '' ? text : `<v ${escapeText(voice)}>${text}`]),
+		...(text === '' ? [] : [voice === '' ? text : `${voiceTag(voice)}${text}`]),
 	].join('\n');
 }
 
@@ -261,3 +269,18 @@ export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}):
 	const ordered = [...cues].sort((a, b) => a.startMs - b.startMs);
 	return [signature, ...ordered.map(formatCue)].join('\n\n') + '\n';
 }
+
+export const vttFormat: CaptionFormat = {
+	id: 'vtt',
+	label: 'WebVTT',
+	description: 'A WebVTT caption file',
+	mimeType: 'text/vtt',
+	extension: 'vtt',
+	producedByService: true,
+	wordTimings: false,
+	output: { kind: 'file' },
+	detect: (start) => start.startsWith('WEBVTT'),
+	urlPattern: /\.vtt(\?|$)/i,
+	parse: (content) => ({ cues: parseVtt(content) }),
+	render: (document, options) => formatVtt(document.cues, options),
+};

@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Captioning Trigger Item',
 				value: 'triggerItem',
-				description: 'The file URL of the chosen format in the input item ($JSON.files)',
+				description: 'The file URL of the chosen format in the "files" field of the input item',
 			},
 			{ name: 'URL', value: 'url', description: 'A signed file URL' },
 		],
