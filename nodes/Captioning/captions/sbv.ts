@@ -1,6 +1,6 @@
 // SubViewer as YouTube reads and writes it (.sbv): a block per cue, "h:mm:ss.ttt,h:mm:ss.ttt" and then its lines.
 import { CaptionFormatError } from './errors';
-import { formatSbvTimestamp, parseSbvTimestamp } from './time';
+import { byStart, formatSbvTimestamp, parseSbvTimestamp } from './time';
 import type { CaptionFormat, Cue } from './types';
 
 interface SbvFormatOptions {
@@ -12,6 +12,13 @@ const TIMING = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/;
 
 function isBlank(line: string | undefined): boolean {
 	return line === undefined || line.trim() === '';
+}
+
+const LINE_BREAK = /[\r\n]/;
+
+/** The lines of a cue as SBV keeps them, joined: trimmed, empty ones left out (they would end the block). */
+function sbvText(text: string): string {
+	return LINE_BREAK.test(text) ? textLines(text).join('\n') : text.trim();
 }
 
 function textLines(text: string): string[] {
@@ -43,26 +50,24 @@ export function parseSbv(content: string): Cue[] {
 		i++;
 		const payload: string[] = [];
 		while (!isBlank(lines[i])) payload.push(lines[i++]);
-		cues.push({ startMs, endMs, text: textLines(payload.join('\n')).join('\n') });
+		cues.push({ startMs, endMs, text: sbvText(payload.join('\n')) });
 	}
 	return cues;
 }
 
 /** Writes SBV: cues ordered by start, without empty ones (a blank line would end the block). */
 export function formatSbv(cues: readonly Cue[], options: SbvFormatOptions = {}): string {
-	const blocks: string[] = [];
-	for (const cue of [...cues].sort((a, b) => a.startMs - b.startMs)) {
-		const lines = textLines(cue.text);
-		if (lines.length === 0) continue;
-		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
-		if (options.includeVoice && voice) lines[0] = `${voice}: ${lines[0]}`;
-		const startMs = Math.max(0, Math.round(cue.startMs));
+	let out = '';
+	for (const cue of byStart(cues)) {
+		let text = sbvText(cue.text);
+		if (text === '') continue;
+		const voice = options.includeVoice ? cue.voice?.replace(/\s+/g, ' ').trim() : undefined;
+		if (voice) text = `${voice}: ${text}`;
+		const startMs = cue.startMs > 0 ? Math.round(cue.startMs) : 0;
 		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-		blocks.push(
-			[`${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}`, ...lines].join('\n'),
-		);
+		out += `${out === '' ? '' : '\n'}${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}\n${text}\n`;
 	}
-	return blocks.length === 0 ? '' : blocks.join('\n\n') + '\n';
+	return out;
 }
 
 export const sbvFormat: CaptionFormat = {

@@ -1,5 +1,5 @@
 import { CaptionFormatError } from './errors';
-import { formatSrtTimestamp, parseSrtTimestamp } from './time';
+import { byStart, formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { CaptionFormat, Cue } from './types';
 
 interface SrtFormatOptions {
@@ -27,6 +27,11 @@ function withoutMarkup(line: string): string {
 	return current;
 }
 
+// Characters that start markup or an arrow: text without them only needs trimming.
+const SPECIAL = /[<>{]/;
+
+const LINE_BREAK = /[\r\n]/;
+
 // A text line with "-->" would be read as a timing line; any run of dashes before ">" becomes "->".
 function cleanLines(text: string): string[] {
 	return text
@@ -37,6 +42,12 @@ function cleanLines(text: string): string[] {
 				.trim(),
 		)
 		.filter((line) => line !== '');
+}
+
+/** The lines cleanLines keeps, joined; the usual one-line text without markup only trimmed. */
+function cleanText(text: string): string {
+	if (!SPECIAL.test(text) && !LINE_BREAK.test(text)) return text.trim();
+	return cleanLines(text).join('\n');
 }
 
 /** Parses SubRip subtitles; tolerates a BOM, CRLF, missing numbers and missing blank lines. */
@@ -53,12 +64,8 @@ export function parseSrt(content: string): Cue[] {
 		const arrow = line.indexOf('-->');
 		const startMs = parseSrtTimestamp(line.slice(0, arrow));
 		// coordinates such as "X1:40 X2:600" may follow the end time
-		const endMs = parseSrtTimestamp(
-			line
-				.slice(arrow + 3)
-				.trim()
-				.split(/\s+/)[0],
-		);
+		const rest = line.slice(arrow + 3).trim();
+		const endMs = parseSrtTimestamp(/\s/.test(rest) ? rest.split(/\s+/)[0] : rest);
 		if (startMs === undefined || endMs === undefined) {
 			throw new CaptionFormatError(
 				`malformed SRT timing line ${JSON.stringify(line)}: ${startMs === undefined ? 'start' : 'end'} time is not an SRT timestamp; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000".`,
@@ -73,7 +80,7 @@ export function parseSrt(content: string): Cue[] {
 		if (nextIsTiming && payload.length > 0 && /^\d+$/.test(payload[payload.length - 1].trim())) {
 			payload.pop();
 		}
-		cues.push({ startMs, endMs, text: cleanLines(payload.join('\n')).join('\n') });
+		cues.push({ startMs, endMs, text: cleanText(payload.join('\n')) });
 	}
 	if (cues.length === 0 && content.trim() !== '') {
 		const firstLine = lines.findIndex((line) => !isBlank(line));
@@ -90,18 +97,19 @@ export function parseSrt(content: string): Cue[] {
  * left out because many players stop reading at an empty subtitle.
  */
 export function formatSrt(cues: readonly Cue[], options: SrtFormatOptions = {}): string {
-	const blocks: string[] = [];
-	for (const cue of [...cues].sort((a, b) => a.startMs - b.startMs)) {
-		const lines = cleanLines(cue.text);
-		if (lines.length === 0) continue;
-		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
-		if (options.includeVoice && voice) lines[0] = `${voice}: ${lines[0]}`;
-		const startMs = Math.max(0, Math.round(cue.startMs));
+	let out = '';
+	let number = 0;
+	for (const cue of byStart(cues)) {
+		let text = cleanText(cue.text);
+		if (text === '') continue;
+		const voice = options.includeVoice ? cue.voice?.replace(/\s+/g, ' ').trim() : undefined;
+		if (voice) text = `${voice}: ${text}`;
+		const startMs = cue.startMs > 0 ? Math.round(cue.startMs) : 0;
 		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-		const timing = `${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}`;
-		blocks.push([String(blocks.length + 1), timing, ...lines].join('\n'));
+		number++;
+		out += `${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${text}\n`;
 	}
-	return blocks.length === 0 ? '' : blocks.join('\n\n') + '\n';
+	return out;
 }
 
 // A cue number on its own line followed by a timing line, or a timing line with comma milliseconds.

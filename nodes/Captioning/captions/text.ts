@@ -1,5 +1,5 @@
 import { joinText } from './layout';
-import { formatVttTimestamp, msToSeconds } from './time';
+import { byStart, formatVttTimestamp, msToSeconds } from './time';
 import type { CaptionFormat, Cue, Segment } from './types';
 
 interface TextOptions {
@@ -8,10 +8,6 @@ interface TextOptions {
 }
 
 const DEFAULT_PARAGRAPH_GAP_MS = 2000;
-
-function byStart(cues: readonly Cue[]): Cue[] {
-	return [...cues].sort((a, b) => a.startMs - b.startMs);
-}
 
 function textLines(text: string): string[] {
 	return text

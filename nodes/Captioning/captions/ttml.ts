@@ -1,6 +1,6 @@
 // TTML in the IMSC 1.1 Text Profile (W3C, 2018): the delivery format of streaming services and broadcasters.
 // docs/captions.md lists what the profile asks of a document and what this writer does for each.
-import { formatVttTimestamp } from './time';
+import { byStart, formatVttTimestamp } from './time';
 import type { CaptionFormat, Cue } from './types';
 
 interface TtmlFormatOptions {
@@ -57,7 +57,7 @@ function textLines(cue: Cue, includeVoice: boolean): string[] {
 export function formatTtml(cues: readonly Cue[], options: TtmlFormatOptions = {}): string {
 	const language = LANGUAGE_TAG.test(options.language ?? '') ? options.language! : 'und';
 	const paragraphs: string[] = [];
-	for (const cue of [...cues].sort((a, b) => a.startMs - b.startMs)) {
+	for (const cue of byStart(cues)) {
 		const lines = textLines(cue, options.includeVoice === true);
 		if (lines.length === 0) continue;
 		const startMs = Math.max(0, Math.round(cue.startMs));

@@ -1,5 +1,5 @@
 import { CaptionFormatError } from './errors';
-import { formatVttTimestamp, parseVttTimestamp } from './time';
+import { byStart, formatVttTimestamp, parseVttTimestamp } from './time';
 import type { CaptionFormat, Cue } from './types';
 
 interface VttFormatOptions {
@@ -47,7 +47,11 @@ export function decodeEntities(text: string): string {
 	});
 }
 
+const MARKUP_CHARACTERS = /[&<>]/;
+const NEEDS_CARE = /[&<>\r\n]/;
+
 function escapeText(text: string): string {
+	if (!MARKUP_CHARACTERS.test(text)) return text;
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -61,6 +65,7 @@ interface VoiceSpan {
  * share a cue each keeps a `Name: ` prefix so lines are not attributed to the wrong person.
  */
 function parseCueText(payload: string): { text: string; voice?: string } {
+	if (!MARKUP_CHARACTERS.test(payload)) return { text: tidyLines(payload) };
 	const spans: VoiceSpan[] = [{ text: '' }];
 	let rubyTextDepth = 0;
 	for (const [token, tag] of payload.matchAll(/<([^>]*)(?:>|$)|[^<]+/g)) {
@@ -96,12 +101,21 @@ function parseCueText(payload: string): { text: string; voice?: string } {
 	};
 }
 
+const LINE_BREAK = /[\r\n]/;
+
 function tidyLines(text: string): string {
+	// most cues are one line
+	if (!LINE_BREAK.test(text)) return text.trim();
 	return text
 		.split(/\r\n|\r|\n/)
 		.map((line) => line.trim())
 		.filter((line) => line !== '')
 		.join('\n');
+}
+
+function badTiming(line: string, lineNumber: number, problem: string): CaptionFormatError {
+	const message = `malformed cue timing line ${quote(line)}: ${problem}; ${TIMESTAMP_HELP}.`;
+	return new CaptionFormatError(message, { line: lineNumber });
 }
 
 function parseTiming(
@@ -110,22 +124,23 @@ function parseTiming(
 ): Pick<Cue, 'startMs' | 'endMs' | 'settings'> {
 	const arrow = line.indexOf('-->');
 	const startText = line.slice(0, arrow).trim();
-	const [endText, ...settings] = line
-		.slice(arrow + 3)
-		.trim()
-		.split(/[ \t\f]+/);
-	const fail = (problem: string) => {
-		const message = `malformed cue timing line ${quote(line)}: ${problem}; ${TIMESTAMP_HELP}.`;
-		return new CaptionFormatError(message, { line: lineNumber });
-	};
-	if (startText === '') throw fail('the start time before "-->" is missing');
-	if (endText === '') throw fail('the end time after "-->" is missing');
+	const rest = line.slice(arrow + 3).trim();
+	// the usual line has no settings: split only when there is something after the end time
+	const [endText, ...settings] = /[ \t\f]/.test(rest) ? rest.split(/[ \t\f]+/) : [rest];
+	if (startText === '') throw badTiming(line, lineNumber, 'the start time before "-->" is missing');
+	if (endText === '') throw badTiming(line, lineNumber, 'the end time after "-->" is missing');
 	const startMs = parseVttTimestamp(startText);
 	if (startMs === undefined) {
-		throw fail(`the start time ${quote(startText)} is not a WebVTT timestamp`);
+		throw badTiming(
+			line,
+			lineNumber,
+			`the start time ${quote(startText)} is not a WebVTT timestamp`,
+		);
 	}
 	const endMs = parseVttTimestamp(endText);
-	if (endMs === undefined) throw fail(`the end time ${quote(endText)} is not a WebVTT timestamp`);
+	if (endMs === undefined) {
+		throw badTiming(line, lineNumber, `the end time ${quote(endText)} is not a WebVTT timestamp`);
+	}
 	return { startMs, endMs, settings: settings.length > 0 ? settings.join(' ') : undefined };
 }
 
@@ -150,7 +165,9 @@ function missingSignature(lines: string[], index: number): CaptionFormatError {
 
 /** Parses WebVTT into cues in file order; throws `CaptionFormatError` naming the offending line. */
 export function parseVtt(content: string): Cue[] {
-	const lines = content.replace(/\0/g, '\ufffd').split(/\r\n|\r|\n/);
+	const lines = (content.includes('\0') ? content.replace(/\0/g, '\ufffd') : content).split(
+		/\r\n|\r|\n/,
+	);
 	let i = 0;
 	while (i < lines.length - 1 && lines[i].trim() === '') i++;
 	if (!SIGNATURE.test(lines[i])) throw missingSignature(lines, i);
@@ -224,7 +241,15 @@ export function sanitizeCueSettings(settings: string | undefined): string | unde
 	return kept.size > 0 ? [...kept.values()].join(' ') : undefined;
 }
 
+// The usual identifier: a number or a word, which needs none of the checks below.
+const PLAIN_IDENTIFIER = /^[A-Za-z0-9_]+$/;
+
 function sanitizeIdentifier(identifier: string | undefined): string | undefined {
+	if (identifier !== undefined && PLAIN_IDENTIFIER.test(identifier)) {
+		return identifier === 'NOTE' || identifier === 'STYLE' || identifier === 'REGION'
+			? undefined
+			: identifier;
+	}
 	const value = (identifier ?? '').replace(/\s+/g, ' ').trim();
 	// an identifier that starts like a timestamp would be read as a timing line without "-->"
 	const usable =
@@ -245,17 +270,16 @@ function voiceTag(voice: string): string {
 function formatCue(cue: Cue): string {
 	const startMs = Math.max(0, Math.round(cue.startMs));
 	const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-	const settings = sanitizeCueSettings(cue.settings);
-	const identifier = sanitizeIdentifier(cue.identifier);
-	const voice = (cue.voice ?? '').replace(/\s+/g, ' ').trim();
-	const timing = `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`;
-	// escaping ">" also turns any "-->" in the text into "--&gt;"
-	const text = tidyLines(escapeText(cue.text));
-	return [
-		...(identifier === undefined ? [] : [identifier]),
-		settings === undefined ? timing : `${timing} ${settings}`,
-		...(text === '' ? [] : [voice === '' ? text : `${voiceTag(voice)}${text}`]),
-	].join('\n');
+	const settings = cue.settings === undefined ? undefined : sanitizeCueSettings(cue.settings);
+	const identifier = cue.identifier === undefined ? undefined : sanitizeIdentifier(cue.identifier);
+	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
+	let block = identifier === undefined ? '' : `${identifier}\n`;
+	block += `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`;
+	if (settings !== undefined) block += ` ${settings}`;
+	// escaping ">" also turns any "-->" in the text into "--&gt;"; the usual plain line is only trimmed
+	const text = NEEDS_CARE.test(cue.text) ? tidyLines(escapeText(cue.text)) : cue.text.trim();
+	if (text !== '') block += voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`;
+	return block;
 }
 
 /**
@@ -266,8 +290,9 @@ function formatCue(cue: Cue): string {
 export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
 	const signature = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
-	const ordered = [...cues].sort((a, b) => a.startMs - b.startMs);
-	return [signature, ...ordered.map(formatCue)].join('\n\n') + '\n';
+	let out = signature;
+	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue)}`;
+	return `${out}\n`;
 }
 
 export const vttFormat: CaptionFormat = {
