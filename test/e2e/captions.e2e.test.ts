@@ -2,24 +2,33 @@
 // format, read back by independent parsers and equal to what the library writes; Check and Fix on the sandbox's
 // own files and on a generated 3-hour recording, where Fix's output passes Check with the same style guide.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import subsrt from 'subsrt-ts';
 import { parseSync } from 'subtitle';
 
 import {
 	ACTION_TYPE,
+	createSandboxCredential,
+	type ExampleWorkflow,
 	linearWorkflow,
+	loadExample,
 	type N8nInstance,
 	packProject,
 	removePacked,
+	setAssignment,
 	startN8n,
+	toPublicApiBody,
+	useCredential,
 	webhookNode,
 } from '../../harness';
 import { CAPTION_FORMATS } from '../../nodes/Captioning/captions/formats';
 import { convertCaptions, parseSbv, parseSrt } from '../../nodes/Captioning/captions';
 import { longText } from '../../sandbox/longTranscript';
 import { type Sandbox, startSandbox, type Transcription } from '../../sandbox/server';
-import { createActiveWorkflow, requireStarted, stopAll } from '../helpers/suite';
+import { createActiveWorkflow, outputOf, requireStarted, stopAll } from '../helpers/suite';
 import { independentParse, parseImscText } from '../unit/captions/helpers';
 
 const SPOKEN =
@@ -28,6 +37,8 @@ const SPOKEN =
 let sandbox: Sandbox | undefined;
 let n8n: N8nInstance | undefined;
 let tarball: string | undefined;
+/** Where the example may write its files (N8N_RESTRICT_FILE_ACCESS_TO). */
+let filesDir = '';
 /** Webhook path of each workflow, by what it does. */
 const paths = new Map<string, string>();
 
@@ -107,7 +118,8 @@ function qualityWorkflow(): Record<string, unknown> {
 beforeAll(async () => {
 	tarball = await packProject();
 	sandbox = await startSandbox({ rateLimit: null, transcribeAfterMs: 0 });
-	n8n = await startN8n({ packageTarball: tarball });
+	filesDir = await mkdtemp(join(tmpdir(), 'captioning-captions-files-'));
+	n8n = await startN8n({ packageTarball: tarball, env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
 	for (const format of OUTPUTS) {
 		await createActiveWorkflow(
 			instance(),
@@ -118,7 +130,12 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-	await stopAll([() => n8n?.stop(), () => sandbox?.stop(), () => removePacked(tarball)]);
+	await stopAll([
+		() => n8n?.stop(),
+		() => sandbox?.stop(),
+		() => removePacked(tarball),
+		() => (filesDir ? rm(filesDir, { recursive: true, force: true }) : undefined),
+	]);
 });
 
 async function call(key: string, body: Record<string, unknown>) {
@@ -247,5 +264,43 @@ describe('Caption File in a real n8n', () => {
 					`(${fix.cues.before} → ${fix.cues.after} cues; sandbox generated it in ${generatedSeconds.toFixed(1)} s)\n`,
 			);
 		}
+	});
+
+	it('runs examples/publish-captions.json from its pinned event: the check fails, Fix mends it, SRT and TTML are written', async () => {
+		const workflow = loadExample('publish-captions.json') as ExampleWorkflow & {
+			pinData: Record<string, Array<{ json: Record<string, unknown> }>>;
+		};
+		setAssignment(workflow, 'Settings', 'outputFolder', filesDir);
+		const credential = await createSandboxCredential(instance(), sb(), 'Captioning account');
+		useCredential(workflow, 'captioningApi', { id: credential.id, name: credential.name });
+		// saved as the editor saves it (pinned data kept), then "Execute workflow" from the trigger's pinned event
+		const created = await instance().rest('POST', '/workflows', {
+			...toPublicApiBody(workflow),
+			active: false,
+			pinData: workflow.pinData,
+		});
+		await instance().rest('POST', `/workflows/${created.id}/run`, {
+			workflowData: created,
+			triggerToStartFrom: { name: 'Captioning Trigger' },
+		});
+		const [execution] = await instance().waitForExecutions(created.id);
+		expect([execution.mode, execution.status]).toEqual(['manual', 'success']);
+		expect(outputOf(execution, 'Check Captions')[0].json.check).toMatchObject({ passed: false });
+		expect(outputOf(execution, 'Fix Captions')[0].json.fix).toMatchObject({
+			passed: true,
+			unfixable: [],
+		});
+		const event = workflow.pinData['Captioning Trigger'][0].json as { transcriptionId: string };
+		const base = `quarterly-product-update-${event.transcriptionId.slice(0, 8)}`;
+		expect((await readdir(filesDir)).sort()).toEqual([`${base}.srt`, `${base}.ttml`]);
+		const srt = await readFile(join(filesDir, `${base}.srt`), 'utf8');
+		const ttml = await readFile(join(filesDir, `${base}.ttml`), 'utf8');
+		const srtCues = parseSrt(srt);
+		expect(parseImscText(ttml).map((cue) => [cue.startMs, cue.endMs])).toEqual(
+			srtCues.map((cue) => [cue.startMs, cue.endMs]),
+		);
+		expect(srtCues.map((cue) => cue.text.replace(/\n/g, ' ')).join(' ')).toContain(
+			'Welcome to the quarterly product update.',
+		);
 	});
 });
