@@ -226,7 +226,7 @@ export function gapFinding(gapMs: number, limits: CaptionLimits): Finding | unde
 }
 
 /** How far past its limit a violation is, as a ratio: 1 at the limit, 2 at twice (or half) of it. */
-function excessOf(violation: Violation): number {
+function excessOf(violation: Finding): number {
 	switch (violation.rule) {
 		case 'emptyCue':
 		case 'timing':
@@ -260,80 +260,114 @@ function ruleCounts(limits: CaptionLimits): Partial<Record<CheckRule, number>> {
 	return Object.fromEntries(CHECK_RULES.filter((rule) => checked[rule]).map((rule) => [rule, 0]));
 }
 
+/** A violation before its times are written: the cue's position, what broke, and the other cue of a gap. */
+interface Found {
+	index: number;
+	finding: Finding;
+	nextCue?: number;
+}
+
 /** Every violation of the limits, in cue order; gaps and overlaps are judged between cues in time order. */
-export function findViolations(cues: readonly Cue[], limits: CaptionLimits): Violation[] {
-	const violation = (index: number, finding: Finding, nextCue?: number): Violation => {
-		const cue = cues[index];
-		return {
-			rule: finding.rule,
-			cue: index + 1,
-			start: msToSeconds(cue.startMs),
-			end: msToSeconds(cue.endMs),
-			startTime: formatVttTimestamp(cue.startMs),
-			endTime: formatVttTimestamp(cue.endMs),
-			value: finding.value,
-			limit: finding.limit,
-			message: finding.message,
-			...(nextCue === undefined ? {} : { nextCue }),
-		};
-	};
-	const byCue: Violation[][] = cues.map((cue, index) =>
-		cueFindings(measureCue(cue), limits).map((finding) => violation(index, finding)),
+function findAll(cues: readonly Cue[], limits: CaptionLimits): Found[] {
+	const byCue: Found[][] = cues.map((cue, index) =>
+		cueFindings(measureCue(cue), limits).map((finding) => ({ index, finding })),
 	);
 	// the cue on screen longest so far is the one a later cue may overlap or follow too closely
 	const order = cues
 		.map((_, index) => index)
-		.filter((index) => byCue[index][0]?.rule !== 'emptyCue')
-		.sort((a, b) => cues[a].startMs - cues[b].startMs || a - b);
+		.filter((index) => byCue[index][0]?.finding.rule !== 'emptyCue');
+	if (order.some((index, at) => at > 0 && cues[index].startMs < cues[order[at - 1]].startMs)) {
+		order.sort((a, b) => cues[a].startMs - cues[b].startMs || a - b);
+	}
 	let last: number | undefined;
 	for (const index of order) {
 		if (last !== undefined) {
 			const finding = gapFinding(cues[index].startMs - cues[last].endMs, limits);
-			if (finding) byCue[last].push(violation(last, finding, index + 1));
+			if (finding) byCue[last].push({ index: last, finding, nextCue: index + 1 });
 		}
 		if (last === undefined || cues[index].endMs > cues[last].endMs) last = index;
 	}
 	return byCue.flat();
 }
 
-/** Checks cues against the limits: pass or fail, counts per rule, the worst cues and the violations. */
+function timesOf(cue: Cue) {
+	return {
+		start: msToSeconds(cue.startMs),
+		end: msToSeconds(cue.endMs),
+		startTime: formatVttTimestamp(cue.startMs),
+		endTime: formatVttTimestamp(cue.endMs),
+	};
+}
+
+function toViolation(cues: readonly Cue[], { index, finding, nextCue }: Found): Violation {
+	return {
+		rule: finding.rule,
+		cue: index + 1,
+		...timesOf(cues[index]),
+		value: finding.value,
+		limit: finding.limit,
+		message: finding.message,
+		...(nextCue === undefined ? {} : { nextCue }),
+	};
+}
+
+/** Every violation of the limits, in cue order; gaps and overlaps are judged between cues in time order. */
+export function findViolations(cues: readonly Cue[], limits: CaptionLimits): Violation[] {
+	return findAll(cues, limits).map((found) => toViolation(cues, found));
+}
+
+/**
+ * Checks cues against the limits: pass or fail, counts per rule, the worst cues and the violations. Times are
+ * written only for the violations listed and the worst cues, so a long file with many violations stays cheap.
+ */
 export function checkCaptions(
 	cues: readonly Cue[],
 	limits: CaptionLimits,
 	options: CheckOptions = {},
 ): CheckReport {
 	const { maxViolations = 1000, worstCues = 5 } = options;
-	const violations = findViolations(cues, limits);
+	const found = findAll(cues, limits);
 	const counts = ruleCounts(limits);
-	const perCue = new Map<number, Violation[]>();
-	for (const found of violations) {
-		counts[found.rule] = (counts[found.rule] ?? 0) + 1;
-		perCue.set(found.cue, [...(perCue.get(found.cue) ?? []), found]);
+	const perCue = new Map<number, { rules: CheckRule[]; excess: number }>();
+	for (const { index, finding } of found) {
+		counts[finding.rule] = (counts[finding.rule] ?? 0) + 1;
+		const entry = perCue.get(index);
+		if (entry) {
+			entry.rules.push(finding.rule);
+			entry.excess = Math.max(entry.excess, excessOf(finding));
+		} else {
+			perCue.set(index, { rules: [finding.rule], excess: excessOf(finding) });
+		}
 	}
-	const worst = [...perCue.entries()]
-		.map(([cue, found]): WorstCue => {
-			const { startMs, endMs, text } = cues[cue - 1];
-			return {
-				cue,
-				start: msToSeconds(startMs),
-				end: msToSeconds(endMs),
-				startTime: formatVttTimestamp(startMs),
-				endTime: formatVttTimestamp(endMs),
-				text,
-				rules: found.map((v) => v.rule),
-				excess: Math.max(...found.map(excessOf)),
-			};
-		})
-		.sort((a, b) => b.excess! - a.excess! || b.rules.length - a.rules.length || a.cue - b.cue)
-		.map((cue) => ({ ...cue, excess: Number.isFinite(cue.excess) ? round2(cue.excess!) : null }))
-		.slice(0, worstCues);
+	// the worst few, kept in order while scanning once: no sort of every cue with a violation
+	const ranked: Array<[number, { rules: CheckRule[]; excess: number }]> = [];
+	const before = ([a, x]: (typeof ranked)[number], [b, y]: (typeof ranked)[number]) =>
+		x.excess > y.excess ||
+		(x.excess === y.excess &&
+			(x.rules.length > y.rules.length || (x.rules.length === y.rules.length && a < b)));
+	for (const entry of worstCues > 0 ? perCue : []) {
+		if (ranked.length === worstCues && !before(entry, ranked[ranked.length - 1])) continue;
+		const at = ranked.findIndex((other) => before(entry, other));
+		ranked.splice(at === -1 ? ranked.length : at, 0, entry);
+		if (ranked.length > worstCues) ranked.pop();
+	}
+	const worst = ranked.map(
+		([index, { rules, excess }]): WorstCue => ({
+			cue: index + 1,
+			...timesOf(cues[index]),
+			text: cues[index].text,
+			rules,
+			excess: Number.isFinite(excess) ? round2(excess) : null,
+		}),
+	);
+	const violations = found.slice(0, maxViolations).map((one) => toViolation(cues, one));
 	return {
-		passed: violations.length === 0,
+		passed: found.length === 0,
 		cues: cues.length,
 		counts,
-		violationCount: violations.length,
+		violationCount: found.length,
 		worst,
-		violations: violations.slice(0, maxViolations),
-		violationsOmitted: Math.max(0, violations.length - maxViolations),
+		violations,
+		violationsOmitted: Math.max(0, found.length - maxViolations),
 	};
 }

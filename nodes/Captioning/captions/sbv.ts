@@ -63,7 +63,7 @@ export function formatSbv(cues: readonly Cue[], options: SbvFormatOptions = {}):
 		if (text === '') continue;
 		const voice = options.includeVoice ? cue.voice?.replace(/\s+/g, ' ').trim() : undefined;
 		if (voice) text = `${voice}: ${text}`;
-		const startMs = cue.startMs > 0 ? Math.round(cue.startMs) : 0;
+		const startMs = Math.max(0, Math.round(cue.startMs));
 		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
 		out += `${out === '' ? '' : '\n'}${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}\n${text}\n`;
 	}
@@ -79,8 +79,7 @@ export const sbvFormat: CaptionFormat = {
 	producedByService: false,
 	wordTimings: false,
 	output: { kind: 'file' },
-	detect: (start) =>
-		TIMING.test(start.split(/\r\n|\r|\n/, 1)[0]) && /^\d+:\d{2}:\d{2}\.\d{3},/.test(start),
+	detect: (start) => /^\d+:\d{2}:\d{2}\.\d{3},/.test(start),
 	urlPattern: /\.sbv(\?|$)/i,
 	parse: (content) => ({ cues: parseSbv(content) }),
 	render: (document, options) => formatSbv(document.cues, options),

@@ -27,10 +27,8 @@ function withoutMarkup(line: string): string {
 	return current;
 }
 
-// Characters that start markup or an arrow: text without them only needs trimming.
-const SPECIAL = /[<>{]/;
-
-const LINE_BREAK = /[\r\n]/;
+// Characters that start markup, an arrow or a line: text without them only needs trimming.
+const NEEDS_CLEANING = /[<>{\r\n]/;
 
 // A text line with "-->" would be read as a timing line; any run of dashes before ">" becomes "->".
 function cleanLines(text: string): string[] {
@@ -46,7 +44,7 @@ function cleanLines(text: string): string[] {
 
 /** The lines cleanLines keeps, joined; the usual one-line text without markup only trimmed. */
 function cleanText(text: string): string {
-	if (!SPECIAL.test(text) && !LINE_BREAK.test(text)) return text.trim();
+	if (!NEEDS_CLEANING.test(text)) return text.trim();
 	return cleanLines(text).join('\n');
 }
 
@@ -104,7 +102,7 @@ export function formatSrt(cues: readonly Cue[], options: SrtFormatOptions = {}):
 		if (text === '') continue;
 		const voice = options.includeVoice ? cue.voice?.replace(/\s+/g, ' ').trim() : undefined;
 		if (voice) text = `${voice}: ${text}`;
-		const startMs = cue.startMs > 0 ? Math.round(cue.startMs) : 0;
+		const startMs = Math.max(0, Math.round(cue.startMs));
 		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
 		number++;
 		out += `${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${text}\n`;

@@ -273,13 +273,14 @@ function formatCue(cue: Cue): string {
 	const settings = cue.settings === undefined ? undefined : sanitizeCueSettings(cue.settings);
 	const identifier = cue.identifier === undefined ? undefined : sanitizeIdentifier(cue.identifier);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
-	let block = identifier === undefined ? '' : `${identifier}\n`;
-	block += `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`;
-	if (settings !== undefined) block += ` ${settings}`;
 	// escaping ">" also turns any "-->" in the text into "--&gt;"; the usual plain line is only trimmed
 	const text = NEEDS_CARE.test(cue.text) ? tidyLines(escapeText(cue.text)) : cue.text.trim();
-	if (text !== '') block += voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`;
-	return block;
+	return (
+		(identifier === undefined ? '' : `${identifier}\n`) +
+		`${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}` +
+		(settings === undefined ? '' : ` ${settings}`) +
+		(text === '' ? '' : voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`)
+	);
 }
 
 /**

@@ -2,6 +2,8 @@ import {
 	CaptionFormatError,
 	formatSbv,
 	formatSbvTimestamp,
+	formatSrt,
+	formatTtml,
 	parseSbv,
 	parseSbvTimestamp,
 } from '../../../nodes/Captioning/captions';
@@ -70,5 +72,14 @@ describe('SBV timestamps', () => {
 	it('writes h:mm:ss.ttt', () => {
 		expect(formatSbvTimestamp(3_723_004)).toBe('1:02:03.004');
 		expect(formatSbvTimestamp(0)).toBe('0:00:00.000');
+	});
+});
+
+describe('times that are not numbers', () => {
+	it('are refused by every writer, never written as 0', () => {
+		const cues = [{ startMs: NaN, endMs: 1, text: 'x' }];
+		expect(() => formatSbv(cues)).toThrow(CaptionFormatError);
+		expect(() => formatSrt(cues)).toThrow(CaptionFormatError);
+		expect(() => formatTtml(cues)).toThrow(CaptionFormatError);
 	});
 });

@@ -23,7 +23,7 @@ import {
 	FILE_OUTPUT_FORMATS,
 	OUTPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { inputProperties, readCaptionFile } from './shared';
+import { includeVoiceOption, inputProperties, readCaptionFile } from './shared';
 import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
 
 // the editor shows the defaults that apply when an option is not added (captions/words.ts)
@@ -127,14 +127,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Speaker Names',
-				name: 'includeVoice',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to start a cue with its speaker ("Anna: …") in formats without speaker markup (SRT, SBV, TTML)',
-			},
+			includeVoiceOption,
 			{
 				displayName: 'Language',
 				name: 'language',

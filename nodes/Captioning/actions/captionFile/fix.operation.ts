@@ -8,7 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkCaptions, fixCaptions, renderCaptions } from '../../captions';
 import { captionBaseName, captionFormat, FILE_FORMAT_OPTIONS } from '../../captions/formats';
-import { inputProperties, profileProperties, readCaptionFile, readProfile } from './shared';
+import {
+	includeVoiceOption,
+	inputProperties,
+	profileProperties,
+	readCaptionFile,
+	readProfile,
+} from './shared';
 
 const MAX_UNFIXABLE_LISTED = 1000;
 
@@ -37,16 +43,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [
-			{
-				displayName: 'Include Speaker Names',
-				name: 'includeVoice',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to start a cue with its speaker ("Anna: …") in formats without speaker markup (SRT, SBV, TTML)',
-			},
-		],
+		options: [includeVoiceOption],
 	},
 ];
 

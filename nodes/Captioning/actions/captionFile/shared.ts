@@ -120,6 +120,16 @@ export const inputProperties: INodeProperties[] = [
 	},
 ];
 
+/** Convert's and Fix's option to name speakers where a format has no markup for them. */
+export const includeVoiceOption: INodeProperties = {
+	displayName: 'Include Speaker Names',
+	name: 'includeVoice',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to start a cue with its speaker ("Anna: …") in formats without speaker markup (SRT, SBV, TTML)',
+};
+
 export interface CaptionInput {
 	content: string;
 	/** Base of the output file name. */

@@ -42,6 +42,10 @@ export function simplify(field: string, value: unknown): string {
 		.join('\n');
 }
 
+/** What the agent is told when output is cut, and how to read the rest. */
+const shownOnly = (shown: number, total: number, unit: string) =>
+	`Only the first ${shown} of ${total} ${unit} are shown. Convert the captions to Transcript Chunks and read them one chunk at a time for the rest.`;
+
 export interface Truncation {
 	shownCharacters: number;
 	totalCharacters: number;
@@ -62,7 +66,7 @@ export function boundText(
 		truncated: {
 			shownCharacters: shown.length,
 			totalCharacters: text.length,
-			note: `Only the first ${shown.length} of ${text.length} characters are shown. Convert the captions to Transcript Chunks and read them one chunk at a time for the rest.`,
+			note: shownOnly(shown.length, text.length, 'characters'),
 		},
 	};
 }
@@ -85,7 +89,7 @@ export function boundArray(
 		truncated: {
 			shownEntries: kept.length,
 			totalEntries: entries.length,
-			note: `Only the first ${kept.length} of ${entries.length} entries are shown. Convert the captions to Transcript Chunks and read them one chunk at a time for the rest.`,
+			note: shownOnly(kept.length, entries.length, 'entries'),
 		},
 	};
 }
