@@ -241,11 +241,23 @@ export function sanitizeCueSettings(settings: string | undefined): string | unde
 	return kept.size > 0 ? [...kept.values()].join(' ') : undefined;
 }
 
-// The usual identifier: a number or a word, which needs none of the checks below.
-const PLAIN_IDENTIFIER = /^[A-Za-z0-9_]+$/;
+/** The usual identifier, a number or a word ([A-Za-z0-9_]+), which needs none of the checks below. */
+function isPlainIdentifier(identifier: string): boolean {
+	if (identifier.length === 0) return false;
+	for (let at = 0; at < identifier.length; at++) {
+		const code = identifier.charCodeAt(at);
+		const plain =
+			(code >= 48 && code <= 57) || // 0-9
+			(code >= 65 && code <= 90) || // A-Z
+			(code >= 97 && code <= 122) || // a-z
+			code === 95; // _
+		if (!plain) return false;
+	}
+	return true;
+}
 
 function sanitizeIdentifier(identifier: string | undefined): string | undefined {
-	if (identifier !== undefined && PLAIN_IDENTIFIER.test(identifier)) {
+	if (identifier !== undefined && isPlainIdentifier(identifier)) {
 		return identifier === 'NOTE' || identifier === 'STYLE' || identifier === 'REGION'
 			? undefined
 			: identifier;
