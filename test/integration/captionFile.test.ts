@@ -333,18 +333,34 @@ describe('Convert', () => {
 		expect(byMinutes.json.chunks).toHaveLength(1);
 	});
 
-	test('as an AI tool: simplified text by default, bounded to Max Output Characters, and saying so', async () => {
+	test('as an AI tool: JSON entries by default, or simplified text, bounded to Max Output Characters, saying so', async () => {
 		const toolArgs = { json: { query: 'read the captions' } };
-		const [simple] = await run(
+		const [entries] = await run(
 			{ operation: 'convert', inputSource: 'url', url: files.vtt, to: 'segments' },
 			[toolArgs],
 			'captioningTool',
 		);
-		expect(simple.binary).toBeUndefined();
+		expect(entries.binary).toBeUndefined();
+		expect(entries.json).not.toHaveProperty('query');
+		expect(entries.json).not.toHaveProperty('truncated');
+		expect((entries.json.segments as IDataObject[])[0]).toMatchObject({
+			startTime: '00:00:00.300',
+			text: expect.stringMatching(/^Welcome to the quarterly/),
+		});
+		const [simple] = await run(
+			{
+				operation: 'convert',
+				inputSource: 'url',
+				url: files.vtt,
+				to: 'segments',
+				toolOutput: 'simplified',
+			},
+			[toolArgs],
+			'captioningTool',
+		);
 		expect(simple.json.text).toMatch(
 			/^\[00:00:00\.300 → 00:00:0\d\.\d{3}\] Welcome to the quarterly/,
 		);
-		expect(simple.json).not.toHaveProperty('query');
 		const [bounded] = await run(
 			{
 				operation: 'convert',

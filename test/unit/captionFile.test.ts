@@ -130,7 +130,7 @@ describe('Convert as an AI tool', () => {
 			(p) => p.name === 'toolOutput' || p.name === 'toolMaxChars',
 		);
 		expect(tool.map((p) => [p.name, p.default, p.displayOptions?.show?.['@tool']])).toEqual([
-			['toolOutput', 'simplified', [true]],
+			['toolOutput', 'full', [true]],
 			['toolMaxChars', DEFAULT_TOOL_MAX_CHARS, [true]],
 		]);
 		expect(DEFAULT_TOOL_MAX_CHARS).toBe(20_000);

@@ -96,7 +96,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'As Chosen Under To',
 				value: 'full',
-				description: 'Segments, words and chunks as JSON entries, bounded by Max Output Characters',
+				description:
+					'Segments, words and chunks as JSON entries, as many as fit Max Output Characters',
 			},
 			{
 				name: 'Simplified Text',
@@ -105,7 +106,7 @@ const properties: INodeProperties[] = [
 					'One line per segment or chunk: "[start → end] text", about a third of the JSON’s size',
 			},
 		],
-		default: 'simplified',
+		default: 'full',
 		displayOptions: { show: { '@tool': [true] } },
 		description:
 			'What the agent reads. Agents see no files, so a caption file comes as its text in "content".',
@@ -239,7 +240,7 @@ export async function execute(
 		throw new NodeOperationError(this.getNode(), message as string | Error, { itemIndex: i });
 	}
 	if (runsAsTool(this)) {
-		const style = this.getNodeParameter('toolOutput', i, 'simplified') as ToolOutputStyle;
+		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
 		const maxChars = Number(this.getNodeParameter('toolMaxChars', i, DEFAULT_TOOL_MAX_CHARS));
 		const field = target.output?.kind === 'json' ? target.output.field : 'content';
 		return [{ json: toolOutput(field, value, style, maxChars), pairedItem: { item: i } }];

@@ -1,5 +1,5 @@
 // What Convert gives an AI agent when it runs as a tool: agents see only the items' JSON (never files), and a long
-// recording's captions would fill the model's context, so the output is simplified and bounded. Pure, for tests.
+// recording's captions would fill the model's context, so the output is bounded, and simplified on request. Pure.
 import type { IDataObject } from 'n8n-workflow';
 
 export const DEFAULT_TOOL_MAX_CHARS = 20_000;
