@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import { CAPTION_FORMAT_OPTIONS } from './shared/captions/formats';
+import { CAPTION_FORMAT_OPTIONS } from './captions/formats';
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import { attachDownloads } from './trigger/downloads';
 import { checkExists, create, remove } from './trigger/lifecycle';

@@ -415,8 +415,10 @@ describe('the editor (real n8n, Chromium)', () => {
 			await creator.getByText('On transcription transcribed').waitFor();
 			const items = (await names.allInnerTexts()).map((name) => name.trim());
 			expect(items).toEqual([
+				'Check captions against a style guide',
 				'Convert a caption file',
 				'Download a caption file',
+				'Fix captions to a style guide',
 				'Create a webhook endpoint',
 				'Delete a webhook endpoint',
 				'Get a webhook endpoint',
@@ -426,7 +428,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			]);
 			const text = await creator.innerText();
 			expect(text).toMatch(/^Node details\s+Docs\s+Captioning\s+Installed\b/);
-			expect(text).toMatch(/Actions \(6\)/);
+			expect(text).toMatch(/Actions \(8\)/);
 			expect(text).toMatch(/Triggers \(2\)/);
 			await screenshot('node-panel-actions.png');
 		});

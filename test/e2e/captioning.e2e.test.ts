@@ -19,7 +19,7 @@ import {
 	webhookNode,
 	type WorkflowNode,
 } from '../../harness';
-import { convertCaptions } from '../../nodes/Captioning/shared/captions';
+import { convertCaptions } from '../../nodes/Captioning/captions';
 import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import {

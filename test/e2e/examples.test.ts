@@ -384,13 +384,15 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the five examples, each using the package and otherwise only core nodes', () => {
+	it('has the six examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
 			'dev-transcription-feed.json',
 			// runs end to end in the queue suite (test/queue), which has the PostgreSQL it needs
 			'exactly-once-queue-mode.json',
+			// runs from its pinned event in test/e2e/captions.e2e.test.ts
+			'publish-captions.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
 		]);
