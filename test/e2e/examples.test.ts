@@ -37,6 +37,7 @@ import {
 	toPublicApiBody,
 	useCredential,
 } from '../../harness';
+import { longText } from '../../sandbox/longTranscript';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { requireStarted } from '../helpers/suite';
 
@@ -101,8 +102,33 @@ async function startCapture(
 
 interface ChatRequest {
 	messages: { role: string; content: string | null; tool_call_id?: string }[];
-	tools?: { type: string; function: { name: string; parameters?: { properties?: object } } }[];
+	tools?: {
+		type: string;
+		function: { name: string; description?: string; parameters?: { properties?: object } };
+	}[];
 	stream?: boolean;
+}
+
+/** The lines of transcript chunks a Captioning tool with Tool Output: Simplified Text answered with. */
+function chunkLinesOf(toolContent: string | null): string[] {
+	const items = JSON.parse(toolContent || 'null') as { text?: string }[] | null;
+	return items?.[0]?.text?.split('\n') ?? [];
+}
+
+/** `[00:05:00.300 → …] text` → `05:00`: a chunk's start as the example asks the model to cite it. */
+function citedStart(line: string): string {
+	const [, hours, minutes, seconds] = /^\[(\d\d):(\d\d):(\d\d)\.\d{3} → /.exec(line) ?? [];
+	return `${String(Number(hours) * 60 + Number(minutes)).padStart(2, '0')}:${seconds}`;
+}
+
+/** What the stand-in model answers once it has read the chunks: their count, cited starts and opening words. */
+function chunkSummary(lines: string[]): string {
+	const opening = lines[0]
+		?.replace(/^\[[^\]]*\] /, '')
+		.split(' ')
+		.slice(0, 4)
+		.join(' ');
+	return `Chapters at ${lines.map(citedStart).join(', ')} (${lines.length} chunks); opens with "${opening}"`;
 }
 
 /**
@@ -135,14 +161,7 @@ function fakeOpenAi(req: CapturedRequest): { status: number; body: unknown } {
 			],
 		};
 	} else {
-		const items = JSON.parse(toolResult.content || 'null') as {
-			segments?: { startTime: string; text: string }[];
-		}[];
-		const segments = items?.[0]?.segments ?? [];
-		message = {
-			role: 'assistant',
-			content: `${segments.length} segments; opens at ${segments[0]?.startTime} with "${segments[0]?.text}"`,
-		};
+		message = { role: 'assistant', content: chunkSummary(chunkLinesOf(toolResult.content)) };
 	}
 	return {
 		status: 200,
@@ -208,6 +227,65 @@ function without<T extends Record<string, unknown>>(value: T, ...keys: string[])
 
 const decoded = (item: PinnedItem, key: string) =>
 	Buffer.from(item.binary?.[key]?.data ?? '', 'base64').toString('utf8');
+
+interface VttCue {
+	startTime: string;
+	endTime: string;
+	startMs: number;
+	endMs: number;
+	text: string;
+}
+
+const clockMs = (time: string) => {
+	const [h, m, s] = time.split(':').map(Number);
+	return Math.round(((h * 60 + m) * 60 + s) * 1000);
+};
+
+/** The cues of a WebVTT file, read here with a regular expression rather than with the package's parser. */
+function vttCues(vtt: string): VttCue[] {
+	const cues: VttCue[] = [];
+	for (const block of vtt.split(/\r?\n\r?\n/)) {
+		const match = /^(\d\d:\d\d:\d\d\.\d{3}) --> (\d\d:\d\d:\d\d\.\d{3})[^\n]*\n([\s\S]*)/m.exec(
+			block,
+		);
+		if (!match) continue;
+		const [, startTime, endTime, text] = match;
+		const lines = text.split(/\r?\n/).map((line) => line.trim());
+		const [startMs, endMs] = [clockMs(startTime), clockMs(endTime)];
+		cues.push({ startTime, endTime, startMs, endMs, text: lines.filter(Boolean).join(' ') });
+	}
+	return cues;
+}
+
+/**
+ * The lines the AI example's Read Captions should give the agent for a WebVTT file: its cues gathered into
+ * chunks that span at most `minutes` each, one `[start → end] text` line per chunk.
+ */
+function expectedChunkLines(vtt: string, minutes: number): string[] {
+	const chunks: VttCue[][] = [];
+	for (const cue of vttCues(vtt)) {
+		const current = chunks.at(-1);
+		if (current && cue.endMs - current[0].startMs <= minutes * 60_000) current.push(cue);
+		else chunks.push([cue]);
+	}
+	return chunks.map(
+		(cues) =>
+			`[${cues[0].startTime} → ${cues.at(-1)!.endTime}] ${cues.map((cue) => cue.text).join(' ')}`,
+	);
+}
+
+/** The minutes per chunk the AI example's Read Captions is set to. */
+const chunkMinutesOf = (workflow: ExampleWorkflow) =>
+	Number(findNode(workflow, 'Read Captions').parameters.chunkMinutes);
+
+/** The chunk lines the agent's tool call returned, from the stand-in model's second request. */
+function toolCallLines(calls: ChatRequest[]): string[] {
+	expect(calls).toHaveLength(2);
+	const toolMessage = calls[1].messages.find((m) => m.role === 'tool');
+	// nothing but the text: no `truncated`, so the agent read the whole transcript
+	expect(Object.keys(JSON.parse(toolMessage!.content!)[0])).toEqual(['text']);
+	return chunkLinesOf(toolMessage!.content);
+}
 
 /**
  * The item an example pins, from the trigger's live output for a sandbox event: the JSON with the sandbox's
@@ -468,7 +546,14 @@ describe('examples/ (real n8n)', () => {
 		const tool = nodes.find((n) => n.type === `${PACKAGE}.captioningTool`);
 		expect(tool).toMatchObject({
 			name: 'Read Captions',
-			parameters: { resource: 'captionFile', operation: 'convert', to: 'segments' },
+			parameters: {
+				resource: 'captionFile',
+				operation: 'convert',
+				to: 'chunks',
+				chunkBy: 'minutes',
+				chunkMinutes: 5,
+				toolOutput: 'simplified',
+			},
 		});
 		const description = await nodeTypeDescription(tool!.type, tool!.typeVersion);
 		// n8n generates the tool variant of a usableAsTool node: an ai_tool output and a description
@@ -637,7 +722,7 @@ describe('examples/ (real n8n)', () => {
 		expect(srt.replace(/\s+/g, ' ')).toContain('A second sentence follows it.');
 	});
 
-	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the captions', async () => {
+	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the transcript in chunks', async () => {
 		await ensureOpenAiCredential();
 		const workflow = loadExample('summarise-with-ai-agent.json');
 		const { id, nodes } = await importExample(
@@ -647,30 +732,40 @@ describe('examples/ (real n8n)', () => {
 		expect(nodes.find((n) => n.name === 'OpenAI Chat Model')!.credentials!.openAiApi.name).toBe(
 			'OpenAI account',
 		);
-		const text = 'Welcome to the launch review. We shipped captions. Questions come last.';
+		// about 11 minutes of speech: three chunks of at most 5 minutes
+		const text = longText(1100, 'ai-example');
 		let transcriptionId = '';
+		let execution: ExecutionSummary | undefined;
 		await whileActive(id, async () => {
 			transcriptionId = await simulateTranscription('Launch review', text);
-			const [execution] = await instance().waitForExecutions(id);
-			expect(execution.status).toBe('success');
-			expect(runDataOf(execution)['Read Captions']).toHaveLength(1);
-			const [summary] = outputOf(execution, 'Summary');
-			expect(summary.json).toEqual({
-				title: 'Launch review',
-				transcriptionId,
-				summary: '3 segments; opens at 00:00:00.300 with "Welcome to the launch review."',
-			});
+			[execution] = await instance().waitForExecutions(id);
 		});
+		expect(execution!.status).toBe('success');
+		expect(runDataOf(execution!)['Read Captions']).toHaveLength(1);
+		const transcription = service().transcriptions.get(transcriptionId)!;
+		const expected = expectedChunkLines(transcription.files.vtt.content, chunkMinutesOf(workflow));
+		expect(expected).toHaveLength(3);
 		const calls = openAi!.requests.map((r) => JSON.parse(r.body) as ChatRequest);
-		expect(calls).toHaveLength(2);
 		const prompt = JSON.stringify(calls[0].messages);
-		expect(prompt).toContain('Summarise \\"Launch review\\" (about 1 min');
+		const minutes = Math.round(transcription.durationSeconds / 60);
+		expect(prompt).toContain(`Summarise \\"Launch review\\" (about ${minutes} min`);
 		// the captions reach the model through the tool only, not as a file attached to the prompt
 		expect(prompt).not.toContain('WEBVTT');
-		// the tool's answer is the Captioning node's convert output: the segments of the sandbox's VTT
-		const toolMessage = calls[1].messages.find((m) => m.role === 'tool')!;
-		const [{ segments }] = JSON.parse(toolMessage.content!) as { segments: { text: string }[] }[];
-		expect(segments.map((segment) => segment.text).join(' ')).toBe(text);
+		// the model is told to cite the chunks' start times, by the system message and the tool's description
+		expect(calls[0].messages.find((m) => m.role === 'system')!.content).toMatch(
+			/start time.*mm:ss/,
+		);
+		const tool = calls[0].tools!.find((t) => /caption/i.test(t.function.name))!;
+		expect(tool.function.description).toMatch(/start time as mm:ss/);
+		// the tool's answer: the sandbox's captions as one timed line per chunk, every word in order
+		const lines = toolCallLines(calls);
+		expect(lines).toEqual(expected);
+		expect(lines.map((line) => line.replace(/^\[[^\]]*\] /, '')).join(' ')).toBe(text);
+		expect(outputOf(execution!, 'Summary')[0].json).toEqual({
+			title: 'Launch review',
+			transcriptionId,
+			summary: chunkSummary(expected),
+		});
 	});
 
 	describe('from the pinned event alone, as a user opening an example without a service runs it', () => {
@@ -757,11 +852,19 @@ describe('examples/ (real n8n)', () => {
 				inputSource: 'text',
 				content: decoded(event, 'vtt'),
 			});
+			const before = openAi!.requests.length;
 			const execution = await runPinned(workflow);
+			const calls = openAi!.requests.slice(before).map((r) => JSON.parse(r.body) as ChatRequest);
+			// the pinned recording is shorter than a chunk: one line, from its first cue to its last
+			const expected = expectedChunkLines(decoded(event, 'vtt'), chunkMinutesOf(workflow));
+			expect(expected).toHaveLength(1);
+			const lines = toolCallLines(calls);
+			expect(lines).toEqual(expected);
+			expect(lines[0].replace(/^\[[^\]]*\] /, '')).toBe(event.json.transcript);
 			expect(outputOf(execution, 'Summary')[0].json).toEqual({
 				title: event.json.title,
 				transcriptionId: event.json.transcriptionId,
-				summary: expect.stringMatching(/^\d+ segments; opens at 00:00:00\.300 with "Welcome/),
+				summary: chunkSummary(expected),
 			});
 		});
 
