@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
-import { hashToken } from '../../nodes/Captioning/trigger/registration';
+import { accountFingerprint, hashToken } from '../../nodes/Captioning/trigger/registration';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -95,6 +95,8 @@ describe('registration', () => {
 			webhookUrl: productionUrl(),
 			events: ['transcription.transcribed'],
 			tokenHash: hashToken(token),
+			// the account it was made with, as a hash of the Base URL and Client ID
+			account: accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId }),
 		});
 		// only the hash: the static data n8n copies into execution records never holds the token
 		expect(JSON.stringify(server.staticData)).not.toContain(token);
@@ -336,9 +338,16 @@ describe('receiving', () => {
 		const bad = await post('{"data":');
 		expect(bad.status).toBe(400);
 		expect((await json(bad)).error).toMatch(/not valid JSON/);
-		const noId = await post(JSON.stringify({ data: { type: 'webhook_event' } }));
+		const noId = await post(
+			JSON.stringify({ data: { attributes: { event_type: 'transcription.transcribed' } } }),
+		);
 		expect(noId.status).toBe(400);
 		expect((await json(noId)).error).toMatch(/data\.id/);
+		// an event the user did not select is acknowledged before the rest of it is checked
+		const unselectedNoId = await post(
+			JSON.stringify({ data: { attributes: { event_type: 'transcription.deleted' } } }),
+		);
+		expect(unselectedNoId.status).toBe(200);
 		expect((await post('hello', 'text/plain')).status).toBe(400);
 		const multipart = await fetch(url, { method: 'POST', body: new FormData() });
 		expect(multipart.status).toBe(415);
@@ -534,6 +543,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 			// the id from the answer, or found through the list; none where the service offers neither
 			...(givesId || manages ? { endpointId: endpoint.id } : {}),
 			...(manages ? {} : { manageable: false }),
+			account: accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId }),
 		});
 		expect((await deliverOne()).sort()).toEqual(EVENTS);
 		expect(endpoints()).toHaveLength(4);

@@ -1,5 +1,6 @@
 // The grant flow behind the credential's preAuthentication: refresh when the saved refresh token belongs to the
-// current values, else (or when the service refuses it) the assertion grant; callers that ask together share one.
+// current values, else (or when the refresh yields no token) the assertion grant; callers that ask together share
+// one. A refresh token that yielded no token is dropped: never sent again by this process.
 import { createHash } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
@@ -46,14 +47,28 @@ async function callTokenEndpoint(
 	);
 }
 
+/** Refresh tokens that yielded no token, by hash, oldest first: the saved one may still be such a token when the
+ * assertion grant after it failed too (nothing was saved then). */
+const dropped = new Set<string>();
+const MAX_DROPPED = 1_000;
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export function dropRefreshToken(token: string): void {
+	dropped.add(hashOf(token));
+	if (dropped.size > MAX_DROPPED) dropped.delete(dropped.values().next().value as string);
+}
+
+export const isDropped = (token: string) => dropped.has(hashOf(token));
+
 async function grantTokens(
 	http: Http,
 	credentials: CaptioningCredentials,
 	now: () => number,
 ): Promise<SavedTokens> {
-	let grant = chooseGrant(credentials);
+	let grant = chooseGrant(credentials, isDropped);
 	let outcome = await callTokenEndpoint(http, grant, credentials);
 	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
+		dropRefreshToken(credentials.refreshToken ?? '');
 		grant = 'assertion';
 		outcome = await callTokenEndpoint(http, grant, credentials);
 	}
@@ -89,7 +104,7 @@ export function canShareGrant(
 
 /** Callers with the same credential values (and the same usable refresh token) share one grant. */
 export function grantKey(c: CaptioningCredentials): string {
-	const refresh = chooseGrant(c) === 'refresh_token' ? (c.refreshToken ?? '') : '';
+	const refresh = chooseGrant(c, isDropped) === 'refresh_token' ? (c.refreshToken ?? '') : '';
 	return createHash('sha256')
 		.update(JSON.stringify([c.baseUrl, c.clientId, c.clientSecret, c.assertion, refresh]))
 		.digest('hex');
