@@ -1082,6 +1082,37 @@ describe.each(['401', '400'] as const)('token-refusal=%s', (refusal) => {
 	});
 });
 
+describe('token-answer=loose: expires_in a string, scope null, no token_type, a fractional created_at, no rotation', () => {
+	beforeEach(() => {
+		sandbox.setVariants({ 'token-answer': 'loose' });
+	});
+
+	test('the credential test passes', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		expect(await credentialTest(h)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test('two renewals in a row use the refresh grant with the kept refresh token', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await listEndpoints(h);
+		const kept = String(h.store.data.refreshToken);
+		expect(kept).not.toBe('');
+		// expires_in "7200" was read as 7200 seconds
+		expect(Number(h.store.data.expiresAt)).toBeGreaterThan(Date.now() + 7_100_000);
+		for (let renewal = 1; renewal <= 2; renewal++) {
+			sandbox.advanceClock(7201);
+			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+			expect(h.store.data.refreshToken).toBe(kept);
+		}
+		const tokenLog = sandbox.requestLog.filter((r) => r.path === '/oauth/token');
+		expect(tokenLog.map((r) => [r.grantType, r.status, r.refreshSerial])).toEqual([
+			['assertion', 200, undefined],
+			['refresh_token', 200, tokenLog[0].issuedRefreshSerial],
+			['refresh_token', 200, tokenLog[0].issuedRefreshSerial],
+		]);
+	});
+});
+
 describe.each(['absent-404', 'absent-405'] as const)('manage=%s', (manage) => {
 	const status = manage === 'absent-404' ? 404 : 405;
 	beforeEach(() => {
