@@ -217,6 +217,10 @@ export async function collectEndpoints(
 	}
 }
 
+/** What a list answer must hold, for the error that says it did not. */
+export const LIST_SHAPE =
+	'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.';
+
 /** A 2xx answer to a list request whose body is no list in any known shape. */
 export class UnexpectedListError extends Error {
 	constructor(readonly path: string) {
@@ -331,8 +335,7 @@ export async function listEndpoints(
 		{ message: error.message },
 		{
 			message: error.message,
-			description:
-				'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
+			description: LIST_SHAPE,
 			itemIndex,
 		},
 	);
