@@ -42,7 +42,13 @@ const EVENTS = ['transcription.created', 'transcription.transcribed'];
 // Readings of the registration's answers get the full 10 activation cycles. The others register as the default
 // does, and 3 cycles show that their reading changes nothing there: with 10 everywhere the file took 5 minutes on
 // a loaded 2-core machine.
-const REGISTRATION_DIMENSIONS: VariantDimension[] = ['create', 'manage', 'resource', 'list', 'members'];
+const REGISTRATION_DIMENSIONS: VariantDimension[] = [
+	'create',
+	'manage',
+	'resource',
+	'list',
+	'members',
+];
 const cyclesFor = (variants: Partial<Variants>) =>
 	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined) ? 10 : 3;
 // Refused deliveries (an old token, an inactive workflow, a refused body) are retried within 3 s, not minutes.
