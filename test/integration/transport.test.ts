@@ -53,7 +53,15 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 /** The token endpoint of a service that grants whatever it is asked. */
 function grants(req: IncomingMessage, res: ServerResponse): boolean {
 	if (!req.url?.startsWith('/oauth/token')) return false;
-	json(res, 200, { access_token: 'loopback-access-token', expires_in: 7200 });
+	// the token answer as the contract shows it (2.1): these tests are about what comes after it
+	json(res, 200, {
+		access_token: 'loopback-access-token',
+		token_type: 'Bearer',
+		expires_in: 7200,
+		refresh_token: 'loopback-refresh-token',
+		scope: 'write_transcriptions write_media',
+		created_at: 1_767_225_600,
+	});
 	return true;
 }
 
@@ -85,7 +93,7 @@ describe("the service's words never carry the callback token into an error or a 
 			json(res, 422, {
 				errors: [
 					{
-						status: 422,
+						status: '422',
 						code: 'taken',
 						title: 'Unprocessable',
 						detail: `callback_uri ${callbackUri} is already registered; token ${token} is in use (see ${encodeURIComponent(callbackUri)})`,
