@@ -115,6 +115,13 @@ const JSON_HEADERS = {
 	'cache-control': 'no-store',
 };
 
+/** The token endpoint answering `answer` with `status`, as n8n's request helper returns a whole answer. */
+const answering = (status: number, answer: Answer) => async () => ({
+	statusCode: status,
+	headers: asHeaders(answer.headers),
+	body: answer.body,
+});
+
 const tokenShapes: Shape[] = [
 	{
 		name: 'token answer (assertion grant)',
@@ -123,13 +130,8 @@ const tokenShapes: Shape[] = [
 		words: /access_token|token response|refused the assertion grant/,
 		secrets: [SECRET, ASSERTION],
 		async run(answer, seen) {
-			const http = async () => ({
-				statusCode: 200,
-				headers: asHeaders(answer.headers),
-				body: answer.body,
-			});
 			try {
-				const saved = await obtainTokens(http, values(), () => NOW);
+				const saved = await obtainTokens(answering(200, answer), values(), () => NOW);
 				seen.push(JSON.stringify(saved));
 				const { accessToken, refreshToken, expiresAt } = saved;
 				return { ok: true, decision: { accessToken, refreshToken, expiresAt } };
@@ -210,13 +212,8 @@ const tokenShapes: Shape[] = [
 		words: /Assertion Token|assertion grant/,
 		secrets: [SECRET, ASSERTION],
 		async run(answer, seen) {
-			const http = async () => ({
-				statusCode: 400,
-				headers: asHeaders(answer.headers),
-				body: answer.body,
-			});
 			try {
-				await obtainTokens(http, values(), () => NOW);
+				await obtainTokens(answering(400, answer), values(), () => NOW);
 				return { ok: true, decision: 'granted' };
 			} catch (error) {
 				return failure(error, seen);
@@ -277,13 +274,18 @@ function endpointInvariant(outcome: Outcome) {
 
 const SENT = { callbackUri: CALLBACK_URI, events: ['transcription.transcribed'] };
 
+/** What every webhook-endpoint shape shares: its failures name the shape, and it carries no secret of ours. */
+const endpointShape = (name: string, answer: Answer, used: string[]) => ({
+	name,
+	answer,
+	used,
+	words: endpointWords,
+	secrets: [],
+});
+
 function createShape(name: string, answer: Answer, used: string[]): Shape {
 	return {
-		name,
-		answer,
-		used,
-		words: endpointWords,
-		secrets: [],
+		...endpointShape(name, answer, used),
 		async run(a) {
 			const response = { headers: asHeaders(a.headers), body: a.body };
 			const registeredId = createdEndpointId(response) ?? null;
@@ -305,11 +307,7 @@ function createShape(name: string, answer: Answer, used: string[]): Shape {
 
 function listShape(name: string, answer: Answer, used: string[]): Shape {
 	return {
-		name,
-		answer,
-		used,
-		words: endpointWords,
-		secrets: [],
+		...endpointShape(name, answer, used),
 		async run(a) {
 			let pages = 0;
 			const fetchPage = async () =>
@@ -339,11 +337,7 @@ function listShape(name: string, answer: Answer, used: string[]): Shape {
 
 function readShape(name: string, body: Json, used: string[]): Shape {
 	return {
-		name,
-		answer: { headers: {}, body },
-		used,
-		words: endpointWords,
-		secrets: [],
+		...endpointShape(name, { headers: {}, body }, used),
 		// the trigger reads an endpoint by id; one it cannot read is an endpoint it will not delete
 		async run(a) {
 			return {

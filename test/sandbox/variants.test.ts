@@ -292,18 +292,19 @@ describe('list: the list of webhook endpoints', () => {
 	});
 });
 
-describe('token-refusal: the status of the token endpoint refusals', () => {
-	const refresh = (refreshToken: string, overrides: Record<string, string> = {}) =>
-		post(
-			tokenUrl(sandbox, {
-				grant_type: 'refresh_token',
-				refresh_token: refreshToken,
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-				...overrides,
-			}),
-		);
+/** A refresh-token grant of the default client, as a client of the service sends it. */
+const refresh = (refreshToken: string, overrides: Record<string, string> = {}) =>
+	post(
+		tokenUrl(sandbox, {
+			grant_type: 'refresh_token',
+			refresh_token: refreshToken,
+			client_id: DEFAULT_CLIENT.clientId,
+			client_secret: DEFAULT_CLIENT.clientSecret,
+			...overrides,
+		}),
+	);
 
+describe('token-refusal: the status of the token endpoint refusals', () => {
 	async function refusals() {
 		const { refresh_token } = await obtainToken(sandbox);
 		await refresh(refresh_token);
@@ -355,16 +356,6 @@ describe('token-refusal: the status of the token endpoint refusals', () => {
 });
 
 describe('token-answer: the members of the token answer', () => {
-	const refresh = (refreshToken: string) =>
-		post(
-			tokenUrl(sandbox, {
-				grant_type: 'refresh_token',
-				refresh_token: refreshToken,
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-			}),
-		);
-
 	test('loose: expires_in a string, scope null, no token_type, a fractional created_at; refreshes answer no refresh token and do not rotate', async () => {
 		await play({ 'token-answer': 'loose' });
 		const res = await post(tokenUrl(sandbox, assertionParams()));
