@@ -219,18 +219,45 @@ describe('no fallback where another grant could not help', () => {
 	});
 });
 
+describe('a grant is shared only with callers in the state it started from', () => {
+	test('a caller holding a newer token than the grant issued (saved by another process, refused since) gets its own', async () => {
+		// the refresh token is kept: every renewal of these values has the same key
+		const data = saved(values());
+		const endpoint = tokenEndpoint(
+			{ status: 200, body: { access_token: 'access-9' } },
+			{ status: 200, body: { access_token: 'access-10' } },
+		);
+		const renewed = await obtainTokens(endpoint.http, data, () => 0);
+		// a caller that read the credential before that grant was saved takes its answer
+		await expect(obtainTokens(endpoint.http, { ...data }, () => 1)).resolves.toEqual(renewed);
+		expect(endpoint.grants()).toEqual(['refresh_token']);
+		// one whose token is newer than the grant's would be handed an older token than the one just refused
+		const newer = { ...data, accessToken: 'access-from-another-process' };
+		await expect(obtainTokens(endpoint.http, newer, () => 2)).resolves.toMatchObject({
+			accessToken: 'access-10',
+			refreshToken: data.refreshToken,
+		});
+		expect(endpoint.grants()).toEqual(['refresh_token', 'refresh_token']);
+	});
+});
+
 describe('canShareGrant: a grant another caller started', () => {
 	const now = 1_000_000;
 	test('none to share', () => expect(canShareGrant(undefined, undefined, now)).toBe(false));
-	test('still running: shared', () => expect(canShareGrant({}, 'old', now)).toBe(true));
-	test('settled within the window, caller without that token: shared', () =>
-		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, undefined, now)).toBe(true));
+	test('still running, the caller in the same state: shared', () => {
+		expect(canShareGrant({ startedWith: 'old' }, 'old', now)).toBe(true);
+		expect(canShareGrant({ startedWith: '' }, undefined, now)).toBe(true);
+	});
+	test('settled within the window, the caller read the credential before it was saved: shared', () =>
+		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, undefined, now)).toBe(true));
 	test('settled too long ago: not shared', () =>
 		expect(
-			canShareGrant({ settledAt: now - SHARED_GRANT_MS, accessToken: 'a1' }, undefined, now),
+			canShareGrant({ settledAt: now - SHARED_GRANT_MS, startedWith: '' }, undefined, now),
 		).toBe(false));
-	test('the caller holds the token it issued (the service refused it): not shared', () =>
-		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, 'a1', now)).toBe(false));
+	test('the caller holds another token, the one issued (refused since) or a newer one: not shared', () => {
+		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, 'a1', now)).toBe(false);
+		expect(canShareGrant({ startedWith: 'old' }, 'newer', now)).toBe(false);
+	});
 });
 
 describe('grantKey', () => {

@@ -81,25 +81,24 @@ async function grantTokens(
 export const SHARED_GRANT_MS = 10_000;
 interface SharedGrant {
 	promise: Promise<SavedTokens>;
+	/** The access token the caller that started it held ('' for none): the state the grant answers. */
+	startedWith: string;
 	settledAt?: number;
-	/** The access token it issued, once settled. */
-	accessToken?: string;
 }
 const grants = new Map<string, SharedGrant>();
 
 /**
- * Whether a caller may take a grant another caller started: only while it is fresh, and never when the caller
- * holds the very token that grant issued (n8n asks again because the service refused that token).
+ * Whether a caller may take a grant another caller started: only while it is fresh, and only when the caller holds
+ * the access token the starter held (it read the credential before the grant was saved). A caller with any other
+ * token, the one that grant issued (the service refused it) or a newer one, gets a grant of its own.
  */
 export function canShareGrant(
-	shared: Pick<SharedGrant, 'settledAt' | 'accessToken'> | undefined,
+	shared: Pick<SharedGrant, 'settledAt' | 'startedWith'> | undefined,
 	callerAccessToken: string | undefined,
 	nowMs: number,
 ): boolean {
-	if (!shared) return false;
-	if (shared.settledAt === undefined) return true;
-	if (nowMs - shared.settledAt >= SHARED_GRANT_MS) return false;
-	return shared.accessToken === undefined || shared.accessToken !== callerAccessToken;
+	if (!shared || shared.startedWith !== (callerAccessToken ?? '')) return false;
+	return shared.settledAt === undefined || nowMs - shared.settledAt < SHARED_GRANT_MS;
 }
 
 /** Callers with the same credential values (and the same usable refresh token) share one grant. */
@@ -123,12 +122,14 @@ export async function obtainTokens(
 	const key = grantKey(credentials);
 	const shared = grants.get(key);
 	if (shared && canShareGrant(shared, credentials.accessToken, now())) return await shared.promise;
-	const entry: SharedGrant = { promise: grantTokens(http, credentials, now) };
+	const entry: SharedGrant = {
+		promise: grantTokens(http, credentials, now),
+		startedWith: credentials.accessToken ?? '',
+	};
 	grants.set(key, entry);
 	entry.promise.then(
-		(tokens) => {
+		() => {
 			entry.settledAt = now();
-			entry.accessToken = tokens.accessToken;
 			for (const [k, v] of grants) {
 				if (v.settledAt !== undefined && now() - v.settledAt >= SHARED_GRANT_MS) grants.delete(k);
 			}
