@@ -19,7 +19,12 @@ const project = (displayName, roots, testMatch, more = {}) => ({
 	testEnvironment: 'node',
 	roots,
 	testMatch,
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		// subsrt-ts (an independent caption parser the tests compare with) ships ES modules only
+		'/node_modules/subsrt-ts/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+	},
+	transformIgnorePatterns: ['/node_modules/(?!subsrt-ts/)'],
 	...more,
 });
 

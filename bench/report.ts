@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { MachineInfo, LoadSample } from './lib/machine';
 import { roundSummary, summarize, type Summary } from './lib/stats';
 import type { RateLimitRun, TokenEconomyRun } from './measure/api';
+import { type CaptionBench, captionFigures, type CaptionFigures } from './measure/captions';
 import type { IsolateCount } from './measure/isolates';
 import type { LatencyRound } from './measure/latency';
 import type { ReceiveCost } from './measure/receive-cost';
@@ -100,6 +101,7 @@ export interface Results {
 			/** The trigger's own code as a share of what n8n spends per request on it. */
 			sharePercent?: number;
 		};
+		captions?: CaptionFigures;
 	};
 	raw: {
 		throughput: Record<string, ThroughputRun[]>;
@@ -111,6 +113,8 @@ export interface Results {
 		rateLimit: RateLimitRun[];
 		receiveCost: ReceiveCost[];
 		isolateCycle: Array<{ cpuMsPerCycle: number; wallMsPerCycle: number }>;
+		/** Item 7 (the caption library), when it ran. */
+		captions?: CaptionBench;
 	};
 }
 
@@ -285,6 +289,7 @@ export function buildSummary(results: Results): Results['summary'] {
 				: undefined,
 		};
 	}
+	if (raw.captions) summary.captions = captionFigures(raw.captions);
 	return summary;
 }
 
@@ -332,6 +337,49 @@ export interface BenchSummary {
 	default?: SettingSummary;
 	lazy?: SettingSummary;
 	legacy?: SettingSummary;
+	captions?: CaptionsSummary;
+}
+
+/** Item 7 in bench/summary.json: per task ours ÷ the fastest other library, and growth with length. */
+export interface CaptionsSummary {
+	date: string;
+	input: CaptionBench['input'];
+	versions: Record<string, string>;
+	/** Median ms per call of ours ÷ of the fastest other library on the same recording (below 1: ours is faster). */
+	oursOverFastestPeer: Record<string, { fastestPeer: string; ratio: number }>;
+	/** Median ms per call of ours on tasks no other library does. */
+	oursOnlyMs: Record<string, number>;
+	/** (time at the longest ÷ time at 1x) ÷ the length factor: 1 when linear; and between the two longest. */
+	growthOverLinear: Record<string, number | undefined>;
+	lastGrowthOverLinear: Record<string, number | undefined>;
+}
+
+export function buildCaptionsSummary(date: string, bench: CaptionBench): CaptionsSummary {
+	const figures = captionFigures(bench);
+	return {
+		date,
+		input: bench.input,
+		versions: bench.versions,
+		oursOverFastestPeer: Object.fromEntries(
+			figures.tasks
+				.filter((task) => task.fastestPeer !== undefined)
+				.map((task) => [
+					task.task,
+					{ fastestPeer: task.fastestPeer!, ratio: task.oursOverFastestPeer! },
+				]),
+		),
+		oursOnlyMs: Object.fromEntries(
+			figures.tasks
+				.filter((task) => task.fastestPeer === undefined && task.ms.ours)
+				.map((task) => [task.task, task.ms.ours!.median]),
+		),
+		growthOverLinear: Object.fromEntries(
+			figures.scaling.map((row) => [row.task, row.growthOverLinear]),
+		),
+		lastGrowthOverLinear: Object.fromEntries(
+			figures.scaling.map((row) => [row.task, row.lastGrowthOverLinear]),
+		),
+	};
 }
 
 const medianOf = (summary: Summary | undefined) => summary?.median;
@@ -355,6 +403,9 @@ export function buildBenchSummary(results: Results): BenchSummary {
 			Object.entries(results.targets).map(([key, info]) => [key, info!.label]),
 		),
 		method: results.settings,
+		...(results.raw.captions
+			? { captions: buildCaptionsSummary(results.date, results.raw.captions) }
+			: {}),
 	};
 	for (const setting of ['default', 'lazy', 'legacy'] as const) {
 		const byConcurrency = results.summary.throughput[setting];
@@ -426,6 +477,8 @@ interface Section {
 	header: string[];
 	rows: string[][];
 	notes?: string[];
+	/** Sections of item 7 go to their own block of BENCHMARKS.md. */
+	captions?: boolean;
 }
 
 const SETTING_LABELS: Record<string, string> = {
@@ -607,7 +660,69 @@ function sections(results: Results): Section[] {
 					: [],
 		});
 	}
+	out.push(...captionSections(results));
 	return out;
+}
+
+const LIBRARY_ORDER = ['ours', 'subtitle', 'subsrt-ts', 'webvtt-parser'] as const;
+
+/** Item 7: ms per call side by side, ours ÷ the fastest other library, retained heap, growth with length. */
+function captionSections(results: Results): Section[] {
+	const figures = results.summary.captions;
+	const bench = results.raw.captions;
+	if (!figures || !bench) return [];
+	const { input, versions } = bench;
+	const tasks: Section = {
+		title: `7. Caption library: ms per call on a ${(input.durationSeconds / 3600).toFixed(1)}-hour recording (${input.cues} WebVTT cues, ${input.words} words), median (min–max) of ${figures.tasks[0]?.ms.ours?.n ?? 0} rounds`,
+		header: [
+			'task',
+			...LIBRARY_ORDER.map((library) => `${library} ${versions[library]}`),
+			'ours ÷ fastest other',
+		],
+		rows: figures.tasks.map((task) => [
+			task.task,
+			...LIBRARY_ORDER.map((library) => spread(task.ms[library], 2)),
+			task.fastestPeer ? `${fmt(task.oursOverFastestPeer, 2)} (${task.fastestPeer})` : '–',
+		]),
+		notes: [
+			'each library parses with its own exported function and writes from its own parsed structures; a cell is the median of rounds in which every library ran once, in turn',
+		],
+		captions: true,
+	};
+	const memory: Section = {
+		title:
+			'7. Caption library: heap retained by what a parse returns (MB, after a full collection)',
+		header: ['task', ...LIBRARY_ORDER],
+		rows: [...new Set(figures.memory.map((m) => m.task))].map((task) => [
+			task,
+			...LIBRARY_ORDER.map((library) =>
+				fmt(figures.memory.find((m) => m.task === task && m.library === library)?.retainedMB, 2),
+			),
+		]),
+		captions: true,
+	};
+	const factors = [...new Set(bench.scaling.map((run) => run.factor))].sort((a, b) => a - b);
+	const cuesAt = (factor: number) => bench.scaling.find((run) => run.factor === factor)?.cues ?? 0;
+	const scaling: Section = {
+		title: '7. Caption library: ours at longer recordings (ms per call, median)',
+		header: [
+			'task',
+			...factors.map((f) => `${f}x (${cuesAt(f)} cues)`),
+			'growth ÷ length, 1x to longest',
+			'growth ÷ length, last step',
+		],
+		rows: figures.scaling.map((row) => [
+			row.task,
+			...factors.map((f) => fmt(row.ms[`${f}x`], 1)),
+			fmt(row.growthOverLinear, 2),
+			fmt(row.lastGrowthOverLinear, 2),
+		]),
+		notes: [
+			'growth ÷ length: (time at the longer ÷ time at the shorter) ÷ (longer ÷ shorter length); 1 is linear, and a quadratic step from 1x to 16x would read 16',
+		],
+		captions: true,
+	};
+	return [tasks, memory, scaling];
 }
 
 function header(results: Results): string[] {
@@ -639,10 +754,10 @@ export function printTable(results: Results): void {
 	process.stdout.write(lines.join('\n') + '\n\n');
 }
 
-export function renderMarkdown(results: Results): string {
+export function renderMarkdown(results: Results, captions = false): string {
 	const lines = header(results).map((l) => `${l}.`);
 	lines.push('');
-	for (const section of sections(results)) {
+	for (const section of sections(results).filter((x) => (x.captions === true) === captions)) {
 		lines.push(`**${section.title}**`, '', ...markdownTable(section.header, section.rows), '');
 		for (const note of section.notes ?? [])
 			lines.push(`${note[0].toUpperCase()}${note.slice(1)}.`, '');
@@ -650,11 +765,24 @@ export function renderMarkdown(results: Results): string {
 	return lines.join('\n').trimEnd() + '\n';
 }
 
-const START = '<!-- bench:figures:start (written by `npm run bench -- --update-doc`) -->';
-const END = '<!-- bench:figures:end -->';
+const BLOCKS = {
+	figures: [
+		'<!-- bench:figures:start (written by `npm run bench -- --update-doc`) -->',
+		'<!-- bench:figures:end -->',
+	],
+	captions: [
+		'<!-- bench:captions:start (written by `npm run bench -- --only 7 --update-doc`) -->',
+		'<!-- bench:captions:end -->',
+	],
+} as const;
 
-/** Replaces the figures block of BENCHMARKS.md; the rest of the file is written by hand. */
-export async function updateDoc(path: string, figures: string): Promise<void> {
+/** Replaces a figures block of BENCHMARKS.md (item 7 has its own); the rest of the file is written by hand. */
+export async function updateDoc(
+	path: string,
+	figures: string,
+	block: keyof typeof BLOCKS = 'figures',
+): Promise<void> {
+	const [START, END] = BLOCKS[block];
 	const text = await readFile(path, 'utf8');
 	const start = text.indexOf(START);
 	const end = text.indexOf(END);

@@ -5,7 +5,7 @@
 //   npm run bench -- [--quick] [--only 1,5] [--settings default,lazy,legacy] [--update-doc]
 //   npm run bench -- --report bench/results.json [--update-doc]
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -31,6 +31,7 @@ import {
 } from './measure/api';
 import { countIsolates, type IsolateCount } from './measure/isolates';
 import { type LatencyRound, measureLatency } from './measure/latency';
+import { measureCaptions } from './measure/captions';
 import { measureReceiveCost, type ReceiveCost } from './measure/receive-cost';
 import {
 	createTarget,
@@ -49,6 +50,7 @@ import {
 } from './measure/throughput';
 import {
 	buildBenchSummary,
+	buildCaptionsSummary,
 	buildSummary,
 	type PrimingRecord,
 	printTable,
@@ -63,7 +65,7 @@ const execFileAsync = promisify(execFile);
 const { values } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
-		only: { type: 'string', description: 'items, comma-separated (1-6)' },
+		only: { type: 'string', description: 'items, comma-separated (1-7)' },
 		settings: {
 			type: 'string',
 			description: 'n8n settings for items 1, 5, 6: default,lazy,legacy',
@@ -98,7 +100,7 @@ const { values } = parseArgs({
 });
 
 const quick = values.quick === true;
-const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => Number(s.trim())));
 
 /** The n8n settings items 1, 5 and 6 run in, each in an n8n process of its own. */
 const N8N_SETTINGS: Record<string, SettingInfo> = {
@@ -146,13 +148,29 @@ const settings = {
 	},
 	receiveCost: { iterations: quick ? 2000 : 20_000, repetitions: quick ? 3 : 7 },
 	isolateCycle: { cycles: quick ? 10 : 40, repetitions: quick ? 1 : 3 },
+	captions: {
+		hours: 3,
+		rounds: quick ? 3 : 9,
+		factors: quick ? [1, 4] : [1, 4, 16],
+		minSampleMs: quick ? 50 : 200,
+	},
 };
 /** The targets items 1, 5 and 6 measure: every one the built trigger gives, or those `--targets` names. */
 const measuredSpecs = (packages: BuiltPackages) =>
 	selectTargets(targetSpecs(packages.trigger), values.targets);
 
+// item 7 alone keeps its own results file, so the last full run's raw figures stay
+const captionsOnly = only.size === 1 && only.has(7);
 const outFile = resolve(
-	values.out ?? join(PROJECT_ROOT, quick ? 'bench/tmp/results.quick.json' : 'bench/results.json'),
+	values.out ??
+		join(
+			PROJECT_ROOT,
+			quick
+				? 'bench/tmp/results.quick.json'
+				: captionsOnly
+					? 'bench/results.captions.json'
+					: 'bench/results.json',
+		),
 );
 const summaryFile = resolve(
 	values['summary-out'] ??
@@ -226,16 +244,21 @@ async function prettier(...files: string[]): Promise<void> {
 	);
 }
 
+/** Writes the figures blocks of BENCHMARKS.md the results have: items 1-6, and item 7 in its own. */
+async function updateFigures(results: Results): Promise<void> {
+	const doc = join(PROJECT_ROOT, 'BENCHMARKS.md');
+	if (Object.keys(results.raw.throughput).length) await updateDoc(doc, renderMarkdown(results));
+	if (results.raw.captions) await updateDoc(doc, renderMarkdown(results, true), 'captions');
+	await prettier(doc);
+	log('updated the figures in BENCHMARKS.md');
+}
+
 /** Prints (and with --update-doc writes into BENCHMARKS.md) the figures of an existing results file. */
 async function reportOnly(file: string) {
 	const results = JSON.parse(readFileSync(resolve(file), 'utf8')) as Results;
 	results.summary = buildSummary(results);
 	printTable(results);
-	if (values['update-doc']) {
-		await updateDoc(join(PROJECT_ROOT, 'BENCHMARKS.md'), renderMarkdown(results));
-		await prettier(join(PROJECT_ROOT, 'BENCHMARKS.md'));
-		log('updated the figures in BENCHMARKS.md');
-	}
+	if (values['update-doc']) await updateFigures(results);
 }
 
 /** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds. */
@@ -410,6 +433,10 @@ async function main() {
 			log(`receive path ${run.totalUs.toFixed(1)} µs/event`);
 		}
 	}
+	if (only.has(7)) {
+		markLoad('item 7: caption library (in-process)');
+		raw.captions = measureCaptions(settings.captions, log);
+	}
 	if (only.has(6)) {
 		markLoad('item 6: one isolate cycle (child process)');
 		raw.isolateCycle = await isolateCycleCost(n8nDir);
@@ -521,13 +548,19 @@ async function main() {
 		await writeFile(summaryFile, JSON.stringify(buildBenchSummary(results), null, '\t') + '\n');
 		await prettier(summaryFile);
 		log(`wrote ${summaryFile}`);
+	} else if (raw.captions) {
+		// item 7 alone: its ratios join the summary the last full run wrote
+		const summary = (
+			existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : {}
+		) as Record<string, unknown>;
+		await mkdir(dirname(summaryFile), { recursive: true });
+		summary.captions = buildCaptionsSummary(results.date, raw.captions);
+		await writeFile(summaryFile, JSON.stringify(summary, null, '\t') + '\n');
+		await prettier(summaryFile);
+		log(`wrote the captions figures into ${summaryFile}`);
 	}
 	printTable(results);
-	if (values['update-doc']) {
-		await updateDoc(join(PROJECT_ROOT, 'BENCHMARKS.md'), renderMarkdown(results));
-		await prettier(join(PROJECT_ROOT, 'BENCHMARKS.md'));
-		log('updated the figures in BENCHMARKS.md');
-	}
+	if (values['update-doc']) await updateFigures(results);
 }
 
 main().catch((error) => {

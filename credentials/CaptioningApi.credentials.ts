@@ -35,7 +35,7 @@ export class CaptioningApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description: 'Root address of the captioning API, without /oauth/token',
 		},
 		{

@@ -30,12 +30,26 @@ export interface ExampleNode {
 	disabled?: boolean;
 }
 
+/** An item as n8n pins it: the JSON, and binary data inline (base64) where the node output files. */
+export interface PinnedItem {
+	json: Record<string, unknown>;
+	binary?: Record<
+		string,
+		{ data: string; mimeType: string; fileName?: string } & Record<string, unknown>
+	>;
+}
+
 export interface ExampleWorkflow {
 	name: string;
 	nodes: ExampleNode[];
 	connections: Record<string, Record<string, { node: string; type: string; index: number }[][]>>;
 	settings?: Record<string, unknown>;
+	/** Output pinned per node name: every example pins its trigger's output for one real event. */
+	pinData?: Record<string, PinnedItem[]>;
 }
+
+/** The name every example gives its Captioning Trigger, whose output it pins. */
+export const EXAMPLE_TRIGGER_NAME = 'Captioning Trigger';
 
 /** File names of every example, sorted. */
 export function listExampleFiles(): string[] {
@@ -93,6 +107,15 @@ export function useCredential(
 /** The node types in the examples that receive webhooks (the Captioning Trigger). */
 const WEBHOOK_NODE_TYPES = ['n8n-nodes-captioning.captioningTrigger'];
 
+/** The event an example pins on its trigger: what "Execute workflow" runs the steps after the trigger with. */
+export function pinnedEvent(workflow: ExampleWorkflow): PinnedItem {
+	const [item, ...more] = workflow.pinData?.[EXAMPLE_TRIGGER_NAME] ?? [];
+	if (!item || more.length > 0) {
+		throw new Error(`"${workflow.name}" does not pin exactly one event on ${EXAMPLE_TRIGGER_NAME}`);
+	}
+	return item;
+}
+
 /**
  * The fields POST/PUT /api/v1/workflows accepts. A webhook node without a webhookId gets one, as n8n's editor
  * gives one on import: n8n 2.x's server does the same, 1.x's does not, and without it 1.x registers a path with
@@ -109,4 +132,12 @@ export function toPublicApiBody(workflow: ExampleWorkflow): Record<string, unkno
 		connections: workflow.connections,
 		settings: workflow.settings ?? { executionOrder: 'v1' },
 	};
+}
+
+/**
+ * What the editor saves (POST /rest/workflows): the public API's fields, the pinned data (n8n 1.x's public API
+ * takes none) and `active`, which n8n 1.x's REST API requires.
+ */
+export function toEditorBody(workflow: ExampleWorkflow): Record<string, unknown> {
+	return { ...toPublicApiBody(workflow), active: false, pinData: workflow.pinData ?? {} };
 }

@@ -23,10 +23,22 @@ async function run(command: string, args: string[], cwd: string): Promise<string
 	}
 }
 
-/** `npm pack` of a package folder into `destination` (default: a new temp dir); returns the tarball. */
-export async function packDirectory(directory: string, destination?: string): Promise<string> {
+/**
+ * `npm pack` of a package folder into `destination` (default: a new temp dir); returns the tarball. npm runs the
+ * package's prepack (this project's: the build) unless `ignoreScripts`.
+ */
+export async function packDirectory(
+	directory: string,
+	destination?: string,
+	options: { ignoreScripts?: boolean } = {},
+): Promise<string> {
 	const dest = destination ?? (await mkdtemp(join(tmpdir(), 'captioning-pack-')));
-	const stdout = await run('npm', ['pack', '--json', '--pack-destination', dest], directory);
+	const flags = options.ignoreScripts ? ['--ignore-scripts'] : [];
+	const stdout = await run(
+		'npm',
+		['pack', '--json', ...flags, '--pack-destination', dest],
+		directory,
+	);
 	// lifecycle scripts (prepack) may print before npm's JSON report
 	const report = stdout.slice(stdout.search(/^\[/m));
 	const [entry] = JSON.parse(report) as { filename: string }[];
@@ -58,18 +70,19 @@ export async function assertTarballHasN8nEntries(tarball: string): Promise<void>
 }
 
 export interface PackProjectOptions {
-	/** Run `npm run build` first; default true. */
+	/** Build dist/ first (package.json's prepack, as `npm pack` and `npm publish` do); default true. */
 	build?: boolean;
 	destination?: string;
 }
 
-/** `npm run build`, then `npm pack` of the repository; returns the checked tarball's path. */
+/** `npm pack` of the repository, which builds first; returns the checked tarball's path. */
 export async function packProject(options: PackProjectOptions = {}): Promise<string> {
 	return await withPackLock(async () => {
-		if (options.build !== false) await run('npm', ['run', 'build'], PROJECT_ROOT);
 		const destination = options.destination ?? (await mkdtemp(join(tmpdir(), 'captioning-pack-')));
 		try {
-			const tarball = await packDirectory(PROJECT_ROOT, destination);
+			const tarball = await packDirectory(PROJECT_ROOT, destination, {
+				ignoreScripts: options.build === false,
+			});
 			await assertTarballHasN8nEntries(tarball);
 			return tarball;
 		} catch (error) {
@@ -84,8 +97,8 @@ export async function removePacked(tarball: string | undefined): Promise<void> {
 	if (tarball) await rm(dirname(tarball), { recursive: true, force: true });
 }
 
-// `npm run build` empties dist/ before compiling: two suites (or a suite and `npm run dev`) packing
-// the same clone at once would pack each other's half-built dist. One packProject at a time per clone.
+// A build replaces dist/: two suites (or a suite and `npm run dev`) packing the same clone at once would pack
+// each other's dist mid-swap. One packProject at a time per clone.
 async function withPackLock<T>(body: () => Promise<T>): Promise<T> {
 	const key = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
 	const lock = join(tmpdir(), `n8n-nodes-captioning-pack-${key}.lock`);

@@ -110,7 +110,8 @@ export async function buildPackages(options: { previewV2?: boolean } = {}): Prom
 		};
 		const trigger = triggerVersions(new CaptioningTrigger().description);
 		await rm(join(buildDir, 'node_modules'));
-		const shipped = await packDirectory(buildDir, root);
+		// built above: the package's prepack (a build of the whole project) is not for this copy
+		const shipped = await packDirectory(buildDir, root, { ignoreScripts: true });
 		await assertTarballHasN8nEntries(shipped);
 		const manifest = JSON.parse(await readFile(join(buildDir, 'package.json'), 'utf8')) as {
 			version: string;

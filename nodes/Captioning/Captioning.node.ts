@@ -9,6 +9,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as captionFile from './actions/captionFile';
 import { router } from './actions/router';
 import * as webhookEndpoint from './actions/webhookEndpoint';
+import { searchWebhookEndpoints } from './actions/webhookEndpoint/listSearch';
+import { SEARCH_METHOD } from './actions/webhookEndpoint/shared';
 
 export class Captioning implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,6 +56,10 @@ export class Captioning implements INodeType {
 			...captionFile.description,
 			...webhookEndpoint.description,
 		],
+	};
+
+	methods = {
+		listSearch: { [SEARCH_METHOD]: searchWebhookEndpoints },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

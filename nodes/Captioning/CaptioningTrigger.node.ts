@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import { CAPTION_FORMAT_OPTIONS } from './shared/captions/formats';
+import { CAPTION_FORMAT_OPTIONS } from './captions/formats';
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import { attachDownloads } from './trigger/downloads';
 import { checkExists, create, remove } from './trigger/lifecycle';
@@ -39,6 +39,10 @@ export class CaptioningTrigger implements INodeType {
 		description:
 			'Starts the workflow when the captioning service creates or finishes a transcription',
 		defaults: { name: 'Captioning Trigger' },
+		// the editor's words while it listens for a test event, and after the workflow is published
+		eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
+		activationMessage:
+			'The captioning service now sends the selected events to this workflow’s production URL, and each one starts an execution.',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -74,14 +78,6 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Where the service offers no way to delete webhook endpoints, deactivating keeps this workflow’s endpoint (the next activation reuses it). To stop its deliveries for good, delete it in the service’s developers dashboard.',
-				name: 'apiNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { registration: ['api'] } },
-			},
-			{
-				displayName:
 					'Activate the workflow, then paste its Production URL (under Webhook URLs above) into the service’s developers dashboard with the same events. The Test URL works only while "Listen for test event" is running.',
 				name: 'manualNotice',
 				type: 'notice',
@@ -109,13 +105,6 @@ export class CaptioningTrigger implements INodeType {
 					'Optional. When set, only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard.',
 			},
 			{
-				displayName:
-					'In queue mode, an event whose answer is lost when an n8n process crashes is delivered again and can start a second execution. To act on each event once, make the first step claim its <code>eventId</code> in a table with a unique key: see <a href="https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/queue-mode.md" target="_blank">each event exactly once in queue mode</a>.',
-				name: 'queueModeNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -138,6 +127,15 @@ export class CaptioningTrigger implements INodeType {
 						default: false,
 						description:
 							'Whether to output the event exactly as the service sent it (JSON:API) instead of a flattened item',
+					},
+					{
+						displayName: 'Skip Reachability Check',
+						name: 'skipReachabilityCheck',
+						type: 'boolean',
+						default: false,
+						displayOptions: { show: { '/registration': ['api'] } },
+						description:
+							'Whether to register the webhook URL even when the service looks unable to reach it (localhost, a private address, or plain http for a service at https). Turn on only when the service runs inside n8n’s own network.',
 					},
 				],
 			},

@@ -3,21 +3,27 @@
 // Chromium driven by playwright-core. Saves its screenshots to test-results/screenshots/ (ignored by git);
 // `npm run screenshots` runs it with CAPTIONING_UPDATE_SCREENSHOTS=1 to refresh README's, in docs/screenshots/.
 // Run: bash scripts/run.sh browser (installs chromium and playwright-core when missing).
+import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import {
+	CREDENTIAL_TYPE as CREDENTIAL,
 	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
 	type N8nInstance,
 	packProject,
 	PROJECT_ROOT,
+	sandboxCredentialData,
 	startN8n,
+	toEditorBody,
 	toPublicApiBody,
 	useCredential,
 } from '../../harness';
+import { redactCallbackToken } from '../../nodes/Captioning/shared/webhookEndpoints';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { createEndpoint, obtainToken } from '../helpers/sandboxClient';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
 
 const SCREENSHOTS =
@@ -28,6 +34,10 @@ const FAILURES = join(PROJECT_ROOT, 'test-results', 'browser');
 const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';
 const ACTION = 'Convert to SRT';
+const GET_NODE = 'Get Endpoint';
+// a service on the public internet, never contacted: the trigger refuses before any request
+const PUBLIC_SERVICE = 'https://captioning.example.com';
+const OTHER_ENDPOINT = 'https://example.com/hooks/captions';
 
 const node = (name: string): string => `[data-test-id="canvas-node"][data-node-name="${name}"]`;
 
@@ -53,6 +63,9 @@ describe('the editor (real n8n, Chromium)', () => {
 	let events: PageEvents | undefined;
 	let tarballDir = '';
 	let workflowId = '';
+	// workflows the user builds: Get with its endpoint from the list; a trigger whose service cannot reach n8n;
+	// a trigger and an action node as n8n adds them, every parameter at its default
+	const built = { get: '', unreachable: '', defaults: '', pinned: '' };
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -65,6 +78,53 @@ describe('the editor (real n8n, Chromium)', () => {
 		useCredential(workflow, 'captioningApi', credential);
 		workflowId = (await n8n.createWorkflow(toPublicApiBody(workflow))).id as string;
 		await n8n.activateWorkflow(workflowId);
+		const { access_token } = await obtainToken(sandbox);
+		await createEndpoint(sandbox, access_token, OTHER_ENDPOINT, ['transcription.transcribed']);
+		const publicService = await n8n.createCredential('Captioning (public service)', CREDENTIAL, {
+			...sandboxCredentialData(sandbox),
+			baseUrl: PUBLIC_SERVICE,
+		});
+		built.get = await createBuiltWorkflow('Get an endpoint', [
+			{ type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, name: 'Start', parameters: {} },
+			{
+				type: 'n8n-nodes-captioning.captioning',
+				typeVersion: 1,
+				name: GET_NODE,
+				parameters: { resource: 'webhookEndpoint', operation: 'get' },
+				credentials: { [CREDENTIAL]: credential },
+			},
+		]);
+		built.unreachable = await createBuiltWorkflow('Transcripts from a public service', [
+			{
+				type: 'n8n-nodes-captioning.captioningTrigger',
+				typeVersion: 2,
+				name: TRIGGER,
+				parameters: { events: ['transcription.transcribed'] },
+				credentials: { [CREDENTIAL]: publicService },
+			},
+		]);
+		// the dev example as the editor saves it after an import: its pinned event, no credential linked
+		const example = loadExample('dev-transcription-feed.json');
+		built.pinned = (
+			await n8n.rest('POST', '/workflows', {
+				...toEditorBody(example),
+				name: 'Dev example from its file',
+			})
+		).id as string;
+		built.defaults = await createBuiltWorkflow('New Captioning nodes', [
+			{
+				type: 'n8n-nodes-captioning.captioningTrigger',
+				typeVersion: 2,
+				name: TRIGGER,
+				parameters: {},
+			},
+			{
+				type: 'n8n-nodes-captioning.captioning',
+				typeVersion: 1,
+				name: 'Captioning',
+				parameters: {},
+			},
+		]);
 
 		browser = await launchChromium({ viewport: { width: 1440, height: 1000 } });
 		browser.page.setDefaultTimeout(20_000);
@@ -92,6 +152,52 @@ describe('the editor (real n8n, Chromium)', () => {
 		if (!events) throw new Error('the page is not watched');
 		return events;
 	};
+
+	interface BuiltNode {
+		type: string;
+		typeVersion: number;
+		name: string;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}
+
+	/** A workflow of `nodes` in a row, each connected to the next, as the public API creates it. */
+	async function createBuiltWorkflow(name: string, nodes: BuiltNode[]): Promise<string> {
+		const connections: Record<string, unknown> = {};
+		nodes.slice(1).forEach((next, i) => {
+			connections[nodes[i].name] = { main: [[{ node: next.name, type: 'main', index: 0 }]] };
+		});
+		const created = await n8n!.createWorkflow({
+			name,
+			nodes: nodes.map((n, i) => ({
+				...n,
+				id: randomUUID(),
+				position: [i * 280, 0],
+				// the editor gives a webhook node its id; n8n 1.x's public API would not
+				...(n.type.endsWith('captioningTrigger') ? { webhookId: randomUUID() } : {}),
+			})),
+			connections,
+			settings: { executionOrder: 'v1' },
+		});
+		return created.id as string;
+	}
+
+	/** The texts of the notices a node's panel shows. */
+	async function notices(ndv: ReturnType<Page['locator']>): Promise<string[]> {
+		return (await ndv.locator('.notice-content').allInnerTexts()).map((t) => t.trim());
+	}
+
+	/** Waits for n8n's toast with `title` and returns its text; closes it. */
+	async function toast(title: string, timeout = 20_000): Promise<string> {
+		const notification = page().locator('.el-notification', { hasText: title }).first();
+		await notification.waitFor({ timeout });
+		const text = await notification.innerText();
+		await notification
+			.locator('.el-notification__closeBtn')
+			.click()
+			.catch(() => undefined);
+		return text;
+	}
 
 	/** Runs a step; when it fails, keeps a screenshot of the page in test-results/browser/. */
 	async function step(name: string, body: () => Promise<void>): Promise<void> {
@@ -122,6 +228,12 @@ describe('the editor (real n8n, Chromium)', () => {
 			await checklist.click();
 			await checklist.waitFor({ state: 'hidden' });
 		}
+	}
+
+	/** Opens a workflow built for a test and waits for its nodes. */
+	async function openBuilt(id: string, names: string[]): Promise<void> {
+		await page().goto(`${baseUrl()}/workflow/${id}`);
+		for (const name of names) await page().locator(node(name)).waitFor();
 	}
 
 	async function openNode(name: string) {
@@ -214,9 +326,9 @@ describe('the editor (real n8n, Chromium)', () => {
 			const { endpoints } = (await res.json()) as {
 				endpoints: { callbackUri: string; enabledEvents: string[] }[];
 			};
-			expect(endpoints).toHaveLength(1);
-			expect(endpoints[0].callbackUri.split('?')[0]).toBe(productionUrl);
-			expect(endpoints[0].enabledEvents).toEqual([
+			const registered = endpoints.filter((e) => e.callbackUri.split('?')[0] === productionUrl);
+			expect(registered).toHaveLength(1);
+			expect(registered[0].enabledEvents).toEqual([
 				'transcription.created',
 				'transcription.transcribed',
 			]);
@@ -303,8 +415,10 @@ describe('the editor (real n8n, Chromium)', () => {
 			await creator.getByText('On transcription transcribed').waitFor();
 			const items = (await names.allInnerTexts()).map((name) => name.trim());
 			expect(items).toEqual([
+				'Check captions against a style guide',
 				'Convert a caption file',
 				'Download a caption file',
+				'Fix captions to a style guide',
 				'Create a webhook endpoint',
 				'Delete a webhook endpoint',
 				'Get a webhook endpoint',
@@ -314,9 +428,137 @@ describe('the editor (real n8n, Chromium)', () => {
 			]);
 			const text = await creator.innerText();
 			expect(text).toMatch(/^Node details\s+Docs\s+Captioning\s+Installed\b/);
-			expect(text).toMatch(/Actions \(6\)/);
+			expect(text).toMatch(/Actions \(8\)/);
 			expect(text).toMatch(/Triggers \(2\)/);
 			await screenshot('node-panel-actions.png');
+		});
+	});
+
+	it("lists the service's endpoints under Get › Webhook Endpoint › From List; the one picked is the one got", async () => {
+		await step('resource-locator', async () => {
+			await openBuilt(built.get, ['Start', GET_NODE]);
+			const ndv = await openNode(GET_NODE);
+			const locator = ndv.locator('[data-test-id="resource-locator-endpointId"]');
+			expect(await locator.locator('[data-test-id="rlc-mode-selector"] input').inputValue()).toBe(
+				'From list',
+			);
+			await locator.locator('[data-test-id="rlc-input"]').click();
+			const items = page().locator('[data-test-id="rlc-item"]');
+			await items.first().waitFor();
+			// every endpoint the sandbox holds, the dev trigger's with its token redacted
+			const held = [...sandbox!.endpoints.values()].map((e) => redactCallbackToken(e.callbackUri));
+			expect(held).toHaveLength(2);
+			expect((await items.allInnerTexts()).map((t) => t.trim()).sort()).toEqual(held.sort());
+			expect((await items.allInnerTexts()).join(' ')).not.toMatch(/token=(?!\[redacted\])/);
+			await screenshot('resource-locator.png');
+
+			await page().locator('[data-test-id="rlc-search"]').fill('example.com/hooks');
+			// the list search runs again with the filter: the trigger's endpoint leaves the list
+			await page()
+				.locator('[data-test-id="rlc-item"]', { hasText: '/webhook/' })
+				.waitFor({ state: 'detached' });
+			await items.first().waitFor();
+			expect((await items.allInnerTexts()).map((t) => t.trim())).toEqual([OTHER_ENDPOINT]);
+			await items.first().click();
+			expect(await locator.locator('[data-test-id="rlc-input"]').inputValue()).toBe(OTHER_ENDPOINT);
+
+			await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+			await toast('Node executed successfully');
+			const [execution] = await n8n!.waitForExecutions(built.get);
+			const picked = [...sandbox!.endpoints.values()].find(
+				(e) => e.callbackUri === OTHER_ENDPOINT,
+			)!;
+			const output = execution.data.resultData.runData[GET_NODE][0].data.main[0];
+			expect(output.map((item: { json: object }) => item.json)).toEqual([
+				expect.objectContaining({ id: picked.id, callback_uri: OTHER_ENDPOINT }),
+			]);
+		});
+	});
+
+	it('refuses a webhook URL a public https service cannot reach: at publishing, and in the node panel', async () => {
+		await step('reachability', async () => {
+			await openBuilt(built.unreachable, [TRIGGER]);
+			const productionUrl = `${baseUrl()}/webhook/`;
+			await page().locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+			await page().locator('[data-test-id="workflow-publish-button"]').click();
+			// n8n 2.41 tries an activation 5 times, 1 + 2 + 4 + 8 s apart, before it reports the error
+			const published = await toast('Workflow could not be published', 45_000);
+			expect(published).toContain(
+				`The captioning service at ${PUBLIC_SERVICE} cannot reach this trigger's webhook URL ${productionUrl}`,
+			);
+			expect(published).toContain("127.0.0.1 is n8n's own machine");
+			expect(published).toContain("Set WEBHOOK_URL to n8n's public https address");
+			expect(published).toContain("turn on Skip Reachability Check in the trigger's options");
+
+			// "Execute step" in the trigger's panel listens at the test URL, which the service cannot reach either
+			const ndv = await openNode(TRIGGER);
+			await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+			const notice = page()
+				.locator('.el-notification', { hasText: 'Problem running workflow' })
+				.first();
+			await notice.waitFor();
+			expect(await notice.innerText()).toContain(
+				`cannot reach this trigger's webhook URL ${baseUrl()}/webhook-test/`,
+			);
+			await screenshot('reachability.png');
+			await notice.locator('.el-notification__closeBtn').click();
+			// what n8n recorded of the activation: failed, for this reason
+			const status = await n8n!.rest('GET', `/workflows/${built.unreachable}/publication-status`);
+			expect(status).toMatchObject({
+				status: 'failed',
+				triggers: [
+					expect.objectContaining({
+						status: 'failed',
+						errorMessage: expect.stringContaining("127.0.0.1 is n8n's own machine"),
+					}),
+				],
+			});
+		});
+	});
+
+	it('runs an example from its pinned event at once: Execute workflow, no service, no credential', async () => {
+		await step('pinned-example', async () => {
+			await openBuilt(built.pinned, [TRIGGER, ACTION]);
+			const requestsBefore = sandbox!.requestLog.length;
+			await page().locator('[data-test-id="execute-workflow-button"]').first().click();
+			await toast('Workflow executed successfully');
+			await screenshot('pinned-example.png');
+			const [execution] = await n8n!.waitForExecutions(built.pinned);
+			const ran = Object.keys(execution.data.resultData.runData).sort();
+			expect(ran).toEqual([TRIGGER, 'Captions Ready?', ACTION, 'Transcript Summary'].sort());
+			expect(
+				execution.data.resultData.runData['Transcript Summary'][0].data.main[0][0].json,
+			).toMatchObject({
+				title: 'Quarterly product update',
+			});
+			expect(sandbox!.requestLog.slice(requestsBefore)).toEqual([]);
+		});
+	});
+
+	it('shows no notice in a new trigger or action panel but those that apply', async () => {
+		await step('notices', async () => {
+			await openBuilt(built.defaults, [TRIGGER, 'Captioning']);
+			let ndv = await openNode(TRIGGER);
+			await ndv.locator('[data-test-id="parameter-input-events"]').waitFor();
+			expect(await notices(ndv)).toEqual([]);
+			// Manual registration: the one thing to do by hand
+			await ndv.locator('[data-test-id="parameter-input-registration"]').click();
+			await page()
+				.locator('.el-select-dropdown__item:visible', { hasText: 'Manual (in the Dashboard)' })
+				.click();
+			await ndv.locator('.notice-content').first().waitFor();
+			expect(await notices(ndv)).toEqual([
+				expect.stringMatching(/^Activate the workflow, then paste its Production URL/),
+			]);
+			await ndv.locator('[data-test-id="ndv-close-button"]').click();
+
+			// Caption File › Download, the action's defaults: signed URLs expire, which every download meets
+			ndv = await openNode('Captioning');
+			await ndv.locator('[data-test-id="parameter-input-binaryPropertyName"]').waitFor();
+			expect(await notices(ndv)).toEqual([
+				expect.stringMatching(/^Signed URLs expire soon after the event\./),
+			]);
+			await ndv.locator('[data-test-id="ndv-close-button"]').click();
 		});
 	});
 
@@ -351,7 +593,9 @@ describe('the editor (real n8n, Chromium)', () => {
 				expect.stringMatching(/^image\/svg\+xml/),
 			]);
 		}
-		const ours = (text: string) => /captioning/i.test(text);
+		// the refusals the reachability test provokes on purpose reach the console as the editor's errors
+		const ours = (text: string) =>
+			/captioning/i.test(text) && !text.includes("cannot reach this trigger's webhook URL");
 		expect(
 			consoleErrors.filter(
 				(e) => (ours(e.text) || e.url.includes(ICON_PATH)) && !isBlockedOutside(e.url),

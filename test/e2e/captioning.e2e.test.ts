@@ -19,7 +19,7 @@ import {
 	webhookNode,
 	type WorkflowNode,
 } from '../../harness';
-import { convertCaptions } from '../../nodes/Captioning/shared/captions';
+import { convertCaptions } from '../../nodes/Captioning/captions';
 import {
 	DEFAULT_CLIENT,
 	type Sandbox,

@@ -1,11 +1,13 @@
 // Every workflow in examples/ imported into one real n8n with this package installed from its tarball,
 // checked against the node types n8n has, and run end to end against the sandbox, so that none goes
 // stale. Only 127.0.0.1 is contacted: the chat webhook and the OpenAI API are local stand-ins.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 import {
 	NodeHelpers,
@@ -18,6 +20,8 @@ import {
 import {
 	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
+	EXAMPLE_TRIGGER_NAME,
+	EXAMPLES_DIR,
 	type ExampleWorkflow,
 	type ExecutionSummary,
 	findNode,
@@ -25,14 +29,22 @@ import {
 	loadExample,
 	type N8nInstance,
 	packProject,
+	pinnedEvent,
+	type PinnedItem,
 	setAssignment,
 	startN8n,
+	toEditorBody,
 	toPublicApiBody,
+	useCredential,
 } from '../../harness';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { requireStarted } from '../helpers/suite';
 
 const PACKAGE = 'n8n-nodes-captioning';
+// `CAPTIONING_UPDATE_PINNED=1 npm run test:e2e -- test/e2e/examples.test.ts` pins a new live event on every example
+const UPDATE_PINNED = process.env.CAPTIONING_UPDATE_PINNED === '1';
+// where the pinned event's signed URLs point instead of the sandbox that issued them (they have expired anyway)
+const PINNED_FILES_ORIGIN = 'https://files.example.com';
 const CORE_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
 
 interface CapturedRequest {
@@ -167,6 +179,71 @@ function outputOf(execution: ExecutionSummary, nodeName: string): any[] {
 	return runs[0].data.main[0];
 }
 
+/** The structure of a value without its data: object keys (sorted) and the types of what they hold. */
+function shapeOf(value: unknown): unknown {
+	if (Array.isArray(value)) return value.length ? [shapeOf(value[0])] : [];
+	if (value === null) return 'null';
+	if (typeof value !== 'object') return typeof value;
+	return Object.fromEntries(
+		Object.keys(value)
+			.sort()
+			.map((key) => [key, shapeOf((value as Record<string, unknown>)[key])]),
+	);
+}
+
+/** The caption files an example's trigger downloads (Options → Download Caption Files). */
+function downloadFormatsOf(workflow: ExampleWorkflow): string[] {
+	const options = findNode(workflow, EXAMPLE_TRIGGER_NAME).parameters.options as
+		| { downloadFormats?: string[] }
+		| undefined;
+	return options?.downloadFormats ?? [];
+}
+
+/** A copy of an object without some of its keys. */
+function without<T extends Record<string, unknown>>(value: T, ...keys: string[]): Partial<T> {
+	return Object.fromEntries(
+		Object.entries(value).filter(([key]) => !keys.includes(key)),
+	) as Partial<T>;
+}
+
+const decoded = (item: PinnedItem, key: string) =>
+	Buffer.from(item.binary?.[key]?.data ?? '', 'base64').toString('utf8');
+
+/**
+ * The item an example pins, from the trigger's live output for a sandbox event: the JSON with the sandbox's
+ * origin replaced, and each file the example's trigger downloads inline (n8n keeps a live one on disk).
+ */
+function pinnedFromLive(
+	live: { json: Record<string, unknown>; binary?: Record<string, Record<string, unknown>> },
+	sandboxOrigin: string,
+	files: Record<string, string>,
+	formats: string[],
+): PinnedItem {
+	const json = JSON.parse(JSON.stringify(live.json).replaceAll(sandboxOrigin, PINNED_FILES_ORIGIN));
+	if (formats.length === 0) {
+		delete json.transcript;
+		return { json };
+	}
+	const binary: NonNullable<PinnedItem['binary']> = {};
+	for (const format of formats) {
+		// n8n's reference to the file on disk goes: the pinned file carries its data inline
+		const meta = without(live.binary?.[format] ?? {}, 'id', 'data');
+		if (!meta.mimeType) throw new Error(`the live trigger item has no ${format} file`);
+		binary[format] = {
+			...(meta as { mimeType: string }),
+			data: Buffer.from(files[format]).toString('base64'),
+		};
+	}
+	return { json, binary };
+}
+
+/** Writes an example back, formatted as the repository formats it (prettier, from node_modules/.bin). */
+async function writeExample(file: string, workflow: ExampleWorkflow): Promise<void> {
+	const path = join(EXAMPLES_DIR, file);
+	await writeFile(path, `${JSON.stringify(workflow, null, '\t')}\n`);
+	await promisify(execFile)('prettier', ['--write', path]);
+}
+
 const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
 
 /**
@@ -280,6 +357,18 @@ describe('examples/ (real n8n)', () => {
 		}
 	}
 
+	let openAiCredential: Promise<{ id: string; name: string }> | undefined;
+
+	/** What a user does for the model: an OpenAI credential; "OpenAI account" links it on import. */
+	function ensureOpenAiCredential() {
+		openAiCredential ??= instance().createCredential('OpenAI account', 'openAiApi', {
+			apiKey: 'sk-local-test',
+			url: `${openAi!.url}/v1`,
+			header: false,
+		});
+		return openAiCredential;
+	}
+
 	let nodeTypes: INodeTypeDescription[] | undefined;
 
 	/** From /types/nodes.json, as the editor sees them: with the tool variants n8n generates. */
@@ -295,13 +384,15 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the five examples, each using the package and otherwise only core nodes', () => {
+	it('has the six examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
 			'dev-transcription-feed.json',
 			// runs end to end in the queue suite (test/queue), which has the PostgreSQL it needs
 			'exactly-once-queue-mode.json',
+			// runs from its pinned event in test/e2e/captions.e2e.test.ts
+			'publish-captions.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
 		]);
@@ -325,6 +416,16 @@ describe('examples/ (real n8n)', () => {
 				// n8n derives a unique webhook path from the workflow id when there is no webhookId
 				expect(node.webhookId).toBeUndefined();
 			}
+			// one transcribed event pinned on the trigger, with the files its trigger downloads, and nothing secret
+			expect(Object.keys(workflow.pinData ?? {})).toEqual([EXAMPLE_TRIGGER_NAME]);
+			const event = pinnedEvent(workflow);
+			expect([file, event.json.eventType]).toEqual([file, 'transcription.transcribed']);
+			expect([file, Object.keys(event.binary ?? {})]).toEqual([file, downloadFormatsOf(workflow)]);
+			for (const format of Object.keys(event.binary ?? {})) {
+				expect(decoded(event, format)).toMatch(/^WEBVTT/);
+			}
+			const text = JSON.stringify(event);
+			expect([file, /token|127\.0\.0\.1|localhost/i.test(text)]).toEqual([file, false]);
 		}
 	});
 
@@ -384,6 +485,12 @@ describe('examples/ (real n8n)', () => {
 		});
 	});
 
+	// the trigger's output for a transcribed event as n8n ran it: what the pinned events must look like
+	let liveTranscribed: {
+		json: Record<string, unknown>;
+		binary?: Record<string, Record<string, unknown>>;
+	};
+
 	it('runs the dev example for both events', async () => {
 		const { id } = imported.get('dev-transcription-feed.json')!;
 		const text = 'Hello and welcome. This is the dev example, end to end.';
@@ -403,6 +510,7 @@ describe('examples/ (real n8n)', () => {
 			expect(runDataOf(created)['Convert to SRT']).toBeUndefined();
 
 			const transcribed = byEvent.get('transcription.transcribed')!;
+			liveTranscribed = outputOf(transcribed, EXAMPLE_TRIGGER_NAME)[0];
 			const [summary] = outputOf(transcribed, 'Transcript Summary');
 			expect(summary.json).toEqual({
 				title: 'Dev example',
@@ -419,6 +527,59 @@ describe('examples/ (real n8n)', () => {
 				mimeType: expect.stringMatching(/^application\/x-subrip/),
 			});
 		});
+	});
+
+	(UPDATE_PINNED ? it : it.skip)(
+		'pins a new live event on every example (CAPTIONING_UPDATE_PINNED=1)',
+		async () => {
+			const { id } = imported.get('dev-transcription-feed.json')!;
+			let live: typeof liveTranscribed | undefined;
+			let transcriptionId = '';
+			await whileActive(id, async () => {
+				const before = (await instance().waitForExecutions(id, { count: 0 })).length;
+				transcriptionId = await simulateTranscription('Quarterly product update');
+				const executions = await instance().waitForExecutions(id, { count: before + 2 });
+				live = executions
+					.map((e) => outputOf(e, EXAMPLE_TRIGGER_NAME)[0])
+					.find((item) => item.json.transcriptionId === transcriptionId && item.binary);
+			});
+			const files = Object.fromEntries(
+				Object.entries(service().transcriptions.get(transcriptionId)!.files).map(([f, v]) => [
+					f,
+					v.content,
+				]),
+			);
+			for (const file of listExampleFiles()) {
+				const workflow = loadExample(file);
+				const item = pinnedFromLive(live!, service().url, files, downloadFormatsOf(workflow));
+				await writeExample(file, { ...workflow, pinData: { [EXAMPLE_TRIGGER_NAME]: [item] } });
+			}
+		},
+	);
+
+	it('pins events in the shape the trigger outputs today', () => {
+		const liveShape = shapeOf(liveTranscribed.json) as Record<string, unknown>;
+		// the transcript comes with the downloaded files only
+		const withoutDownloads = without(liveShape, 'transcript');
+		for (const file of listExampleFiles()) {
+			const workflow = loadExample(file);
+			const event = pinnedEvent(workflow);
+			const formats = downloadFormatsOf(workflow);
+			expect([file, shapeOf(event.json)]).toEqual([
+				file,
+				formats.length ? liveShape : withoutDownloads,
+			]);
+			for (const format of formats) {
+				// n8n 2.x also records `bytes`, which 1.x leaves out and does not need
+				const meta = without(liveTranscribed.binary![format], 'id', 'data');
+				expect([file, format, Object.keys(event.binary![format])]).toEqual([
+					file,
+					format,
+					expect.arrayContaining([...Object.keys(meta), 'data']),
+				]);
+				expect(event.binary![format].mimeType).toBe(meta.mimeType);
+			}
+		}
 	});
 
 	it('runs captions-to-slack, posting the message to the configured webhook URL', async () => {
@@ -477,12 +638,7 @@ describe('examples/ (real n8n)', () => {
 	});
 
 	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the captions', async () => {
-		// what a user does for the model: an OpenAI credential; "OpenAI account" links it on import
-		await instance().createCredential('OpenAI account', 'openAiApi', {
-			apiKey: 'sk-local-test',
-			url: `${openAi!.url}/v1`,
-			header: false,
-		});
+		await ensureOpenAiCredential();
 		const workflow = loadExample('summarise-with-ai-agent.json');
 		const { id, nodes } = await importExample(
 			'summarise-with-ai-agent.json (with a model)',
@@ -515,6 +671,135 @@ describe('examples/ (real n8n)', () => {
 		const toolMessage = calls[1].messages.find((m) => m.role === 'tool')!;
 		const [{ segments }] = JSON.parse(toolMessage.content!) as { segments: { text: string }[] }[];
 		expect(segments.map((segment) => segment.text).join(' ')).toBe(text);
+	});
+
+	describe('from the pinned event alone, as a user opening an example without a service runs it', () => {
+		let requestsBefore = 0;
+
+		beforeAll(() => {
+			requestsBefore = service().requestLog.length;
+		});
+
+		/** Saves the example as the editor does (pinned data kept) and runs it from its trigger: "Execute workflow". */
+		async function runPinned(workflow: ExampleWorkflow): Promise<ExecutionSummary> {
+			useCredential(workflow, 'captioningApi', { id: credentialId, name: EXAMPLE_CREDENTIAL_NAME });
+			const created = await instance().rest('POST', '/workflows', {
+				...toEditorBody(workflow),
+				name: `${workflow.name} (pinned)`,
+			});
+			// n8n 2.x runs what it saved; 1.x runs workflowData
+			await instance().rest('POST', `/workflows/${created.id}/run`, {
+				workflowData: created,
+				triggerToStartFrom: { name: EXAMPLE_TRIGGER_NAME },
+			});
+			const [execution] = await instance().waitForExecutions(created.id);
+			expect([execution.mode, execution.status]).toEqual(['manual', 'success']);
+			expect(outputOf(execution, EXAMPLE_TRIGGER_NAME)[0].json).toEqual(pinnedEvent(workflow).json);
+			return execution;
+		}
+
+		it('dev-transcription-feed: Captions Ready?, Convert to SRT from the pinned WebVTT, Transcript Summary', async () => {
+			const workflow = loadExample('dev-transcription-feed.json');
+			const event = pinnedEvent(workflow);
+			const execution = await runPinned(workflow);
+			const transcript = String(event.json.transcript);
+			expect(outputOf(execution, 'Transcript Summary')[0].json).toEqual({
+				title: event.json.title,
+				durationSeconds: Math.round(Number(event.json.duration)),
+				confidencePercent: Math.round(Number(event.json.averageConfidence) * 100),
+				wordCount: transcript.split(/\s+/).length,
+				transcript,
+			});
+			const [converted] = outputOf(execution, 'Convert to SRT');
+			expect(converted.binary.srt).toMatchObject({
+				fileName: 'quarterly-product-update.srt',
+				mimeType: expect.stringMatching(/^application\/x-subrip/),
+			});
+			expect(runDataOf(execution)['Waiting for Captions']).toBeUndefined();
+		});
+
+		it('captions-to-slack: Settings and Build Message, Post to Slack to a local stand-in for Slack', async () => {
+			const workflow = loadExample('captions-to-slack.json');
+			setAssignment(workflow, 'Settings', 'chatWebhookUrl', `${chat!.url}/services/pinned`);
+			const before = chat!.requests.length;
+			const event = pinnedEvent(workflow);
+			await runPinned(workflow);
+			const posts = chat!.requests.slice(before);
+			expect(posts.map((p) => p.url)).toEqual(['/services/pinned']);
+			const [headline, quote] = (JSON.parse(posts[0].body) as { text: string }).text.split('\n');
+			expect(headline).toMatch(
+				new RegExp(
+					`^:memo: \\*${String(event.json.title)}\\* is transcribed \\(0:\\d\\d, \\d+% confidence\\)$`,
+				),
+			);
+			expect(quote).toBe(`>${String(event.json.transcript)}`);
+		});
+
+		it('store-vtt-and-srt: the pinned WebVTT and its SRT written to the configured folder', async () => {
+			const workflow = loadExample('store-vtt-and-srt.json');
+			const folder = await mkdtemp(join(filesDir, 'pinned-'));
+			setAssignment(workflow, 'Settings', 'outputFolder', folder);
+			const event = pinnedEvent(workflow);
+			await runPinned(workflow);
+			const base = `quarterly-product-update-${String(event.json.transcriptionId).slice(0, 8)}`;
+			expect((await readdir(folder)).sort()).toEqual([`${base}.srt`, `${base}.vtt`]);
+			expect(await readFile(join(folder, `${base}.vtt`), 'utf8')).toBe(decoded(event, 'vtt'));
+			const srt = await readFile(join(folder, `${base}.srt`), 'utf8');
+			expect(srt).toMatch(/^1\r?\n00:00:00,300 --> /);
+		});
+
+		it('summarise-with-ai-agent: the agent and its Captioning tool, with local stand-ins for OpenAI and the file server', async () => {
+			const workflow = loadExample('summarise-with-ai-agent.json');
+			useCredential(workflow, 'openAiApi', await ensureOpenAiCredential());
+			const event = pinnedEvent(workflow);
+			// the tool reads the event's signed URL, which has long expired: it is given the pinned file instead
+			Object.assign(findNode(workflow, 'Read Captions').parameters, {
+				inputSource: 'text',
+				content: decoded(event, 'vtt'),
+			});
+			const execution = await runPinned(workflow);
+			expect(outputOf(execution, 'Summary')[0].json).toEqual({
+				title: event.json.title,
+				transcriptionId: event.json.transcriptionId,
+				summary: expect.stringMatching(/^\d+ segments; opens at 00:00:00\.300 with "Welcome/),
+			});
+		});
+
+		it('exactly-once-queue-mode: First Delivery? and Post Event, with the claim in PostgreSQL stood in for', async () => {
+			const workflow = loadExample('exactly-once-queue-mode.json');
+			// the claim needs PostgreSQL (test/queue runs it for real): here a first claim, as a Set node
+			Object.assign(findNode(workflow, 'Claim Event'), {
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				credentials: undefined,
+				parameters: {
+					assignments: {
+						assignments: [
+							{ id: 'e1', name: 'eventId', value: '={{ $json.eventId }}', type: 'string' },
+							{ id: 'e2', name: 'firstDelivery', value: true, type: 'boolean' },
+						],
+					},
+					options: {},
+				},
+			});
+			setAssignment(workflow, 'Settings', 'notifyUrl', `${chat!.url}/notify`);
+			const before = chat!.requests.length;
+			const event = pinnedEvent(workflow);
+			const execution = await runPinned(workflow);
+			const posts = chat!.requests.slice(before);
+			expect(posts.map((p) => p.url)).toEqual(['/notify']);
+			expect(JSON.parse(posts[0].body)).toEqual({
+				eventId: event.json.eventId,
+				eventType: 'transcription.transcribed',
+				transcriptionId: event.json.transcriptionId,
+				title: event.json.title,
+				executionId: execution.id,
+			});
+		});
+
+		it('called the service for none of it: the pinned event stood in for the service', () => {
+			expect(service().requestLog.slice(requestsBefore)).toEqual([]);
+		});
 	});
 
 	it('leaves no webhook endpoint registered once the examples are deactivated', async () => {

@@ -629,9 +629,9 @@ describe('Caption File', () => {
 			},
 			[vttItem],
 		).catch((e) => e);
-		expect(words.message).toBe('Cannot convert vtt to words');
+		expect(words.message).toBe('Cannot convert WebVTT to Words JSON');
 		expect(words.description).toMatch(
-			/From vtt this node can produce: .*srt.*WebVTT has no word timings/,
+			/^Words JSON needs word timings, which only Google Speech-to-Text JSON files have\. From WebVTT this node can produce: .*srt/,
 		);
 		const garbage: INodeExecutionData = {
 			json: {},
@@ -648,7 +648,10 @@ describe('Caption File', () => {
 			},
 			[garbage],
 		).catch((e) => e);
-		expect(unknown.message).toMatch(/neither WebVTT nor Google Speech-to-Text JSON/);
+		expect(unknown.message).toBe('The file in "data" is not a caption file this node reads');
+		expect(unknown.description).toMatch(
+			/^It reads Google Speech-to-Text JSON, SBV .*, SRT, WebVTT\. Choose/,
+		);
 		const broken = await run(
 			{
 				resource: 'captionFile',
@@ -660,7 +663,7 @@ describe('Caption File', () => {
 			},
 			[garbage],
 		).catch((e) => e);
-		expect(broken.message).toMatch(/The vtt file in "data" cannot be read: .*WEBVTT/);
+		expect(broken.message).toMatch(/The WebVTT file in "data" cannot be read: .*WEBVTT/);
 		const missing = await run(
 			{
 				resource: 'captionFile',

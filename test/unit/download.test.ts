@@ -144,7 +144,8 @@ describe('fileNameFor', () => {
 		expect(fileNameFor('google_stt', 'Board meeting')).toBe('board-meeting.google_stt.json');
 		expect(fileNameFor('vtt', '日本語')).toBe('captions.vtt');
 		expect(fileNameFor('srt', null)).toBe('captions.srt');
-		expect(fileNameFor('ttml', 'Talk')).toBe('talk.bin');
+		expect(fileNameFor('ttml', 'Talk')).toBe('talk.ttml');
+		expect(fileNameFor('docx', 'Talk')).toBe('talk.bin');
 	});
 
 	test('a title that is not text gives the generic name', () => {

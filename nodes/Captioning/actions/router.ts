@@ -19,8 +19,10 @@ const operations: Record<string, Record<string, Operation>> = {
 		getAll: webhookEndpoint.getAll.execute,
 	},
 	captionFile: {
+		check: captionFile.check.execute,
 		convert: captionFile.convert.execute,
 		download: captionFile.download.execute,
+		fix: captionFile.fix.execute,
 	},
 };
 

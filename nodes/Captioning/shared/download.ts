@@ -2,7 +2,7 @@
 // authorisation: no credential is sent with them (object stores refuse a second auth mechanism).
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { captionFileSuffix, captionMimeType, isSourceFormat } from './captions/formats';
+import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
 import { networkCode, networkProblem } from './network';
 import { stripQueryStrings } from './redact';
 
@@ -171,7 +171,7 @@ export async function fetchSignedFile(
 		};
 	}
 	// the service's own formats have a known type, whatever the file server calls them
-	const mimeType = isSourceFormat(format)
+	const mimeType = isServiceFormat(format)
 		? captionMimeType(format)
 		: (response.headers['content-type'] ?? captionMimeType(format)).split(';')[0];
 	return {

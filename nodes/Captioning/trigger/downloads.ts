@@ -8,8 +8,8 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { transcriptFromCaptions } from '../shared/captions';
-import { TRANSCRIPT_SOURCES } from '../shared/captions/formats';
+import { transcriptFromCaptions } from '../captions';
+import { TRANSCRIPT_SOURCES } from '../captions/formats';
 import { fetchSignedFile } from '../shared/download';
 import { stripQueryStrings } from '../shared/redact';
 import type { Download } from './receive';

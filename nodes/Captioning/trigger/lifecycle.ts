@@ -24,6 +24,7 @@ import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { captioningApiCall } from '../transport';
+import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl } from '../shared/credential/values';
 import {
@@ -190,6 +191,15 @@ async function retire(ctx: IHookFunctions, stored: Registration) {
 	}
 }
 
+// ---- reachability (reachability.ts): create() refuses a URL the service cannot call back; n8n then runs
+// delete(), which has nothing to look for at the service (and must not bury create's message under its own)
+async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
+	const { baseUrl } = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const skip = ctx.getNodeParameter('options.skipReachabilityCheck', false) as boolean;
+	return checkReachability(webhookUrl, normaliseBaseUrl(baseUrl), { skip });
+}
+// ----
+
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
@@ -247,6 +257,12 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			this.getNode(),
 			'Select at least one event for the Captioning Trigger to listen to',
 		);
+	}
+	// reachability: a URL the service cannot call back is refused before anything is registered
+	const unreachable = await unreachableCallback(this, want.webhookUrl);
+	if (unreachable) {
+		const { message, description } = unreachable;
+		throw new NodeOperationError(this.getNode(), message, { description });
 	}
 	const account = await accountOf(this);
 	const stored = migrateRegistration(staticData);
@@ -318,6 +334,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	let stored = migrateRegistration(staticData);
 	const { webhookUrl } = wanted(this);
+	if (!stored && (await unreachableCallback(this, webhookUrl))) return true;
 	try {
 		const account = await accountOf(this);
 		if (stored && !madeWith(stored, account.fingerprint)) {

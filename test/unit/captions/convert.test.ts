@@ -7,18 +7,17 @@ import {
 	parseSrt,
 	parseVtt,
 	transcriptFromCaptions,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import {
+	CAPTION_FORMATS,
 	captionFileExtension,
 	captionMimeType,
-	type CaptionSourceFormat,
-	type CaptionTargetFormat,
-	SUPPORTED_CONVERSIONS,
-} from '../../../nodes/Captioning/shared/captions/formats';
+	conversionsFrom,
+} from '../../../nodes/Captioning/captions/formats';
 import { description as convertDescription } from '../../../nodes/Captioning/actions/captionFile/convert.operation';
 import { expectValidVtt, fixture, independentParse } from './helpers';
 
-const SAMPLES: Record<CaptionSourceFormat, string[]> = {
+const SAMPLES: Record<string, string[]> = {
 	vtt: ['keynote.vtt', 'marathon-stream.vtt', 'panel-overlapping.vtt', 'rolling-auto-captions.vtt'],
 	google_stt: [
 		'all-hands-multilingual.google_stt.json',
@@ -26,13 +25,14 @@ const SAMPLES: Record<CaptionSourceFormat, string[]> = {
 		'empty-results.json',
 		'empty-object.json',
 	],
+	srt: ['interview.srt'],
+	sbv: ['lecture.sbv'],
 };
 
-const PAIRS = Object.entries(SUPPORTED_CONVERSIONS).flatMap(([from, targets]) =>
-	targets.flatMap((to) =>
-		SAMPLES[from as CaptionSourceFormat].map(
-			(name) => [from as CaptionSourceFormat, to, name] as const,
-		),
+const READABLE = CAPTION_FORMATS.filter((format) => format.parse);
+const PAIRS = READABLE.flatMap((from) =>
+	conversionsFrom(from).flatMap((to) =>
+		SAMPLES[from.id].map((name) => [from.id, to, name] as const),
 	),
 );
 
@@ -42,22 +42,31 @@ describe('convertCaptions', () => {
 		expect(result.mimeType).toBe(captionMimeType(to));
 		expect(result.fileExtension).toBe(captionFileExtension(to));
 		if (to === 'vtt') expectValidVtt(result.content);
-		if (to === 'segments' || to === 'words')
+		if (['segments', 'words', 'chunks'].includes(to)) {
 			expect(Array.isArray(JSON.parse(result.content))).toBe(true);
+		}
+	});
+
+	it('has samples of every format it reads', () => {
+		expect(Object.keys(SAMPLES).sort()).toEqual(READABLE.map((format) => format.id).sort());
 	});
 
 	it('labels outputs with the MIME types and extensions n8n binary data expects', () => {
 		const content = fixture('standup-diarized.google_stt.json');
-		const types = (['vtt', 'srt', 'text', 'segments', 'words'] as const).map((to) => {
+		const targets = ['vtt', 'srt', 'sbv', 'ttml', 'text', 'segments', 'words', 'chunks'];
+		const types = targets.map((to) => {
 			const { mimeType, fileExtension } = convertCaptions({ from: 'google_stt', to, content });
 			return [to, mimeType, fileExtension];
 		});
 		expect(types).toEqual([
 			['vtt', 'text/vtt', 'vtt'],
 			['srt', 'application/x-subrip', 'srt'],
+			['sbv', 'text/plain', 'sbv'],
+			['ttml', 'application/ttml+xml', 'ttml'],
 			['text', 'text/plain', 'txt'],
 			['segments', 'application/json', 'json'],
 			['words', 'application/json', 'json'],
+			['chunks', 'application/json', 'json'],
 		]);
 	});
 
@@ -236,7 +245,7 @@ describe('convertCaptions', () => {
 
 	describe('refuses what it cannot do, listing what is supported', () => {
 		const supported =
-			'Supported conversions: vtt → vtt, srt, text, segments; google_stt → vtt, srt, text, segments, words.';
+			'Supported conversions: vtt → vtt, srt, sbv, ttml, text, segments, chunks; google_stt → vtt, srt, sbv, ttml, text, segments, words, chunks; srt → vtt, srt, sbv, ttml, text, segments, chunks; sbv → vtt, srt, sbv, ttml, text, segments, chunks.';
 
 		it('vtt to words, because WebVTT has no word timings', () => {
 			expect(() => convertCaptions({ from: 'vtt', to: 'words', content: 'WEBVTT\n' })).toThrow(
@@ -246,18 +255,28 @@ describe('convertCaptions', () => {
 			);
 		});
 
+		it('srt to words, because SRT has no word timings', () => {
+			expect(() => convertCaptions({ from: 'srt', to: 'words', content: '' })).toThrow(
+				`Cannot convert srt to words: SRT has no word timings. ${supported}`,
+			);
+		});
+
 		it('an unknown target format', () => {
-			expect(() =>
-				convertCaptions({ from: 'google_stt', to: 'docx' as CaptionTargetFormat, content: '{}' }),
-			).toThrow(
+			expect(() => convertCaptions({ from: 'google_stt', to: 'docx', content: '{}' })).toThrow(
 				`Cannot convert google_stt to docx: "docx" is not an output format for google_stt. ${supported}`,
 			);
 		});
 
-		it.each(['srt', 'toString', ''])('the unknown source format %j', (from) => {
-			expect(() =>
-				convertCaptions({ from: from as CaptionSourceFormat, to: 'text', content: '' }),
-			).toThrow(`Cannot convert from "${from}": unknown caption format. ${supported}`);
+		it.each(['docx', 'toString', ''])('the unknown source format %j', (from) => {
+			expect(() => convertCaptions({ from, to: 'text', content: '' })).toThrow(
+				`Cannot convert from "${from}": unknown caption format. ${supported}`,
+			);
+		});
+
+		it('a format it writes but does not read', () => {
+			expect(() => convertCaptions({ from: 'ttml', to: 'text', content: '<tt/>' })).toThrow(
+				`Cannot convert from "ttml": TTML (IMSC 1.1) is written, not read, by this package. ${supported}`,
+			);
 		});
 	});
 
@@ -316,8 +335,9 @@ describe('transcriptFromCaptions', () => {
 		expect(transcriptFromCaptions('google_stt', '{}')).toBe('');
 	});
 
-	it('returns undefined for formats it does not know', () => {
+	it('returns undefined for formats it does not read', () => {
 		expect(transcriptFromCaptions('ttml', '<tt/>')).toBeUndefined();
+		expect(transcriptFromCaptions('docx', '')).toBeUndefined();
 		expect(transcriptFromCaptions('hasOwnProperty', '')).toBeUndefined();
 	});
 

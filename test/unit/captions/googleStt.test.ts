@@ -4,7 +4,7 @@ import {
 	googleSttSchema,
 	googleSttToCues,
 	parseGoogleStt,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import { expectValidVtt, fixture, thrown } from './helpers';
 
 function words(json: unknown) {

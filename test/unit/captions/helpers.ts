@@ -1,8 +1,14 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { WebVTTParser } from 'webvtt-parser';
 
-import { CaptionFormatError, parseVtt } from '../../../nodes/Captioning/shared/captions';
+import {
+	CaptionFormatError,
+	IMSC_TEXT_PROFILE,
+	parseVtt,
+	TTML_NAMESPACES,
+} from '../../../nodes/Captioning/captions';
 
 export function fixture(name: string): string {
 	return readFileSync(join(__dirname, '../../fixtures/captions', name), 'utf8');
@@ -42,4 +48,83 @@ export function thrown(run: () => unknown): CaptionFormatError {
 		throw error;
 	}
 	throw new Error('expected a CaptionFormatError');
+}
+
+interface XmlNode {
+	[name: string]: unknown;
+	':@'?: Record<string, string>;
+}
+
+const xml = new XMLParser({
+	ignoreAttributes: false,
+	attributeNamePrefix: '',
+	preserveOrder: true,
+	parseTagValue: false,
+	parseAttributeValue: false,
+	trimValues: false,
+});
+
+function element(nodes: XmlNode[], name: string): XmlNode {
+	const found = nodes.find((node) => name in node);
+	if (!found)
+		throw new Error(`no <${name}> among ${nodes.map((n) => Object.keys(n)[0]).join(', ')}`);
+	return found;
+}
+const children = (node: XmlNode, name: string) => node[name] as XmlNode[];
+const CLOCK_TIME = /^(\d{2,}):([0-5]\d):([0-5]\d)(?:\.(\d+))?$/;
+
+function clockMs(value: string | undefined): number {
+	const match = CLOCK_TIME.exec(value ?? '');
+	if (!match) throw new Error(`${JSON.stringify(value)} is not a TTML clock time`);
+	const [, h, m, s, fraction = ''] = match;
+	return (
+		Number(h) * 3_600_000 +
+		Number(m) * 60_000 +
+		Number(s) * 1000 +
+		Number(fraction.padEnd(3, '0').slice(0, 3))
+	);
+}
+
+/**
+ * Reads TTML with an independent XML parser (fast-xml-parser), asserting it is well-formed and has the
+ * structure the IMSC 1.1 Text Profile asks for: the TTML namespaces, xml:lang, the profile in
+ * ttp:contentProfiles, media time base, clock times, at most 4 regions, every region reference resolved,
+ * unique xml:ids. Returns the paragraphs as cues (text lines joined by "\n" at <br/>).
+ */
+export function parseImscText(
+	document: string,
+): { startMs: number; endMs: number; text: string }[] {
+	expect(XMLValidator.validate(document)).toBe(true);
+	const root = element(xml.parse(document) as XmlNode[], 'tt');
+	const attributes = root[':@']!;
+	expect(attributes).toMatchObject({
+		xmlns: TTML_NAMESPACES.tt,
+		'xmlns:ttp': TTML_NAMESPACES.ttp,
+		'xmlns:tts': TTML_NAMESPACES.tts,
+		'ttp:timeBase': 'media',
+	});
+	expect(attributes['xml:lang']).toMatch(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/);
+	expect(attributes['ttp:contentProfiles'].split(/\s+/)).toContain(IMSC_TEXT_PROFILE);
+	const tt = children(root, 'tt');
+	const regions = children(element(children(element(tt, 'head'), 'head'), 'layout'), 'layout')
+		.filter((node) => 'region' in node)
+		.map((node) => node[':@']!['xml:id']);
+	expect(regions.length).toBeGreaterThan(0);
+	expect(regions.length).toBeLessThanOrEqual(4);
+	const body = element(tt, 'body');
+	expect(regions).toContain(body[':@']!.region);
+	const paragraphs = children(element(children(body, 'body'), 'div'), 'div').filter(
+		(node) => 'p' in node,
+	);
+	const ids = paragraphs.map((p) => p[':@']!['xml:id']);
+	expect(new Set(ids).size).toBe(ids.length);
+	return paragraphs.map((p) => {
+		const text = children(p, 'p')
+			.map((node) => ('br' in node ? '\n' : String(node['#text'] ?? '')))
+			.join('');
+		const startMs = clockMs(p[':@']!.begin);
+		const endMs = clockMs(p[':@']!.end);
+		expect(endMs).toBeGreaterThan(startMs);
+		return { startMs, endMs, text };
+	});
 }

@@ -4,7 +4,7 @@ import {
 	joinText,
 	tokenize,
 	wrapTokens,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 
 describe('displayWidth', () => {
 	it.each([
@@ -90,5 +90,30 @@ describe('fitsCue', () => {
 		expect(fitsCue(['supercalifragilistic'], 10, 84)).toBe(false);
 		expect(fitsCue(['short'], 10, 84)).toBe(true);
 		expect(fitsCue([], 10, 84)).toBe(true);
+	});
+});
+
+describe('wrapTokens and fitsCue with other line counts', () => {
+	const tokens = 'the quick brown fox jumps over the lazy dog'.split(' ');
+
+	it('keeps one line when one is allowed, however long', () => {
+		expect(wrapTokens(tokens, 10, 1)).toEqual(['the quick brown fox jumps over the lazy dog']);
+		expect(fitsCue(tokens, 10, 100, 1)).toBe(false);
+		expect(fitsCue(tokens, 43, 100, 1)).toBe(true);
+	});
+
+	it('balances three or more lines as narrow as the text allows', () => {
+		expect(wrapTokens(tokens, 20, 3)).toEqual([
+			'the quick brown',
+			'fox jumps over',
+			'the lazy dog',
+		]);
+		expect(fitsCue(tokens, 15, 100, 3)).toBe(true);
+		expect(fitsCue(tokens, 14, 100, 3)).toBe(false);
+		expect(wrapTokens(['short'], 20, 4)).toEqual(['short']);
+	});
+
+	it('puts what three full lines cannot hold on the last line', () => {
+		expect(wrapTokens(tokens, 9, 3)).toEqual(['the quick', 'brown fox', 'jumps over the lazy dog']);
 	});
 });

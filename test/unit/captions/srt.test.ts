@@ -4,7 +4,7 @@ import {
 	formatSrt,
 	parseSrt,
 	parseVtt,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import { fixture } from './helpers';
 
 const INTERVIEW: Cue[] = [

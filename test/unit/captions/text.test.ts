@@ -1,9 +1,5 @@
-import {
-	type Cue,
-	cuesToSegments,
-	cuesToText,
-	parseVtt,
-} from '../../../nodes/Captioning/shared/captions';
+import { type Cue, cuesToSegments, cuesToText, parseVtt } from '../../../nodes/Captioning/captions';
+import { withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
 import { fixture } from './helpers';
 
 describe('cuesToText', () => {
@@ -142,5 +138,22 @@ describe('cuesToSegments', () => {
 			[1, 'a'],
 			[2, 'b'],
 		]);
+	});
+});
+
+describe('withoutRolledOverLines', () => {
+	it('turns roll-up captions into pop-on ones, keeping a chorus sung twice', () => {
+		const { cues, removedLines } = withoutRolledOverLines(
+			parseVtt(fixture('rolling-auto-captions.vtt')),
+		);
+		expect(cues.map((cue) => cue.text).join(' ')).toBe(
+			"so today we're going to look at how captions work and why timing matters",
+		);
+		expect(removedLines).toBe(4);
+		const chorus: Cue[] = [
+			{ startMs: 0, endMs: 2000, text: 'Let it go' },
+			{ startMs: 3000, endMs: 5000, text: 'Let it go' },
+		];
+		expect(withoutRolledOverLines(chorus)).toEqual({ cues: chorus, removedLines: 0 });
 	});
 });

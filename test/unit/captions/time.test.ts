@@ -6,7 +6,7 @@ import {
 	parseGoogleDuration,
 	parseSrtTimestamp,
 	parseVttTimestamp,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 
 describe('parseVttTimestamp', () => {
 	it.each([

@@ -5,7 +5,7 @@ import {
 	formatVtt,
 	parseVtt,
 	sanitizeCueSettings,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 import { expectValidVtt, fixture, independentParse, thrown } from './helpers';
 
 const KEYNOTE_CUES: Cue[] = [

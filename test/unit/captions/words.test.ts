@@ -4,7 +4,7 @@ import {
 	displayWidth,
 	type Word,
 	wordsToCues,
-} from '../../../nodes/Captioning/shared/captions';
+} from '../../../nodes/Captioning/captions';
 
 /** Words spoken back to back, each `durationMs` long, starting at `startMs`. */
 function speak(text: string, startMs = 0, durationMs = 300): Word[] {

@@ -6,115 +6,41 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { downloadOrThrow } from './shared';
 import {
+	captionData,
 	CaptionFormatError,
-	convertCaptions,
+	type CaptionOptions,
+	DEFAULT_CHUNK_MINUTES,
 	DEFAULT_CUE_LAYOUT,
 	DEFAULT_MAX_CUE_MS,
-} from '../../shared/captions';
+	renderCaptions,
+} from '../../captions';
 import {
-	CAPTION_FORMAT_OPTIONS,
 	captionBaseName,
-	type CaptionSourceFormat,
-	type CaptionTargetFormat,
-	detectFormat,
-	formatFromUrl,
-	SUPPORTED_CONVERSIONS,
-} from '../../shared/captions/formats';
+	captionFormat,
+	CAPTION_FORMATS,
+	conversionsFrom,
+	FILE_OUTPUT_FORMATS,
+	OUTPUT_FORMAT_OPTIONS,
+} from '../../captions/formats';
+import { includeVoiceOption, inputProperties, readCaptionFile } from './shared';
+import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
 
-// the editor shows the defaults that apply when an option is not added (shared/captions/words.ts)
+// the editor shows the defaults that apply when an option is not added (captions/words.ts)
 const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
 const MAX_CUE_SECONDS = DEFAULT_MAX_CUE_MS / 1000;
+const DEFAULT_CHUNK_TOKENS = 1000;
+const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
+	.map((f) => f.label)
+	.join(', ');
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Input',
-		name: 'inputSource',
-		type: 'options',
-		options: [
-			{
-				name: 'Binary Field',
-				value: 'binary',
-				description: 'A caption file in a binary field of the input item',
-			},
-			{
-				name: 'Text',
-				value: 'text',
-				description: 'The caption file’s content as text, e.g. from an expression or an AI agent',
-			},
-			{
-				name: 'URL',
-				value: 'url',
-				description: 'A signed caption file URL, downloaded first',
-			},
-		],
-		default: 'binary',
-		description:
-			'Where the caption file comes from. As an AI agent tool, use Text or URL: tools get no input files.',
-	},
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { inputSource: ['binary'] } },
-		hint: 'The binary field that holds the caption file, e.g. "vtt" after the Captioning Trigger downloaded it',
-	},
-	{
-		displayName: 'Caption Text',
-		name: 'content',
-		type: 'string',
-		typeOptions: { rows: 6 },
-		default: '',
-		required: true,
-		displayOptions: { show: { inputSource: ['text'] } },
-		placeholder: 'WEBVTT …',
-		description: 'The whole WebVTT file, or the Google Speech-to-Text JSON',
-	},
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: { show: { inputSource: ['url'] } },
-		placeholder: 'https://…?expires=…&signature=…',
-		description:
-			'The signed URL of a caption file, e.g. {{ $JSON.files.vtt }} after the Captioning Trigger',
-	},
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'options',
-		options: [{ name: 'Detect Automatically', value: 'auto' }, ...CAPTION_FORMAT_OPTIONS],
-		default: 'auto',
-	},
+	...inputProperties,
 	{
 		displayName: 'To',
 		name: 'to',
 		type: 'options',
-		options: [
-			{
-				name: 'Plain Text',
-				value: 'text',
-				description: 'The transcript as text, in the "text" field',
-			},
-			{
-				name: 'Segments JSON',
-				value: 'segments',
-				description: 'One entry per cue with start, end and text, in the "segments" field',
-			},
-			{ name: 'SRT', value: 'srt', description: 'A SubRip subtitle file' },
-			{ name: 'WebVTT', value: 'vtt', description: 'A WebVTT caption file' },
-			{
-				name: 'Words JSON',
-				value: 'words',
-				description:
-					'Every word with its timing (Google Speech-to-Text input only), in the "words" field',
-			},
-		],
+		options: OUTPUT_FORMAT_OPTIONS,
 		default: 'srt',
 	},
 	{
@@ -123,8 +49,77 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		displayOptions: { show: { to: ['srt', 'vtt'] } },
+		displayOptions: { show: { to: FILE_OUTPUT_FORMATS } },
 		hint: 'The name of the output binary field to put the file in',
+	},
+	{
+		displayName: 'Chunk By',
+		name: 'chunkBy',
+		type: 'options',
+		options: [
+			{
+				name: 'Minutes',
+				value: 'minutes',
+				description: 'Each chunk spans at most the minutes set below',
+			},
+			{
+				name: 'Token Budget',
+				value: 'tokens',
+				description: 'Each chunk holds at most about the tokens set below (4 characters per token)',
+			},
+		],
+		default: 'minutes',
+		displayOptions: { show: { to: ['chunks'] } },
+	},
+	{
+		displayName: 'Minutes per Chunk',
+		name: 'chunkMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: DEFAULT_CHUNK_MINUTES,
+		displayOptions: { show: { to: ['chunks'], chunkBy: ['minutes'] } },
+	},
+	{
+		displayName: 'Tokens per Chunk',
+		name: 'chunkTokens',
+		type: 'number',
+		typeOptions: { minValue: 50 },
+		default: DEFAULT_CHUNK_TOKENS,
+		displayOptions: { show: { to: ['chunks'], chunkBy: ['tokens'] } },
+		hint: 'Estimated as characters ÷ 4, which fits English text and most models; other languages use more tokens',
+	},
+	{
+		displayName: 'Tool Output',
+		name: 'toolOutput',
+		type: 'options',
+		options: [
+			{
+				name: 'As Chosen Under To',
+				value: 'full',
+				description:
+					'Segments, words and chunks as JSON entries, as many as fit Max Output Characters',
+			},
+			{
+				name: 'Simplified Text',
+				value: 'simplified',
+				description:
+					'One line per segment or chunk: "[start → end] text", about a third of the JSON’s size',
+			},
+		],
+		default: 'full',
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'What the agent reads. Agents see no files, so a caption file comes as its text in "content".',
+	},
+	{
+		displayName: 'Max Output Characters',
+		name: 'toolMaxChars',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: DEFAULT_TOOL_MAX_CHARS,
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'Longest output the agent reads (about 4 characters per token); longer output is cut and says so. 0 for no limit.',
 	},
 	{
 		displayName: 'Options',
@@ -133,6 +128,16 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			includeVoiceOption,
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. en-GB',
+				description:
+					'The language of TTML output (xml:lang) when the captions do not name it; "und" (undetermined) if empty',
+			},
 			{
 				displayName: 'Max Characters per Cue',
 				name: 'maxCueChars',
@@ -166,57 +171,33 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface CaptionInput {
-	content: string;
-	/** Base of the output file name. */
-	name: string;
-	/** Where the content came from, for messages. */
-	label: string;
+/** The editor's values as conversion options. */
+function conversionOptions(ctx: IExecuteFunctions, i: number, to: string): CaptionOptions {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const chunks: CaptionOptions = {};
+	if (to === 'chunks') {
+		if (ctx.getNodeParameter('chunkBy', i, 'minutes') === 'tokens') {
+			chunks.chunkTokens = Math.round(Number(ctx.getNodeParameter('chunkTokens', i)));
+		} else {
+			chunks.chunkMinutes = Number(ctx.getNodeParameter('chunkMinutes', i));
+		}
+	}
+	return {
+		maxCueChars: options.maxCueChars as number | undefined,
+		maxLineChars: options.maxLineChars as number | undefined,
+		maxCueMs:
+			options.maxCueSeconds === undefined
+				? undefined
+				: Math.round(Number(options.maxCueSeconds) * 1000),
+		includeVoice: options.includeVoice as boolean | undefined,
+		language: (options.language as string | undefined) || undefined,
+		...chunks,
+	};
 }
 
-async function readInput(
-	ctx: IExecuteFunctions,
-	i: number,
-	item: INodeExecutionData,
-	chosen: CaptionSourceFormat | 'auto',
-): Promise<CaptionInput> {
-	const source = ctx.getNodeParameter('inputSource', i, 'binary') as string;
-	if (source === 'text') {
-		const content = String(ctx.getNodeParameter('content', i) ?? '');
-		if (!content.trim()) {
-			throw new NodeOperationError(ctx.getNode(), 'Caption Text is empty', { itemIndex: i });
-		}
-		return { content, name: 'captions', label: 'Caption Text' };
-	}
-	if (source === 'url') {
-		const url = String(ctx.getNodeParameter('url', i) ?? '').trim();
-		const format = chosen === 'auto' ? formatFromUrl(url) : chosen;
-		const file = await downloadOrThrow(ctx, url, format, item.json.title, i);
-		return {
-			content: file.data.toString('utf8'),
-			name: file.fileName,
-			label: 'the file at the URL',
-		};
-	}
-	const binaryPropertyName = ctx.getNodeParameter('binaryPropertyName', i) as string;
-	if (!item.binary?.[binaryPropertyName]) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The input item has no binary field "${binaryPropertyName}"`,
-			{
-				itemIndex: i,
-				description: item.binary
-					? `It has: ${Object.keys(item.binary).join(', ')}.`
-					: 'It has no files. Download one first (Caption File → Download, or the trigger’s Download Caption Files), or set Input to Text or URL.',
-			},
-		);
-	}
-	const buffer = await ctx.helpers.getBinaryDataBuffer(i, binaryPropertyName);
-	return {
-		content: buffer.toString('utf8'),
-		name: item.binary[binaryPropertyName].fileName ?? 'captions',
-		label: `"${binaryPropertyName}"`,
-	};
+/** Whether the node runs as an AI agent's tool (n8n names the tool variant of a node `…Tool`). */
+function runsAsTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
 }
 
 export async function execute(
@@ -224,77 +205,60 @@ export async function execute(
 	i: number,
 	item: INodeExecutionData,
 ): Promise<INodeExecutionData[]> {
-	const to = this.getNodeParameter('to', i) as CaptionTargetFormat;
-	const chosen = this.getNodeParameter('from', i) as CaptionSourceFormat | 'auto';
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const input = await readInput(this, i, item, chosen);
-	const content = input.content;
-	const from = chosen === 'auto' ? detectFormat(content) : chosen;
-	if (!from) {
+	const to = this.getNodeParameter('to', i) as string;
+	const target = captionFormat(to);
+	if (!target?.render) {
+		throw new NodeOperationError(this.getNode(), `"${to}" is not a format this node writes`, {
+			itemIndex: i,
+			description: `Choose one of: ${OUTPUT_FORMAT_OPTIONS.map((o) => o.name).join(', ')}.`,
+		});
+	}
+	const options = conversionOptions(this, i, to);
+	const { input, from, document } = await readCaptionFile(this, i, item, options);
+	const source = captionFormat(from)!;
+	if (!conversionsFrom(source).includes(to)) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The file in ${input.label} is neither WebVTT nor Google Speech-to-Text JSON`,
+			`Cannot convert ${source.label} to ${target.label}`,
 			{
 				itemIndex: i,
-				description:
-					'Choose the input format under From, or check that the right binary field is selected.',
+				description: `${target.label} needs word timings, which only ${WORD_TIMED_INPUTS} files have. From ${source.label} this node can produce: ${conversionsFrom(source).join(', ')}.`,
 			},
 		);
 	}
-	if (!SUPPORTED_CONVERSIONS[from].includes(to)) {
-		throw new NodeOperationError(this.getNode(), `Cannot convert ${from} to ${to}`, {
-			itemIndex: i,
-			description: `From ${from} this node can produce: ${SUPPORTED_CONVERSIONS[from].join(', ')}. WebVTT has no word timings.`,
-		});
-	}
-	let converted;
+	let value: unknown;
 	try {
-		converted = convertCaptions({
-			from,
-			to,
-			content,
-			options: {
-				maxCueChars: options.maxCueChars as number | undefined,
-				maxLineChars: options.maxLineChars as number | undefined,
-				maxCueMs:
-					options.maxCueSeconds === undefined
-						? undefined
-						: Math.round(Number(options.maxCueSeconds) * 1000),
-			},
-		});
+		value =
+			target.output?.kind === 'json'
+				? captionData(to, document, options)
+				: renderCaptions(from, to, document, options);
 	} catch (error) {
-		if (error instanceof CaptionFormatError) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The ${from} file in ${input.label} cannot be read: ${error.message}`,
-				{ itemIndex: i },
-			);
-		}
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		const message =
+			error instanceof CaptionFormatError
+				? `Cannot convert to ${target.label}: ${error.message}`
+				: error;
+		throw new NodeOperationError(this.getNode(), message as string | Error, { itemIndex: i });
 	}
-	if (to === 'text')
+	if (runsAsTool(this)) {
+		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
+		const maxChars = Number(this.getNodeParameter('toolMaxChars', i, DEFAULT_TOOL_MAX_CHARS));
+		const field = target.output?.kind === 'json' ? target.output.field : 'content';
+		return [{ json: toolOutput(field, value, style, maxChars), pairedItem: { item: i } }];
+	}
+	if (target.output?.kind === 'json') {
 		return [
 			{
-				json: { ...item.json, text: converted.content },
-				binary: item.binary,
-				pairedItem: { item: i },
-			},
-		];
-	if (to === 'segments' || to === 'words') {
-		return [
-			{
-				json: { ...item.json, [to]: JSON.parse(converted.content) },
+				json: { ...item.json, [target.output.field]: value as IDataObject },
 				binary: item.binary,
 				pairedItem: { item: i },
 			},
 		];
 	}
-	const base = captionBaseName(input.name);
 	const outputName = this.getNodeParameter('outputBinaryPropertyName', i) as string;
 	const file = await this.helpers.prepareBinaryData(
-		Buffer.from(converted.content, 'utf8'),
-		`${base}.${converted.fileExtension}`,
-		converted.mimeType,
+		Buffer.from(value as string, 'utf8'),
+		`${captionBaseName(input.name)}.${target.extension}`,
+		target.mimeType,
 	);
 	return [
 		{

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { CAPTION_FORMAT_OPTIONS } from '../../shared/captions/formats';
+import { CAPTION_FORMAT_OPTIONS } from '../../captions/formats';
 import { downloadOrThrow } from './shared';
 
 const properties: INodeProperties[] = [
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Captioning Trigger Item',
 				value: 'triggerItem',
-				description: 'The file URL of the chosen format in the input item ($JSON.files)',
+				description: 'The file URL of the chosen format in the "files" field of the input item',
 			},
 			{ name: 'URL', value: 'url', description: 'A signed file URL' },
 		],

@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as check from './check.operation';
 import * as convert from './convert.operation';
 import * as download from './download.operation';
+import * as fix from './fix.operation';
 
-export { convert, download };
+export { check, convert, download, fix };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,10 +16,17 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['captionFile'] } },
 		options: [
 			{
+				name: 'Check',
+				value: 'check',
+				description:
+					'Measure captions against a style guide: line length, lines, reading speed, duration, gaps and overlaps',
+				action: 'Check captions against a style guide',
+			},
+			{
 				name: 'Convert',
 				value: 'convert',
 				description:
-					'Convert WebVTT or Google Speech-to-Text JSON to SRT, WebVTT, text, segments or words',
+					'Convert captions to SRT, WebVTT, TTML, SBV, text, segments, words or transcript chunks',
 				action: 'Convert a caption file',
 			},
 			{
@@ -26,9 +35,18 @@ export const description: INodeProperties[] = [
 				description: 'Download a caption file from its signed URL into a binary field',
 				action: 'Download a caption file',
 			},
+			{
+				name: 'Fix',
+				value: 'fix',
+				description:
+					'Re-segment and re-time captions to a style guide, and report what cannot be fixed',
+				action: 'Fix captions to a style guide',
+			},
 		],
 		default: 'download',
 	},
 	...download.description,
 	...convert.description,
+	...check.description,
+	...fix.description,
 ];

@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'https://example.com/hooks/captions',
+		placeholder: 'e.g. https://example.com/hooks/captions',
 		description:
 			'Where the service sends events, as POST requests. To start an n8n workflow, use the Captioning Trigger instead: it registers itself.',
 	},

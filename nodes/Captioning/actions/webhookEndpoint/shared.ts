@@ -8,18 +8,45 @@ import {
 	tryCall,
 } from '../../shared/webhookEndpoints';
 
+/** The listSearch method behind "From List" (Captioning.node.ts registers it under this name). */
+export const SEARCH_METHOD = 'searchWebhookEndpoints';
+
+// a resource locator as n8n's own nodes declare one; a workflow saved with a plain string (0.1.0) still reads,
+// because n8n's extractValue passes a value that is no resource locator through as it is
 export const endpointIdProperty: INodeProperties = {
-	displayName: 'Endpoint ID',
+	displayName: 'Webhook Endpoint',
 	name: 'endpointId',
-	type: 'string',
-	default: '',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The ID of the webhook endpoint, as Create or Get Many returned it',
+	description:
+		'The webhook endpoint: pick it from the service’s list, or give the ID Create returned',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a webhook endpoint...',
+			typeOptions: { searchListMethod: SEARCH_METHOD, searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 6f1c2a9e-3b7d-4c1e-9a2f-5d8e7b6c4a31',
+		},
+	],
 };
 
 export function readEndpointId(ctx: IExecuteFunctions, i: number): string {
-	const id = String(ctx.getNodeParameter('endpointId', i) ?? '').trim();
-	if (!id) throw new NodeOperationError(ctx.getNode(), 'Endpoint ID is empty', { itemIndex: i });
+	const value = ctx.getNodeParameter('endpointId', i, '', { extractValue: true });
+	const id = String(value ?? '').trim();
+	if (!id) {
+		throw new NodeOperationError(ctx.getNode(), 'No webhook endpoint is selected', {
+			itemIndex: i,
+			description: 'Pick one under Webhook Endpoint (From List), or give its ID (By ID).',
+		});
+	}
 	return id;
 }
 

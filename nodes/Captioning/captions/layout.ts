@@ -8,6 +8,8 @@ const WIDE = new RegExp(`${WIDE_BMP.source}|\\p{Extended_Pictographic}`, 'u');
 // Code units that do not stand for one character each: surrogate pairs, combining marks, joiners.
 const SURROGATE = /[\ud800-\udfff]/;
 const COMBINING = /\p{M}|\u200d/u;
+// Text the quick count would measure wrongly: the above, and pictographs outside WIDE_BMP (e.g. ⛩ U+26E9).
+const NEEDS_SEGMENTS = /[\ud800-\udfff]|\p{M}|\u200d|\p{Extended_Pictographic}/u;
 const CLOSING_PUNCTUATION = /^[,.!?;:%)\]}…»”’、。，．！？：；）」』】]/u;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -16,12 +18,16 @@ const cjkWords = new Intl.Segmenter('ja', { granularity: 'word' });
 /** Screen width in character cells: one per grapheme, two for CJK and emoji. */
 export function displayWidth(text: string): number {
 	// cue layout measures every candidate line, so only segment text that needs it
-	if (!SURROGATE.test(text) && !COMBINING.test(text)) {
-		return text.length + (text.match(WIDE_BMP)?.length ?? 0);
-	}
+	if (!NEEDS_SEGMENTS.test(text)) return text.length + (text.match(WIDE_BMP)?.length ?? 0);
 	let width = 0;
 	for (const { segment } of graphemes.segment(text)) width += WIDE.test(segment) ? 2 : 1;
 	return width;
+}
+
+/** Characters as a reader counts them: one per grapheme, whatever its width or code units. */
+export function graphemeCount(text: string): number {
+	if (!SURROGATE.test(text) && !COMBINING.test(text)) return text.length;
+	return Array.from(graphemes.segment(text)).length;
 }
 
 function needsSpace(left: string, right: string): boolean {
@@ -104,30 +110,80 @@ function bestSplit({ parts, width }: Measured, maxLineChars: number): number | u
 	return best;
 }
 
-/**
- * Lays tokens out on one line, or two lines as evenly balanced as possible. Lines only exceed
- * `maxLineChars` when a single token is longer or two lines cannot hold the text.
- */
-export function wrapTokens(tokens: readonly string[], maxLineChars: number): string[] {
-	const measured = measure(tokens);
-	const { parts } = measured;
-	if (parts.length === 0) return [];
-	const split = bestSplit(measured, maxLineChars);
-	if (split === undefined) return [joinText(parts)];
-	return [joinText(parts.slice(0, split)), joinText(parts.slice(split))];
+/** Greedy lines no wider than `width`, or undefined when more than `maxLines` are needed. */
+function fillLines(
+	{ parts, width }: Measured,
+	lineWidth: number,
+	maxLines: number,
+): number[] | undefined {
+	const starts = [0];
+	for (let index = 1; index < parts.length; index++) {
+		if (width(starts[starts.length - 1], index + 1) > lineWidth) {
+			if (starts.length === maxLines) return undefined;
+			starts.push(index);
+		}
+	}
+	return starts;
 }
 
-/** Whether tokens fit a cue of at most two lines of `maxLineChars` and `maxCueChars` in total. */
+/** Line starts for three or more lines: the narrowest greedy fill that needs no more than `maxLines`. */
+function balancedLines(measured: Measured, maxLineChars: number, maxLines: number): number[] {
+	const total = measured.width(0, measured.parts.length);
+	let low = Math.min(Math.ceil(total / maxLines), maxLineChars);
+	let high = maxLineChars;
+	if (fillLines(measured, high, maxLines) === undefined) {
+		// even full lines overflow: lines as full as the limit allows, the rest on the last line
+		return fillLines(measured, maxLineChars, Infinity)!.slice(0, maxLines);
+	}
+	while (low < high) {
+		const middle = Math.floor((low + high) / 2);
+		if (fillLines(measured, middle, maxLines) === undefined) low = middle + 1;
+		else high = middle;
+	}
+	return fillLines(measured, low, maxLines)!;
+}
+
+/** Where each line starts: one line, a balanced pair, or balanced greedy lines for three or more. */
+function lineStarts(measured: Measured, maxLineChars: number, maxLines: number): number[] {
+	if (maxLines <= 1) return [0];
+	if (maxLines === 2) {
+		const split = bestSplit(measured, maxLineChars);
+		return split === undefined ? [0] : [0, split];
+	}
+	if (measured.width(0, measured.parts.length) <= maxLineChars) return [0];
+	return balancedLines(measured, maxLineChars, maxLines);
+}
+
+function linesAt(parts: string[], starts: number[]): string[] {
+	return starts.map((start, index) => joinText(parts.slice(start, starts[index + 1])));
+}
+
+/**
+ * Lays tokens out on at most `maxLines` lines (two by default), as evenly balanced as possible. Lines
+ * only exceed `maxLineChars` when a single token is longer or the lines cannot hold the text.
+ */
+export function wrapTokens(
+	tokens: readonly string[],
+	maxLineChars: number,
+	maxLines = 2,
+): string[] {
+	const measured = measure(tokens);
+	if (measured.parts.length === 0) return [];
+	return linesAt(measured.parts, lineStarts(measured, maxLineChars, maxLines));
+}
+
+/** Whether tokens fit a cue of at most `maxLines` lines of `maxLineChars` and `maxCueChars` in total. */
 export function fitsCue(
 	tokens: readonly string[],
 	maxLineChars: number,
 	maxCueChars: number,
+	maxLines = 2,
 ): boolean {
 	const measured = measure(tokens);
 	const count = measured.parts.length;
-	const total = measured.width(0, count);
-	if (total > maxCueChars) return false;
-	const split = bestSplit(measured, maxLineChars);
-	if (split === undefined) return total <= maxLineChars;
-	return measured.width(0, split) <= maxLineChars && measured.width(split, count) <= maxLineChars;
+	if (measured.width(0, count) > maxCueChars) return false;
+	const starts = lineStarts(measured, maxLineChars, maxLines);
+	return starts.every(
+		(start, index) => measured.width(start, starts[index + 1] ?? count) <= maxLineChars,
+	);
 }

@@ -1,5 +1,6 @@
-import { displayWidth, fitsCue, joinText, wrapTokens } from './layout';
-import type { Cue, CueLayoutOptions, Word } from './types';
+import { displayWidth, fitsCue, joinText, tokenize, wrapTokens } from './layout';
+import { msToSeconds } from './time';
+import type { CaptionFormat, Cue, CueLayoutOptions, Word } from './types';
 
 /** The longest a cue built from words stays up: the Convert operation's editor default is this too. */
 export const DEFAULT_MAX_CUE_MS = 6000;
@@ -8,6 +9,8 @@ export const DEFAULT_CUE_LAYOUT: Readonly<Required<CueLayoutOptions>> = {
 	maxCueMs: DEFAULT_MAX_CUE_MS,
 	maxCueChars: 84,
 	maxLineChars: 42,
+	maxLines: 2,
+	maxCueWords: Infinity,
 	maxGapMs: 1500,
 	minCueChars: 16,
 };
@@ -26,8 +29,26 @@ function speakerVoice(speakerTag: number | undefined): string | undefined {
 	return speakerTag === undefined ? undefined : `Speaker ${speakerTag}`;
 }
 
+/** Words of a text spread over a time span in proportion to their length, for text without word timings. */
+export function spreadWords(text: string, startMs: number, endMs: number): Word[] {
+	const tokens = tokenize(text);
+	const widths = tokens.map(displayWidth);
+	const total = widths.reduce((sum, width) => sum + width, 0);
+	const spanMs = endMs - startMs;
+	let offset = 0;
+	return tokens.map((token, index) => {
+		const wordStartMs = startMs + Math.round((spanMs * offset) / total);
+		offset += widths[index];
+		return {
+			startMs: wordStartMs,
+			endMs: startMs + Math.round((spanMs * offset) / total),
+			text: token,
+		};
+	});
+}
+
 /**
- * Groups timed words into readable cues of at most two lines. A cue closes on a pause of
+ * Groups timed words into readable cues of at most `maxLines` lines (two by default). A cue closes on a pause of
  * `maxGapMs`, a change of speaker, and after a sentence once the cue holds `minCueChars`. When the
  * next word would exceed `maxCueMs` or the character limits, the cue is cut after its last clause
  * (comma or sentence end) if that leaves `minCueChars`, otherwise before the word.
@@ -37,6 +58,8 @@ export function wordsToCues(words: readonly Word[], options: CueLayoutOptions = 
 		maxCueMs = DEFAULT_CUE_LAYOUT.maxCueMs,
 		maxCueChars = DEFAULT_CUE_LAYOUT.maxCueChars,
 		maxLineChars = DEFAULT_CUE_LAYOUT.maxLineChars,
+		maxLines = DEFAULT_CUE_LAYOUT.maxLines,
+		maxCueWords = DEFAULT_CUE_LAYOUT.maxCueWords,
 		maxGapMs = DEFAULT_CUE_LAYOUT.maxGapMs,
 		minCueChars = DEFAULT_CUE_LAYOUT.minCueChars,
 	} = options;
@@ -48,11 +71,13 @@ export function wordsToCues(words: readonly Word[], options: CueLayoutOptions = 
 		return SENTENCE_END.test(last.text) && widthOf(current) >= minCueChars;
 	};
 	const fits = (words: Word[]): boolean =>
+		words.length <= maxCueWords &&
 		words[words.length - 1].endMs - words[0].startMs <= maxCueMs &&
 		fitsCue(
 			words.map((word) => word.text),
 			maxLineChars,
 			maxCueChars,
+			maxLines,
 		);
 	// Where a full cue is better cut than before the next word: after the last clause that leaves
 	// at least minCueChars behind, so "crème | brûlée." does not happen.
@@ -100,6 +125,7 @@ export function wordsToCues(words: readonly Word[], options: CueLayoutOptions = 
 			text: wrapTokens(
 				group.map((word) => word.text),
 				maxLineChars,
+				maxLines,
 			).join('\n'),
 		};
 		const voice = speakerVoice(group[0].speakerTag);
@@ -107,3 +133,37 @@ export function wordsToCues(words: readonly Word[], options: CueLayoutOptions = 
 		return cue;
 	});
 }
+
+interface WordJson {
+	start: number;
+	end: number;
+	text: string;
+	confidence?: number;
+	speakerTag?: number;
+}
+
+/** Words as JSON-friendly entries: seconds with three decimals, confidence and speaker when known. */
+export function wordsToJson(words: readonly Word[]): WordJson[] {
+	return words.map(({ startMs, endMs, text, confidence, speakerTag }) => ({
+		start: msToSeconds(startMs),
+		end: msToSeconds(endMs),
+		text,
+		...(confidence === undefined ? {} : { confidence }),
+		...(speakerTag === undefined ? {} : { speakerTag }),
+	}));
+}
+
+export const wordsFormat: CaptionFormat = {
+	id: 'words',
+	label: 'Words JSON',
+	description:
+		'Every word with its timing (Google Speech-to-Text input only), in the "words" field',
+	mimeType: 'application/json',
+	extension: 'json',
+	producedByService: false,
+	wordTimings: true,
+	output: { kind: 'json', field: 'words' },
+	needsWords: true,
+	data: (document) => wordsToJson(document.words ?? []),
+	render: (document) => JSON.stringify(wordsToJson(document.words ?? []), null, 2),
+};

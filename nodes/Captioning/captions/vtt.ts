@@ -1,6 +1,6 @@
 import { CaptionFormatError } from './errors';
-import { formatVttTimestamp, parseVttTimestamp } from './time';
-import type { Cue } from './types';
+import { byStart, formatVttTimestamp, parseVttTimestamp } from './time';
+import type { CaptionFormat, Cue } from './types';
 
 interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
@@ -47,7 +47,11 @@ export function decodeEntities(text: string): string {
 	});
 }
 
+const MARKUP_CHARACTERS = /[&<>]/;
+const NEEDS_CARE = /[&<>\r\n]/;
+
 function escapeText(text: string): string {
+	if (!MARKUP_CHARACTERS.test(text)) return text;
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -61,6 +65,7 @@ interface VoiceSpan {
  * share a cue each keeps a `Name: ` prefix so lines are not attributed to the wrong person.
  */
 function parseCueText(payload: string): { text: string; voice?: string } {
+	if (!MARKUP_CHARACTERS.test(payload)) return { text: tidyLines(payload) };
 	const spans: VoiceSpan[] = [{ text: '' }];
 	let rubyTextDepth = 0;
 	for (const [token, tag] of payload.matchAll(/<([^>]*)(?:>|$)|[^<]+/g)) {
@@ -96,12 +101,21 @@ function parseCueText(payload: string): { text: string; voice?: string } {
 	};
 }
 
+const LINE_BREAK = /[\r\n]/;
+
 function tidyLines(text: string): string {
+	// most cues are one line
+	if (!LINE_BREAK.test(text)) return text.trim();
 	return text
 		.split(/\r\n|\r|\n/)
 		.map((line) => line.trim())
 		.filter((line) => line !== '')
 		.join('\n');
+}
+
+function badTiming(line: string, lineNumber: number, problem: string): CaptionFormatError {
+	const message = `malformed cue timing line ${quote(line)}: ${problem}; ${TIMESTAMP_HELP}.`;
+	return new CaptionFormatError(message, { line: lineNumber });
 }
 
 function parseTiming(
@@ -110,22 +124,23 @@ function parseTiming(
 ): Pick<Cue, 'startMs' | 'endMs' | 'settings'> {
 	const arrow = line.indexOf('-->');
 	const startText = line.slice(0, arrow).trim();
-	const [endText, ...settings] = line
-		.slice(arrow + 3)
-		.trim()
-		.split(/[ \t\f]+/);
-	const fail = (problem: string) => {
-		const message = `malformed cue timing line ${quote(line)}: ${problem}; ${TIMESTAMP_HELP}.`;
-		return new CaptionFormatError(message, { line: lineNumber });
-	};
-	if (startText === '') throw fail('the start time before "-->" is missing');
-	if (endText === '') throw fail('the end time after "-->" is missing');
+	const rest = line.slice(arrow + 3).trim();
+	// the usual line has no settings: split only when there is something after the end time
+	const [endText, ...settings] = /[ \t\f]/.test(rest) ? rest.split(/[ \t\f]+/) : [rest];
+	if (startText === '') throw badTiming(line, lineNumber, 'the start time before "-->" is missing');
+	if (endText === '') throw badTiming(line, lineNumber, 'the end time after "-->" is missing');
 	const startMs = parseVttTimestamp(startText);
 	if (startMs === undefined) {
-		throw fail(`the start time ${quote(startText)} is not a WebVTT timestamp`);
+		throw badTiming(
+			line,
+			lineNumber,
+			`the start time ${quote(startText)} is not a WebVTT timestamp`,
+		);
 	}
 	const endMs = parseVttTimestamp(endText);
-	if (endMs === undefined) throw fail(`the end time ${quote(endText)} is not a WebVTT timestamp`);
+	if (endMs === undefined) {
+		throw badTiming(line, lineNumber, `the end time ${quote(endText)} is not a WebVTT timestamp`);
+	}
 	return { startMs, endMs, settings: settings.length > 0 ? settings.join(' ') : undefined };
 }
 
@@ -150,7 +165,9 @@ function missingSignature(lines: string[], index: number): CaptionFormatError {
 
 /** Parses WebVTT into cues in file order; throws `CaptionFormatError` naming the offending line. */
 export function parseVtt(content: string): Cue[] {
-	const lines = content.replace(/\0/g, '\ufffd').split(/\r\n|\r|\n/);
+	const lines = (content.includes('\0') ? content.replace(/\0/g, '\ufffd') : content).split(
+		/\r\n|\r|\n/,
+	);
 	let i = 0;
 	while (i < lines.length - 1 && lines[i].trim() === '') i++;
 	if (!SIGNATURE.test(lines[i])) throw missingSignature(lines, i);
@@ -224,30 +241,58 @@ export function sanitizeCueSettings(settings: string | undefined): string | unde
 	return kept.size > 0 ? [...kept.values()].join(' ') : undefined;
 }
 
+/** The usual identifier, a number or a word ([A-Za-z0-9_]+), which needs none of the checks below. */
+function isPlainIdentifier(identifier: string): boolean {
+	if (identifier.length === 0) return false;
+	for (let at = 0; at < identifier.length; at++) {
+		const code = identifier.charCodeAt(at);
+		const plain =
+			(code >= 48 && code <= 57) || // 0-9
+			(code >= 65 && code <= 90) || // A-Z
+			(code >= 97 && code <= 122) || // a-z
+			code === 95; // _
+		if (!plain) return false;
+	}
+	return true;
+}
+
 function sanitizeIdentifier(identifier: string | undefined): string | undefined {
+	if (identifier !== undefined && isPlainIdentifier(identifier)) {
+		return identifier === 'NOTE' || identifier === 'STYLE' || identifier === 'REGION'
+			? undefined
+			: identifier;
+	}
 	const value = (identifier ?? '').replace(/\s+/g, ' ').trim();
+	// an identifier that starts like a timestamp would be read as a timing line without "-->"
 	const usable =
 		value !== '' &&
 		!value.includes('-->') &&
 		!COMMENT_BLOCK.test(value) &&
-		!HEADER_BLOCK.test(value);
+		!HEADER_BLOCK.test(value) &&
+		!TIMESTAMP_START.test(value);
 	return usable ? value : undefined;
+}
+
+// "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
+function voiceTag(voice: string): string {
+	const annotation = escapeText(voice);
+	return annotation.endsWith('-') ? `<v ${annotation} >` : `<v ${annotation}>`;
 }
 
 function formatCue(cue: Cue): string {
 	const startMs = Math.max(0, Math.round(cue.startMs));
 	const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-	const settings = sanitizeCueSettings(cue.settings);
-	const identifier = sanitizeIdentifier(cue.identifier);
-	const voice = (cue.voice ?? '').replace(/\s+/g, ' ').trim();
-	const timing = `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`;
-	// escaping ">" also turns any "-->" in the text into "--&gt;"
-	const text = tidyLines(escapeText(cue.text));
-	return [
-		...(identifier === undefined ? [] : [identifier]),
-		settings === undefined ? timing : `${timing} ${settings}`,
-		...(text === '' ? [] : [voice === '' ? text : `<v ${escapeText(voice)}>${text}`]),
-	].join('\n');
+	const settings = cue.settings === undefined ? undefined : sanitizeCueSettings(cue.settings);
+	const identifier = cue.identifier === undefined ? undefined : sanitizeIdentifier(cue.identifier);
+	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
+	// escaping ">" also turns any "-->" in the text into "--&gt;"; the usual plain line is only trimmed
+	const text = NEEDS_CARE.test(cue.text) ? tidyLines(escapeText(cue.text)) : cue.text.trim();
+	return (
+		(identifier === undefined ? '' : `${identifier}\n`) +
+		`${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}` +
+		(settings === undefined ? '' : ` ${settings}`) +
+		(text === '' ? '' : voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`)
+	);
 }
 
 /**
@@ -258,6 +303,22 @@ function formatCue(cue: Cue): string {
 export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
 	const signature = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
-	const ordered = [...cues].sort((a, b) => a.startMs - b.startMs);
-	return [signature, ...ordered.map(formatCue)].join('\n\n') + '\n';
+	let out = signature;
+	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue)}`;
+	return `${out}\n`;
 }
+
+export const vttFormat: CaptionFormat = {
+	id: 'vtt',
+	label: 'WebVTT',
+	description: 'A WebVTT caption file',
+	mimeType: 'text/vtt',
+	extension: 'vtt',
+	producedByService: true,
+	wordTimings: false,
+	output: { kind: 'file' },
+	detect: (start) => start.startsWith('WEBVTT'),
+	urlPattern: /\.vtt(\?|$)/i,
+	parse: (content) => ({ cues: parseVtt(content) }),
+	render: (document, options) => formatVtt(document.cues, options),
+};

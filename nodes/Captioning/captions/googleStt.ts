@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { CaptionFormatError } from './errors';
 import { displayWidth, joinText, tokenize } from './layout';
 import { parseGoogleDuration } from './time';
-import type { Cue, CueLayoutOptions, Word } from './types';
-import { wordsToCues } from './words';
+import type { CaptionFormat, Cue, CueLayoutOptions, Word } from './types';
+import { spreadWords, wordsToCues } from './words';
 
 const duration = z.custom<string | number | { seconds?: string | number; nanos?: number }>(
 	(value) => parseGoogleDuration(value) !== undefined,
@@ -191,21 +191,14 @@ export function parseGoogleStt(input: unknown): GoogleSttTranscript {
 	return transcript;
 }
 
-/** Spreads a result's transcript over its time span in proportion to the length of each word. */
+/** A result's transcript spread over its time span, or over a reading time when it has none. */
 function estimateWords(result: GoogleSttResult): Word[] {
-	const tokens = tokenize(result.transcript);
-	const widths = tokens.map(displayWidth);
-	const total = widths.reduce((sum, width) => sum + width, 0);
-	const spanMs =
+	const letters = tokenize(result.transcript).reduce((sum, token) => sum + displayWidth(token), 0);
+	const endMs =
 		result.endMs > result.startMs
-			? result.endMs - result.startMs
-			: Math.max(1000, Math.round((total * 1000) / READING_CHARS_PER_SECOND));
-	let offset = 0;
-	return tokens.map((text, index) => {
-		const startMs = result.startMs + Math.round((spanMs * offset) / total);
-		offset += widths[index];
-		return { startMs, endMs: result.startMs + Math.round((spanMs * offset) / total), text };
-	});
+			? result.endMs
+			: result.startMs + Math.max(1000, Math.round((letters * 1000) / READING_CHARS_PER_SECOND));
+	return spreadWords(result.transcript, result.startMs, endMs);
 }
 
 /**
@@ -237,3 +230,26 @@ export function googleSttToCues(
 	flush();
 	return cues;
 }
+
+export const googleSttFormat: CaptionFormat = {
+	id: 'google_stt',
+	label: 'Google Speech-to-Text JSON',
+	description: 'A Google Speech-to-Text recognition response',
+	mimeType: 'application/json',
+	extension: 'json',
+	// ".json" alone would not say which JSON
+	fileSuffix: '.google_stt.json',
+	producedByService: true,
+	wordTimings: true,
+	detect: (start) => start.startsWith('{'),
+	urlPattern: /google_stt|\.json(\?|$)/i,
+	parse: (content, options) => {
+		const transcript = parseGoogleStt(content);
+		const language = transcript.results.find((result) => result.languageCode)?.languageCode;
+		return {
+			cues: googleSttToCues(transcript, options),
+			words: transcript.words,
+			...(language === undefined ? {} : { language }),
+		};
+	},
+};

@@ -1,0 +1,371 @@
+// Item 7: the caption library against the most used npm caption libraries, side by side in one process on the same
+// generated 3-hour recording (sandbox/longTranscript.ts): parse and write WebVTT, SRT and SBV with each library's own
+// functions on its own structures, our Google STT reading, Check and Fix; the retained heap of what each parse
+// returns; and ours at 1x, 4x and 16x the length to show the time grows linearly. Every call is the library's
+// exported function (the package's own code path), never a copy.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+import subsrt from 'subsrt-ts';
+import { parseSync, stringifySync } from 'subtitle';
+import { WebVTTParser, WebVTTSerializer } from 'webvtt-parser';
+
+import { PROJECT_ROOT } from '../../harness';
+import {
+	captionProfile,
+	checkCaptions,
+	fixCaptions,
+	formatSbv,
+	formatSrt,
+	formatTtml,
+	formatVtt,
+	parseSbv,
+	parseSrt,
+	parseVtt,
+	readCaptions,
+} from '../../nodes/Captioning/captions';
+import { longTranscript } from '../../sandbox/longTranscript';
+import { roundSummary, summarize, type Summary } from '../lib/stats';
+
+export const CAPTION_LIBRARIES = ['ours', 'subtitle', 'subsrt-ts', 'webvtt-parser'] as const;
+export type CaptionLibrary = (typeof CAPTION_LIBRARIES)[number];
+
+export interface CaptionBenchSettings {
+	hours: number;
+	rounds: number;
+	/** Lengths (multiples of `hours`) ours is timed at. */
+	factors: number[];
+	/** A timed call repeats until it has run this long, to read short calls reliably. */
+	minSampleMs: number;
+}
+
+export interface CaptionTaskRun {
+	task: string;
+	library: CaptionLibrary;
+	/** Milliseconds per call, one sample per round. */
+	ms: number[];
+	/** What it read or wrote: cues, or characters of output. */
+	size: number;
+}
+
+export interface CaptionMemory {
+	task: string;
+	library: CaptionLibrary;
+	/** Heap still held by what the parse returned, after a full garbage collection. */
+	retainedMB: number;
+}
+
+export interface CaptionScalingRun {
+	task: string;
+	factor: number;
+	cues: number;
+	ms: number[];
+}
+
+export interface CaptionBench {
+	input: {
+		hours: number;
+		durationSeconds: number;
+		words: number;
+		cues: number;
+		vttBytes: number;
+		googleSttBytes: number;
+	};
+	versions: Record<string, string>;
+	tasks: CaptionTaskRun[];
+	memory: CaptionMemory[];
+	scaling: CaptionScalingRun[];
+}
+
+type Timed = { library: CaptionLibrary; run: () => unknown };
+interface Task {
+	name: string;
+	entries: Timed[];
+}
+
+const gc: () => void = (() => {
+	setFlagsFromString('--expose-gc');
+	return runInNewContext('gc') as () => void;
+})();
+
+function version(pkg: string): string {
+	const file = pkg === 'ours' ? 'package.json' : join('node_modules', pkg, 'package.json');
+	return (JSON.parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')) as { version: string })
+		.version;
+}
+
+/** Milliseconds per call: the call repeated until `minSampleMs` have passed. */
+function timeCall(run: () => unknown, minSampleMs: number): number {
+	let calls = 0;
+	const started = performance.now();
+	let elapsed = 0;
+	do {
+		run();
+		calls++;
+		elapsed = performance.now() - started;
+	} while (elapsed < minSampleMs);
+	return elapsed / calls;
+}
+
+/** Heap a parse's result holds: read after a full collection, while the result is still referenced. */
+function retainedMB(parse: () => unknown): number {
+	const kept: unknown[] = [];
+	gc();
+	const before = process.memoryUsage().heapUsed;
+	kept.push(parse());
+	gc();
+	const after = process.memoryUsage().heapUsed;
+	kept.length = 0;
+	return Math.round(((after - before) / 1024 ** 2) * 100) / 100;
+}
+
+const sizeOf = (value: unknown) =>
+	Array.isArray(value) ? value.length : typeof value === 'string' ? value.length : 0;
+
+/** The tasks on one recording: each library's parse and write, with its own structures as write input. */
+function tasksFor(vtt: string, googleStt: string): Task[] {
+	const ours = readCaptions('vtt', vtt).cues;
+	const srt = formatSrt(ours);
+	const sbv = formatSbv(ours);
+	const google = readCaptions('google_stt', googleStt);
+	const netflix = captionProfile('netflixEnglish')!.limits;
+	const w3cCues = new WebVTTParser().parse(vtt).cues;
+	const subtitleVtt = parseSync(vtt);
+	const subtitleSrt = parseSync(srt);
+	const subsrtVtt = subsrt.parse(vtt, { format: 'vtt' });
+	const subsrtSrt = subsrt.parse(srt, { format: 'srt' });
+	const subsrtSbv = subsrt.parse(sbv, { format: 'sbv' });
+	return [
+		{
+			name: 'parse WebVTT',
+			entries: [
+				{ library: 'ours', run: () => parseVtt(vtt) },
+				{ library: 'webvtt-parser', run: () => new WebVTTParser().parse(vtt).cues },
+				{ library: 'subtitle', run: () => parseSync(vtt) },
+				{ library: 'subsrt-ts', run: () => subsrt.parse(vtt, { format: 'vtt' }) },
+			],
+		},
+		{
+			name: 'write WebVTT',
+			entries: [
+				{ library: 'ours', run: () => formatVtt(ours) },
+				{ library: 'webvtt-parser', run: () => new WebVTTSerializer().serialize(w3cCues) },
+				{ library: 'subtitle', run: () => stringifySync(subtitleVtt, { format: 'WebVTT' }) },
+				{ library: 'subsrt-ts', run: () => subsrt.build(subsrtVtt, { format: 'vtt' }) },
+			],
+		},
+		{
+			name: 'parse SRT',
+			entries: [
+				{ library: 'ours', run: () => parseSrt(srt) },
+				{ library: 'subtitle', run: () => parseSync(srt) },
+				{ library: 'subsrt-ts', run: () => subsrt.parse(srt, { format: 'srt' }) },
+			],
+		},
+		{
+			name: 'write SRT',
+			entries: [
+				{ library: 'ours', run: () => formatSrt(ours) },
+				{ library: 'subtitle', run: () => stringifySync(subtitleSrt, { format: 'SRT' }) },
+				{ library: 'subsrt-ts', run: () => subsrt.build(subsrtSrt, { format: 'srt' }) },
+			],
+		},
+		{
+			name: 'parse SBV',
+			entries: [
+				{ library: 'ours', run: () => parseSbv(sbv) },
+				{ library: 'subsrt-ts', run: () => subsrt.parse(sbv, { format: 'sbv' }) },
+			],
+		},
+		{
+			name: 'write SBV',
+			entries: [
+				{ library: 'ours', run: () => formatSbv(ours) },
+				{ library: 'subsrt-ts', run: () => subsrt.build(subsrtSbv, { format: 'sbv' }) },
+			],
+		},
+		{ name: 'write TTML', entries: [{ library: 'ours', run: () => formatTtml(ours) }] },
+		{
+			name: 'read Google STT (word level) to cues',
+			entries: [{ library: 'ours', run: () => readCaptions('google_stt', googleStt).cues }],
+		},
+		{
+			name: 'Check (Netflix)',
+			entries: [{ library: 'ours', run: () => checkCaptions(ours, netflix) }],
+		},
+		{
+			name: 'Fix WebVTT (Netflix)',
+			entries: [{ library: 'ours', run: () => fixCaptions({ cues: ours }, netflix).cues }],
+		},
+		{
+			name: 'Fix Google STT (Netflix)',
+			entries: [{ library: 'ours', run: () => fixCaptions(google, netflix).cues }],
+		},
+	];
+}
+
+/** The tasks ours is timed on at every length. */
+const SCALED = new Set([
+	'parse WebVTT',
+	'write SRT',
+	'read Google STT (word level) to cues',
+	'Check (Netflix)',
+	'Fix WebVTT (Netflix)',
+	'Fix Google STT (Netflix)',
+]);
+
+/** Rounds in which every library runs each task once, in an order that turns each round. */
+function timeTasks(
+	tasks: Task[],
+	rounds: number,
+	minSampleMs: number,
+	log: (line: string) => void,
+	collectFirst = false,
+): CaptionTaskRun[] {
+	const runs = new Map<string, CaptionTaskRun>();
+	for (const task of tasks) {
+		for (const entry of task.entries) {
+			const size = sizeOf(entry.run()); // warm-up, and what it read or wrote
+			entry.run();
+			runs.set(`${task.name}|${entry.library}`, {
+				task: task.name,
+				library: entry.library,
+				ms: [],
+				size,
+			});
+		}
+	}
+	for (let round = 0; round < rounds; round++) {
+		for (const task of tasks) {
+			const order = task.entries.map((_, i) => task.entries[(i + round) % task.entries.length]);
+			for (const entry of order) {
+				// a full collection first: a sample does not pay for the garbage of the one before
+				if (collectFirst) gc();
+				runs.get(`${task.name}|${entry.library}`)!.ms.push(timeCall(entry.run, minSampleMs));
+			}
+		}
+		log(`captions round ${round + 1}/${rounds}`);
+	}
+	return [...runs.values()];
+}
+
+export function measureCaptions(
+	settings: CaptionBenchSettings,
+	log: (line: string) => void,
+): CaptionBench {
+	const base = longTranscript(settings.hours, 'bench');
+	const tasks = tasksFor(base.vtt, base.googleStt);
+	log(
+		`captions: ${settings.hours} h recording, ${parseVtt(base.vtt).length} cues, ${base.words.length} words`,
+	);
+	const timed = timeTasks(tasks, settings.rounds, settings.minSampleMs, log);
+	const memory: CaptionMemory[] = tasks
+		.filter((task) => task.name.startsWith('parse') || task.name.startsWith('read'))
+		.flatMap((task) =>
+			task.entries.map((entry) => ({
+				task: task.name,
+				library: entry.library,
+				retainedMB: retainedMB(entry.run),
+			})),
+		);
+	// one length at a time, alone in the heap with the 1x recording: a longer one is not charged for collecting
+	// the others' data (all kept alive at once, the 16x recording made every call slower, however long)
+	const scaling: CaptionScalingRun[] = [];
+	for (const factor of settings.factors) {
+		const recording = factor === 1 ? base : longTranscript(settings.hours * factor, 'bench');
+		const cues = parseVtt(recording.vtt).length;
+		const scaled = tasksFor(recording.vtt, recording.googleStt)
+			.filter((task) => SCALED.has(task.name))
+			.map((task) => ({ ...task, entries: task.entries.filter((e) => e.library === 'ours') }));
+		gc();
+		const rounds = Math.max(3, Math.ceil(settings.rounds / 2));
+		for (const run of timeTasks(scaled, rounds, settings.minSampleMs, () => undefined, true)) {
+			scaling.push({ task: run.task, factor, cues, ms: run.ms });
+		}
+		log(`captions: ${factor}x (${cues} cues) timed`);
+	}
+	return {
+		input: {
+			hours: settings.hours,
+			durationSeconds: base.durationSeconds,
+			words: base.words.length,
+			cues: parseVtt(base.vtt).length,
+			vttBytes: Buffer.byteLength(base.vtt),
+			googleSttBytes: Buffer.byteLength(base.googleStt),
+		},
+		versions: Object.fromEntries(
+			['ours', 'subtitle', 'subsrt-ts', 'webvtt-parser'].map((pkg) => [pkg, version(pkg)]),
+		),
+		tasks: timed,
+		memory,
+		scaling,
+	};
+}
+
+// ---- figures ----------------------------------------------------------------------------------------------------
+
+export interface CaptionTaskFigures {
+	task: string;
+	ms: Partial<Record<CaptionLibrary, Summary>>;
+	/** The fastest other library and ours ÷ it (below 1: ours is faster); absent where no other library does it. */
+	fastestPeer?: CaptionLibrary;
+	oursOverFastestPeer?: number;
+}
+
+export interface CaptionFigures {
+	tasks: CaptionTaskFigures[];
+	memory: CaptionMemory[];
+	/**
+	 * Per task: ms at each length; (time at the longest ÷ time at the shortest) ÷ their length ratio, 1 when linear
+	 * and 16 when quadratic from 1x to 16x; and the same between the two longest (4x to 16x), past the CPU caches.
+	 */
+	scaling: Array<{
+		task: string;
+		ms: Record<string, number>;
+		growthOverLinear?: number;
+		lastGrowthOverLinear?: number;
+	}>;
+}
+
+export function captionFigures(bench: CaptionBench): CaptionFigures {
+	const names = [...new Set(bench.tasks.map((run) => run.task))];
+	const tasks = names.map((task): CaptionTaskFigures => {
+		const ms: CaptionTaskFigures['ms'] = {};
+		for (const run of bench.tasks.filter((r) => r.task === task))
+			ms[run.library] = roundSummary(summarize(run.ms), 3);
+		const peers = Object.entries(ms).filter(([library]) => library !== 'ours') as Array<
+			[CaptionLibrary, Summary]
+		>;
+		if (peers.length === 0 || !ms.ours) return { task, ms };
+		const [fastestPeer, fastest] = peers.sort((a, b) => a[1].median - b[1].median)[0];
+		return {
+			task,
+			ms,
+			fastestPeer,
+			oursOverFastestPeer: Math.round((ms.ours.median / fastest.median) * 1000) / 1000,
+		};
+	});
+	const scaledNames = [...new Set(bench.scaling.map((run) => run.task))];
+	const scaling = scaledNames.map((task) => {
+		const runs = bench.scaling
+			.filter((run) => run.task === task)
+			.sort((a, b) => a.factor - b.factor);
+		const median = (run: CaptionScalingRun) => summarize(run.ms).median;
+		const ms = Object.fromEntries(
+			runs.map((run) => [`${run.factor}x`, Math.round(median(run) * 100) / 100]),
+		);
+		const growth = (from: CaptionScalingRun | undefined, to: CaptionScalingRun | undefined) =>
+			from && to && to.factor > from.factor
+				? Math.round((median(to) / median(from) / (to.factor / from.factor)) * 100) / 100
+				: undefined;
+		return {
+			task,
+			ms,
+			growthOverLinear: growth(runs[0], runs[runs.length - 1]),
+			lastGrowthOverLinear: growth(runs[runs.length - 2], runs[runs.length - 1]),
+		};
+	});
+	return { tasks, memory: bench.memory, scaling };
+}

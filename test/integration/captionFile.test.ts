@@ -1,0 +1,386 @@
+// Caption File → Check, Fix and Convert (new formats, chunks, output as an AI tool) through n8n-core's real
+// ExecuteContext, reading the sandbox's own files over real HTTP.
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+
+import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { parseSrt, parseVtt } from '../../nodes/Captioning/captions';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { createHarness, type Harness } from '../helpers/n8nContext';
+import { startReceiver } from '../helpers/receiver';
+import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
+import { parseImscText } from '../unit/captions/helpers';
+
+const captioning = new Captioning();
+// the tool variant n8n derives from a node with usableAsTool: the same node, its name ending in "Tool"
+const captioningTool: INodeType = {
+	description: { ...captioning.description, name: 'captioningTool' },
+	execute: captioning.execute,
+};
+let sandbox: Sandbox;
+let h: Harness;
+/** The file URLs of one transcription the sandbox delivered, as the trigger's item has them. */
+let files: Record<string, string>;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: null, transcribeAfterMs: 0 });
+	h = createHarness(credentialsFor(sandbox), { captioning, captioningTool });
+	files = await deliveredFiles(SPOKEN);
+});
+
+afterAll(async () => {
+	await sandbox?.stop();
+});
+
+async function run(
+	parameters: IDataObject,
+	items: INodeExecutionData[] = [{ json: {} }],
+	type = 'captioning',
+): Promise<INodeExecutionData[]> {
+	const node = h.makeNode(type, { resource: 'captionFile', ...parameters } as INodeParameters);
+	const [output] = await captioning.execute.call(h.executeContext(node, items));
+	return output;
+}
+
+const binaryText = (item: INodeExecutionData, key: string) =>
+	Buffer.from(item.binary![key].data, 'base64').toString('utf8');
+
+async function deliveredFiles(text: string): Promise<Record<string, string>> {
+	const receiver = await startReceiver();
+	try {
+		const { access_token } = await obtainToken(sandbox);
+		await createEndpoint(sandbox, access_token, `${receiver.url}/hook`, [
+			'transcription.transcribed',
+		]);
+		await sandbox.transcribe({ title: 'Quality check', text });
+		await sandbox.idle();
+		const event = JSON.parse(receiver.received.at(-1)!.body);
+		const files: Record<string, string> = {};
+		for (const file of event.included[0].attributes.transcriptions) files[file.format] = file.url;
+		return files;
+	} finally {
+		await receiver.close();
+	}
+}
+
+// Captions as an automatic tool often makes them: overlaps, flashes, a line too long, an empty cue.
+const BAD_VTT = `WEBVTT
+
+00:00:01.000 --> 00:00:01.300
+Hi.
+
+00:00:01.250 --> 00:00:04.000
+Welcome to the quarterly product update where we look at captions, search and the new dashboard.
+
+00:00:04.010 --> 00:00:04.500
+
+
+00:00:05.000 --> 00:00:13.500
+Captions now arrive within minutes.
+`;
+
+const SPOKEN =
+	'Welcome to the quarterly product update. Today we look at three things: captions, search and the new dashboard. Captions now arrive within minutes of an upload.';
+
+describe('Check', () => {
+	test('finds the gaps in the sandbox’s WebVTT that Netflix’s English guide does not allow, keeping the item’s files', async () => {
+		const item: INodeExecutionData = {
+			json: { title: 'Quality check', files },
+			binary: { kept: { data: Buffer.from('x').toString('base64'), mimeType: 'text/plain' } },
+		};
+		const [checked] = await run(
+			{
+				operation: 'check',
+				inputSource: 'url',
+				url: files.vtt,
+				from: 'auto',
+				profile: 'netflixEnglish',
+			},
+			[item],
+		);
+		const check = checked.json.check as IDataObject;
+		// the sandbox leaves 80 ms between cues inside a sentence: under the 2 frames (83 ms) Netflix asks for
+		expect(check).toMatchObject({
+			passed: false,
+			format: 'vtt',
+			profile: { id: 'netflixEnglish', name: 'Netflix English (USA), Adult Programs' },
+			limits: { maxCharsPerLine: 42, maxCharsPerSecond: 20, minGapMs: 83 },
+			counts: { lineLength: 0, readingSpeed: 0, overlap: 0, emptyCue: 0 },
+		});
+		expect((check.counts as Record<string, number>).gap).toBeGreaterThan(0);
+		expect(check.violations).toContainEqual(
+			expect.objectContaining({ rule: 'gap', value: 80, limit: 83 }),
+		);
+		expect(checked.json.title).toBe('Quality check');
+		expect(Object.keys(checked.binary!)).toEqual(['kept']);
+	});
+
+	test('fails bad captions with counts per rule, the worst cues, and each violation’s times', async () => {
+		const [checked] = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: BAD_VTT,
+			from: 'auto',
+			profile: 'netflixEnglish',
+		});
+		const check = checked.json.check as {
+			passed: boolean;
+			counts: Record<string, number>;
+			worst: IDataObject[];
+			violations: IDataObject[];
+		};
+		expect(check.passed).toBe(false);
+		expect(check.counts).toMatchObject({
+			emptyCue: 1,
+			lineLength: 1,
+			readingSpeed: 1,
+			minDuration: 1,
+			maxDuration: 1,
+			overlap: 1,
+		});
+		expect(check.worst[0]).toMatchObject({ cue: 3, excess: null });
+		expect(check.violations).toContainEqual(
+			expect.objectContaining({
+				rule: 'overlap',
+				cue: 1,
+				nextCue: 2,
+				startTime: '00:00:01.000',
+				endTime: '00:00:01.300',
+				message: 'Overlaps the next cue by 0.05 s.',
+			}),
+		);
+	});
+
+	test('outputs one item per violation when asked, and none for captions that pass', async () => {
+		const items = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: BAD_VTT,
+			profile: 'bbc',
+			options: { output: 'violations' },
+		});
+		expect(items.length).toBeGreaterThan(1);
+		expect(items[0].json).toMatchObject({ profile: 'BBC Subtitle Guidelines', format: 'vtt' });
+		expect(items.every((item) => typeof item.json.rule === 'string')).toBe(true);
+		const none = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: 'WEBVTT\n\n00:01.000 --> 00:03.000\nAll good here.\n',
+			profile: 'bbc',
+			options: { output: 'violations' },
+		});
+		expect(none).toEqual([]);
+	});
+
+	test('measures against custom limits, and refuses limits that contradict each other', async () => {
+		const [checked] = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: 'WEBVTT\n\n00:01.000 --> 00:03.000\nA line of twenty-five ch\n',
+			profile: 'custom',
+			customLimits: { maxCharsPerLine: 20, minDurationSeconds: 2.5 },
+		});
+		expect(checked.json.check).toMatchObject({
+			passed: false,
+			limits: { maxCharsPerLine: 20, minDurationMs: 2500 },
+			counts: { lineLength: 1, minDuration: 1, emptyCue: 0, timing: 0, overlap: 0 },
+		});
+		expect((checked.json.check as IDataObject).counts).not.toHaveProperty('readingSpeed');
+		const error = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: 'WEBVTT\n',
+			profile: 'custom',
+			customLimits: { minDurationSeconds: 8, maxDurationSeconds: 7 },
+		}).catch((e) => e);
+		expect(error.message).toBe(
+			'The custom limits do not work: Min Duration is longer than Max Duration',
+		);
+	});
+});
+
+describe('Fix', () => {
+	test('fixes bad captions to pass the same Check, in the chosen format, saying what it changed', async () => {
+		const [fixed] = await run({
+			operation: 'fix',
+			inputSource: 'text',
+			content: BAD_VTT,
+			from: 'vtt',
+			profile: 'netflixEnglish',
+			to: 'srt',
+			outputBinaryPropertyName: 'fixed',
+		});
+		expect(fixed.json.fix).toMatchObject({
+			passed: true,
+			format: 'vtt',
+			to: 'srt',
+			violations: { before: 6, after: 0 },
+			unfixable: [],
+			changes: { removedEmpty: 1, split: 1 },
+		});
+		expect(fixed.binary!.fixed).toMatchObject({
+			mimeType: 'application/x-subrip',
+			fileName: 'captions.srt',
+		});
+		const srt = binaryText(fixed, 'fixed');
+		const [rechecked] = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content: srt,
+			profile: 'netflixEnglish',
+		});
+		expect((rechecked.json.check as IDataObject).passed).toBe(true);
+		expect(
+			parseSrt(srt)
+				.map((cue) => cue.text.replace(/\n/g, ' '))
+				.join(' '),
+		).toBe(
+			'Hi. Welcome to the quarterly product update where we look at captions, search and the new dashboard. Captions now arrive within minutes.',
+		);
+	});
+
+	test('fixes the sandbox’s WebVTT to pass, and lays its Google Speech-to-Text out again as TTML', async () => {
+		const [vtt] = await run({
+			operation: 'fix',
+			inputSource: 'url',
+			url: files.vtt,
+			profile: 'netflixEnglish',
+			to: 'vtt',
+			outputBinaryPropertyName: 'fixed',
+		});
+		expect(vtt.json.fix).toMatchObject({ passed: true, violations: { after: 0 }, unfixable: [] });
+		const [fixed] = await run(
+			{
+				operation: 'fix',
+				inputSource: 'url',
+				url: files.google_stt,
+				profile: 'dcmp',
+				to: 'ttml',
+				outputBinaryPropertyName: 'ttml',
+			},
+			[{ json: { title: 'Quality check' } }],
+		);
+		expect(fixed.json.fix).toMatchObject({
+			passed: true,
+			format: 'google_stt',
+			changes: { fromWordTimings: true },
+		});
+		expect(fixed.binary!.ttml).toMatchObject({
+			mimeType: 'application/ttml+xml',
+			fileName: 'quality-check.ttml',
+		});
+		const cues = parseImscText(binaryText(fixed, 'ttml'));
+		expect(cues.map((cue) => cue.text.replace(/\n/g, ' ')).join(' ')).toBe(SPOKEN);
+		for (const cue of cues) {
+			for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(32);
+		}
+	});
+});
+
+describe('Convert', () => {
+	test('reads SRT and SBV and writes SBV, TTML and WebVTT files', async () => {
+		const srt =
+			'1\n00:00:01,000 --> 00:00:02,500\nFirst line\n\n2\n00:00:03,000 --> 00:00:04,000\nSecond\n';
+		const [sbv] = await run({ operation: 'convert', inputSource: 'text', content: srt, to: 'sbv' });
+		expect(binaryText(sbv, 'data')).toBe(
+			'0:00:01.000,0:00:02.500\nFirst line\n\n0:00:03.000,0:00:04.000\nSecond\n',
+		);
+		expect(sbv.binary!.data).toMatchObject({ fileName: 'captions.sbv' });
+		const [vtt] = await run({
+			operation: 'convert',
+			inputSource: 'text',
+			content: binaryText(sbv, 'data'),
+			to: 'vtt',
+		});
+		expect(parseVtt(binaryText(vtt, 'data')).map((cue) => cue.text)).toEqual([
+			'First line',
+			'Second',
+		]);
+		const [ttml] = await run({
+			operation: 'convert',
+			inputSource: 'text',
+			content: srt,
+			to: 'ttml',
+			options: { language: 'en' },
+		});
+		expect(binaryText(ttml, 'data')).toContain('xml:lang="en"');
+		expect(parseImscText(binaryText(ttml, 'data'))).toHaveLength(2);
+	});
+
+	test('writes transcript chunks by minutes or by a token budget into the item', async () => {
+		const [byTokens] = await run(
+			{
+				operation: 'convert',
+				inputSource: 'url',
+				url: files.vtt,
+				to: 'chunks',
+				chunkBy: 'tokens',
+				chunkTokens: 20,
+			},
+			[{ json: { title: 'Quality check' } }],
+		);
+		const chunks = byTokens.json.chunks as Array<{ index: number; text: string; tokens: number }>;
+		expect(chunks.length).toBeGreaterThan(1);
+		expect(chunks.map((c) => c.text).join(' ')).toBe(SPOKEN);
+		expect(chunks[0]).toMatchObject({ index: 1, startTime: '00:00:00.300' });
+		const [byMinutes] = await run({
+			operation: 'convert',
+			inputSource: 'url',
+			url: files.vtt,
+			to: 'chunks',
+			chunkBy: 'minutes',
+			chunkMinutes: 5,
+		});
+		expect(byMinutes.json.chunks).toHaveLength(1);
+	});
+
+	test('as an AI tool: JSON entries by default, or simplified text, bounded to Max Output Characters, saying so', async () => {
+		const toolArgs = { json: { query: 'read the captions' } };
+		const [entries] = await run(
+			{ operation: 'convert', inputSource: 'url', url: files.vtt, to: 'segments' },
+			[toolArgs],
+			'captioningTool',
+		);
+		expect(entries.binary).toBeUndefined();
+		expect(entries.json).not.toHaveProperty('query');
+		expect(entries.json).not.toHaveProperty('truncated');
+		expect((entries.json.segments as IDataObject[])[0]).toMatchObject({
+			startTime: '00:00:00.300',
+			text: expect.stringMatching(/^Welcome to the quarterly/),
+		});
+		const [simple] = await run(
+			{
+				operation: 'convert',
+				inputSource: 'url',
+				url: files.vtt,
+				to: 'segments',
+				toolOutput: 'simplified',
+			},
+			[toolArgs],
+			'captioningTool',
+		);
+		expect(simple.json.text).toMatch(
+			/^\[00:00:00\.300 → 00:00:0\d\.\d{3}\] Welcome to the quarterly/,
+		);
+		const [bounded] = await run(
+			{
+				operation: 'convert',
+				inputSource: 'url',
+				url: files.vtt,
+				to: 'segments',
+				toolOutput: 'full',
+				toolMaxChars: 300,
+			},
+			[toolArgs],
+			'captioningTool',
+		);
+		expect(JSON.stringify(bounded.json.segments).length).toBeLessThanOrEqual(300);
+		expect(bounded.json.truncated).toMatchObject({ shownEntries: expect.any(Number) });
+		const [file] = await run(
+			{ operation: 'convert', inputSource: 'url', url: files.vtt, to: 'srt', toolMaxChars: 0 },
+			[toolArgs],
+			'captioningTool',
+		);
+		expect(file.binary).toBeUndefined();
+		expect(parseSrt(file.json.content as string).length).toBeGreaterThan(1);
+	});
+});

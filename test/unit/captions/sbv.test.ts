@@ -1,0 +1,85 @@
+import {
+	CaptionFormatError,
+	formatSbv,
+	formatSbvTimestamp,
+	formatSrt,
+	formatTtml,
+	parseSbv,
+	parseSbvTimestamp,
+} from '../../../nodes/Captioning/captions';
+import { fixture, thrown } from './helpers';
+
+describe('parseSbv', () => {
+	it('reads YouTube SBV blocks: timing line, then text lines', () => {
+		expect(parseSbv(fixture('lecture.sbv'))).toEqual([
+			{ startMs: 600, endMs: 3100, text: 'Welcome back to the lecture.\nToday: caption formats.' },
+			{ startMs: 3400, endMs: 6000, text: 'YouTube reads SBV files like this one,' },
+			{ startMs: 6000, endMs: 8250, text: 'with & < > kept as they are.' },
+		]);
+	});
+
+	it('reads a BOM, CRLF, blank lines at either end and a cue without text', () => {
+		expect(
+			parseSbv('\ufeff\r\n0:00:01.000,0:00:02.500\r\nHi\r\n\r\n0:00:03.000,0:00:04.000\r\n\r\n'),
+		).toEqual([
+			{ startMs: 1000, endMs: 2500, text: 'Hi' },
+			{ startMs: 3000, endMs: 4000, text: '' },
+		]);
+		expect(parseSbv('')).toEqual([]);
+	});
+
+	it('names the line that is not a timing line, and says what one looks like', () => {
+		const error = thrown(() =>
+			parseSbv('0:00:01.000,0:00:02.000\nok\n\n1\n00:00:03,000 --> 00:00:04,000\n'),
+		);
+		expect(error).toBeInstanceOf(CaptionFormatError);
+		expect(error.line).toBe(4);
+		expect(error.message).toBe(
+			'Line 4: expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found "1"; check that the right caption format was chosen.',
+		);
+	});
+});
+
+describe('formatSbv', () => {
+	it('writes cues in time order, hours unpadded, without empty cues, speakers when asked', () => {
+		const cues = [
+			{ startMs: 360_000_000, endMs: 360_001_500, text: 'Hour one hundred.' },
+			{ startMs: 500, endMs: 1500, text: ' Hello\n\n there ', voice: 'Anna' },
+			{ startMs: 2000, endMs: 2000, text: ' ' },
+		];
+		expect(formatSbv(cues)).toBe(
+			'0:00:00.500,0:00:01.500\nHello\nthere\n\n100:00:00.000,100:00:01.500\nHour one hundred.\n',
+		);
+		expect(formatSbv(cues, { includeVoice: true })).toMatch(
+			/^0:00:00.500,0:00:01.500\nAnna: Hello\n/,
+		);
+		expect(formatSbv([])).toBe('');
+	});
+});
+
+describe('SBV timestamps', () => {
+	it.each([
+		['0:00:01.500', 1500],
+		['1:02:03.004', 3_723_004],
+		['100:00:00.000', 360_000_000],
+		['0:00:01,5', 1500],
+		['0:60:00.000', undefined],
+		['00:01.000', undefined],
+	])('%s → %s', (text, ms) => {
+		expect(parseSbvTimestamp(text)).toBe(ms);
+	});
+
+	it('writes h:mm:ss.ttt', () => {
+		expect(formatSbvTimestamp(3_723_004)).toBe('1:02:03.004');
+		expect(formatSbvTimestamp(0)).toBe('0:00:00.000');
+	});
+});
+
+describe('times that are not numbers', () => {
+	it('are refused by every writer, never written as 0', () => {
+		const cues = [{ startMs: NaN, endMs: 1, text: 'x' }];
+		expect(() => formatSbv(cues)).toThrow(CaptionFormatError);
+		expect(() => formatSrt(cues)).toThrow(CaptionFormatError);
+		expect(() => formatTtml(cues)).toThrow(CaptionFormatError);
+	});
+});
