@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	BASE_URL_EXPRESSION,
 	bearerToken,
 	CREDENTIAL_TEST_FAILURES,
 	DEFAULT_MEDIA_TYPE,
@@ -104,9 +105,10 @@ export class CaptioningApi implements ICredentialType {
 	];
 
 	/**
-	 * n8n runs this when the access token is empty, after a 401, and in every credential test: renews with the
-	 * refresh token, or starts again from the assertion when there is none, when it was obtained with other values,
-	 * or when the service refuses it.
+	 * n8n runs this when the access token is empty (the package's transport empties it when the saved tokens were
+	 * obtained with other values), after a 401, and in every credential test: renews with the refresh token, or
+	 * starts again from the assertion when there is none, when it was obtained with other values, or when the
+	 * refresh yields no token.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
@@ -120,7 +122,8 @@ export class CaptioningApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		const token = bearerToken(credentials);
 		const headers = { ...requestOptions.headers };
-		// the old values' token is not sent after an edit: the service's 401 makes n8n run preAuthentication
+		// the old values' token is never sent: the package's calls renew it first, and other callers (n8n's HTTP
+		// Request node) meet the service's 401, after which n8n runs preAuthentication
 		if (token) headers.Authorization = `Bearer ${token}`;
 		else delete headers.Authorization;
 		headers.Accept = String(credentials.mediaType || DEFAULT_MEDIA_TYPE);
@@ -137,7 +140,7 @@ export class CaptioningApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/webhook_endpoints',
 			method: 'GET',
 			ignoreHttpStatusErrors: {

@@ -2,7 +2,13 @@
 // `--variant dimension=value` (repeatable, or comma-separated) plays another reading of the contract.
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_CLIENT, type Sandbox, type SandboxOptions, startSandbox } from './server';
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	type SandboxOptions,
+	SECOND_CLIENT,
+	startSandbox,
+} from './server';
 import { DIMENSIONS, nonDefaultVariants, parseVariantArgs, VARIANT_DIMENSIONS } from './variants';
 
 /** The sandbox's options from the command line; throws with a message naming the bad argument. */
@@ -42,6 +48,7 @@ export function banner(sandbox: Sandbox): string {
 		`  client id:       ${c.clientId}`,
 		`  client secret:   ${c.clientSecret}   (sandbox only)`,
 		`  assertion token: ${c.assertions[0]}   (sandbox only)`,
+		`  second account:  ${SECOND_CLIENT.clientId} / ${SECOND_CLIENT.clientSecret} / ${SECOND_CLIENT.assertions[0]}`,
 		`  variants:        ${changed.length ? changed.join(', ') : 'none (every dimension at its default)'}`,
 		`                   (change at run time: POST ${sandbox.url}/_sandbox/variants)`,
 		'',

@@ -1,5 +1,8 @@
-// The token side of the service: the assertion grant, the refresh-token grant with rotation, and bearer checks.
+// The token side of the service: the assertion grant, the refresh-token grant with rotation (or without, as the
+// `token-answer=loose` reading plays it), and bearer checks.
 import { randomBytes } from 'node:crypto';
+
+import { rotatesRefreshTokens, tokenAnswerBody, type Variants } from './variants';
 
 export const REQUIRED_SCOPE = 'write_transcriptions write_media';
 
@@ -10,13 +13,11 @@ export interface ClientConfig {
 	assertions: string[];
 }
 
-export interface TokenResponse {
-	access_token: string;
-	token_type: 'Bearer';
-	expires_in: number;
-	refresh_token: string;
-	scope: string;
-	created_at: number;
+/** A grant's answer: the body as the `token-answer` reading writes it, and the refresh tokens it involved. */
+export interface TokenGrant {
+	body: Record<string, unknown>;
+	/** The serial number (1, 2, …) of the refresh token this grant issued, if it issued one. */
+	issuedRefreshSerial?: number;
 }
 
 export interface OAuthError {
@@ -39,6 +40,8 @@ interface RefreshToken {
 	revoked: boolean;
 	/** Set once used: rotation makes a refresh token single-use. */
 	usedAt: number | null;
+	/** Issue order, so that tests can tell which refresh token a grant presented without holding its value. */
+	serial: number;
 }
 
 export type BearerCheck = { ok: true; clientId: string } | { ok: false; description: string };
@@ -63,11 +66,22 @@ export class TokenStore {
 			accessTokenTtlSeconds: number;
 			refreshTokenTtlSeconds: number | null;
 			now: () => number;
+			/** The `token-answer` reading now played. */
+			reading?: () => Variants['token-answer'];
 		},
 	) {}
 
+	private get reading(): Variants['token-answer'] {
+		return this.settings.reading?.() ?? 'contract';
+	}
+
+	/** The serial number of a refresh token this store issued, if it did. */
+	refreshSerialOf(value: string | null): number | undefined {
+		return value === null ? undefined : this.refreshTokens.get(value)?.serial;
+	}
+
 	/** Handles POST /oauth/token; `params` are the query parameters, as the contract requires. */
-	grant(params: URLSearchParams): TokenResponse | OAuthError {
+	grant(params: URLSearchParams): TokenGrant | OAuthError {
 		const grantType = params.get('grant_type');
 		if (!grantType) {
 			return {
@@ -91,10 +105,7 @@ export class TokenStore {
 			: this.refreshGrant(client, params);
 	}
 
-	private assertionGrant(
-		client: ClientConfig,
-		params: URLSearchParams,
-	): TokenResponse | OAuthError {
+	private assertionGrant(client: ClientConfig, params: URLSearchParams): TokenGrant | OAuthError {
 		const provider = params.get('provider');
 		if (provider !== 'dashboard') {
 			return {
@@ -131,7 +142,7 @@ export class TokenStore {
 		return this.issue(client.clientId, REQUIRED_SCOPE);
 	}
 
-	private refreshGrant(client: ClientConfig, params: URLSearchParams): TokenResponse | OAuthError {
+	private refreshGrant(client: ClientConfig, params: URLSearchParams): TokenGrant | OAuthError {
 		const value = params.get('refresh_token');
 		if (!value) {
 			return {
@@ -156,14 +167,15 @@ export class TokenStore {
 					'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
 			};
 		}
-		record.usedAt = now;
-		return this.issue(client.clientId, record.scope);
+		// rotation spends the refresh token and issues a new one; without it, the one presented stays valid
+		const rotates = rotatesRefreshTokens(this.reading);
+		if (rotates) record.usedAt = now;
+		return this.issue(client.clientId, record.scope, rotates);
 	}
 
-	private issue(clientId: string, scope: string): TokenResponse {
+	private issue(clientId: string, scope: string, withRefreshToken = true): TokenGrant {
 		const now = this.settings.now();
 		const accessToken = newToken();
-		const refreshToken = newToken();
 		const ttl = this.settings.accessTokenTtlSeconds;
 		this.accessTokens.set(accessToken, {
 			clientId,
@@ -171,22 +183,29 @@ export class TokenStore {
 			expiresAt: now + ttl * 1000,
 			revoked: false,
 		});
-		const refreshTtl = this.settings.refreshTokenTtlSeconds;
-		this.refreshTokens.set(refreshToken, {
-			clientId,
+		let refreshToken: string | undefined;
+		let serial: number | undefined;
+		if (withRefreshToken) {
+			refreshToken = newToken();
+			serial = this.refreshTokens.size + 1;
+			const refreshTtl = this.settings.refreshTokenTtlSeconds;
+			this.refreshTokens.set(refreshToken, {
+				clientId,
+				scope,
+				expiresAt: refreshTtl === null ? null : now + refreshTtl * 1000,
+				revoked: false,
+				usedAt: null,
+				serial,
+			});
+		}
+		const body = tokenAnswerBody(this.reading, {
+			accessToken,
+			refreshToken,
+			expiresInSeconds: ttl,
 			scope,
-			expiresAt: refreshTtl === null ? null : now + refreshTtl * 1000,
-			revoked: false,
-			usedAt: null,
+			issuedAtMs: now,
 		});
-		return {
-			access_token: accessToken,
-			token_type: 'Bearer',
-			expires_in: ttl,
-			refresh_token: refreshToken,
-			scope,
-			created_at: Math.floor(now / 1000),
-		};
+		return { body, ...(serial === undefined ? {} : { issuedRefreshSerial: serial }) };
 	}
 
 	checkBearer(authorization: string | undefined): BearerCheck {

@@ -69,6 +69,13 @@ export const DEFAULT_CLIENT: ClientConfig = {
 	assertions: ['sandbox-assertion-token'],
 };
 
+/** A second account of the same service, to switch a credential to (A20). */
+export const SECOND_CLIENT: ClientConfig = {
+	clientId: 'sandbox-second-client-id',
+	clientSecret: 'sandbox-second-client-secret',
+	assertions: ['sandbox-second-assertion-token'],
+};
+
 export interface Transcription {
 	id: string;
 	clientId: string | null;
@@ -126,7 +133,16 @@ export class Sandbox {
 		rateLimited: 0,
 	};
 	/** What reached the API (method, path, status): tests assert on the wire, not on our own client. */
-	readonly requestLog: { method: string; path: string; status: number; grantType?: string }[] = [];
+	readonly requestLog: {
+		method: string;
+		path: string;
+		status: number;
+		grantType?: string;
+		/** Which refresh token (by serial number, never its value) a refresh grant presented. */
+		refreshSerial?: number;
+		/** Which refresh token a grant issued. */
+		issuedRefreshSerial?: number;
+	}[] = [];
 	tokenFault: TokenFault = null;
 
 	private server: Server | undefined;
@@ -135,13 +151,14 @@ export class Sandbox {
 	private readonly limiter = new FixedWindowLimiter();
 	private baseUrl = '';
 	private current: Variants = defaultVariants();
+	private endpointSequence = 0;
 
 	constructor(options: SandboxOptions = {}) {
 		this.options = {
 			host: options.host ?? '127.0.0.1',
 			port: options.port ?? 0,
 			serviceName: options.serviceName ?? 'service',
-			clients: options.clients ?? [DEFAULT_CLIENT],
+			clients: options.clients ?? [DEFAULT_CLIENT, SECOND_CLIENT],
 			accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 7200,
 			refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? null,
 			rateLimit:
@@ -159,6 +176,7 @@ export class Sandbox {
 			accessTokenTtlSeconds: this.options.accessTokenTtlSeconds,
 			refreshTokenTtlSeconds: this.options.refreshTokenTtlSeconds,
 			now: () => this.now(),
+			reading: () => this.current['token-answer'],
 		});
 		this.deliverer = new Deliverer({
 			retryDelaysMs: this.options.retryDelaysMs,
@@ -190,6 +208,11 @@ export class Sandbox {
 
 	get deliveries(): DeliveryAttempt[] {
 		return this.deliverer.log;
+	}
+
+	/** A new endpoint's id: a UUID, or with `members=loose` the next whole number, as a service that numbers rows. */
+	newEndpointId(): string {
+		return this.current.members === 'loose' ? String(++this.endpointSequence) : randomUUID();
 	}
 
 	/** The service's clock; tests move it forward instead of sleeping until tokens or URLs expire. */
@@ -398,7 +421,9 @@ export class Sandbox {
 		try {
 			if (url.pathname === '/oauth/token') {
 				entry.grantType = url.searchParams.get('grant_type') ?? undefined;
-				return this.tokenEndpoint(req, res, url);
+				const presented = this.tokens.refreshSerialOf(url.searchParams.get('refresh_token'));
+				if (presented !== undefined) entry.refreshSerial = presented;
+				return this.tokenEndpoint(req, res, url, entry);
 			}
 			if (url.pathname.startsWith('/_sandbox/')) return await this.control(req, res, url);
 			if (url.pathname.startsWith('/files/') || url.pathname.startsWith('/media/')) {
@@ -428,7 +453,12 @@ export class Sandbox {
 		}
 	}
 
-	private tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL) {
+	private tokenEndpoint(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		entry: { issuedRefreshSerial?: number },
+	) {
 		if (req.method !== 'POST') {
 			throw new HttpError(405, 'method_not_allowed', 'Use POST for /oauth/token.', undefined, {
 				allow: 'POST',
@@ -465,7 +495,8 @@ export class Sandbox {
 		}
 		if (url.searchParams.get('grant_type') === 'assertion') this.stats.assertionGrants++;
 		else this.stats.refreshGrants++;
-		return send(res, 200, result, 'application/json; charset=utf-8', noStore);
+		if (result.issuedRefreshSerial !== undefined) entry.issuedRefreshSerial = result.issuedRefreshSerial;
+		return send(res, 200, result.body, 'application/json; charset=utf-8', noStore);
 	}
 
 	/** Section 5.3: every API call carries a valid bearer token and the version's Accept header. */

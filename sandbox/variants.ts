@@ -22,6 +22,16 @@ export const VARIANT_DIMENSIONS = {
 	'event-id': ['per-endpoint', 'shared'],
 	/** duration and average_confidence in deliveries as JSON numbers or decimal strings (A15). */
 	numbers: ['number', 'string'],
+	/**
+	 * The token answer's members (A2, A3): as 2.1 shows them, or `loose`: expires_in a string, scope null, no
+	 * token_type, a fractional created_at, and refresh tokens that are not rotated (a refresh answers none).
+	 */
+	'token-answer': ['contract', 'loose'],
+	/**
+	 * The webhook-endpoint resource's members (A7, A9): as the sandbox first wrote them, or `loose`: integer ids
+	 * (sequential), extra and null members, and members no client needs in other casing.
+	 */
+	members: ['contract', 'loose'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -267,7 +277,96 @@ export function absentRouteAnswer(
 		: { status: 405, headers: { allow: 'POST' } };
 }
 
-// ---- tokens and limits (A2, A18) --------------------------------------------------------------------------------
+/** A string id that is a whole number, as the integer a service that numbers its records would send. */
+const asInteger = (id: unknown) => (typeof id === 'string' && /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Members no client needs, some null, one of them in another casing. */
+function looseAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
+	const { created_at: createdAt, ...rest } = attributes;
+	return {
+		...rest,
+		Created_At: createdAt,
+		description: null,
+		disabled_at: null,
+		metadata: { source: 'api', tags: [], retries: 5 },
+	};
+}
+
+/** One endpoint resource (JSON:API or flat) as the `loose` reading writes it. */
+function looseResource(resource: unknown): unknown {
+	if (!isRecord(resource)) return resource;
+	if (isRecord(resource.attributes)) {
+		return {
+			...resource,
+			id: asInteger(resource.id),
+			attributes: looseAttributes(resource.attributes),
+			relationships: { owner: { data: null } },
+			meta: null,
+		};
+	}
+	return { ...looseAttributes(resource), id: asInteger(resource.id) };
+}
+
+/**
+ * A webhook-endpoint answer (create, read, list) as the `members` reading writes it: `contract` leaves it as it
+ * is; `loose` gives integer ids, extra and null members, and created_at as Created_At, in each resource and
+ * around them (a JSON:API document's `jsonapi` and `meta`). What a client needs (ids, callback_uri,
+ * enabled_events, links.next) keeps its meaning.
+ */
+export function withMembers(variant: Variants['members'], answer: Answer): Answer {
+	const body = answer.body;
+	if (variant === 'contract' || body === undefined) return answer;
+	if (Array.isArray(body)) return { ...answer, body: body.map(looseResource) };
+	if (isRecord(body) && 'data' in body) {
+		const data = Array.isArray(body.data) ? body.data.map(looseResource) : looseResource(body.data);
+		return { ...answer, body: { jsonapi: { version: '1.1' }, ...body, data, meta: null } };
+	}
+	return { ...answer, body: looseResource(body) };
+}
+
+// ---- tokens and limits (A2, A3, A18) ----------------------------------------------------------------------------
+
+/** What the token endpoint issued for one grant, before the `token-answer` reading writes it. */
+export interface IssuedTokens {
+	accessToken: string;
+	/** Absent when a refresh grant issued none (refresh tokens not rotated). */
+	refreshToken?: string;
+	expiresInSeconds: number;
+	scope: string;
+	issuedAtMs: number;
+}
+
+/** Whether a refresh grant spends its refresh token and issues a new one (`contract`), or keeps it (`loose`). */
+export function rotatesRefreshTokens(variant: Variants['token-answer']): boolean {
+	return variant === 'contract';
+}
+
+/** The token answer's body as the reading writes it (2.1, or the members a client can do without, loosened). */
+export function tokenAnswerBody(
+	variant: Variants['token-answer'],
+	issued: IssuedTokens,
+): Record<string, unknown> {
+	if (variant === 'contract') {
+		return {
+			access_token: issued.accessToken,
+			token_type: 'Bearer',
+			expires_in: issued.expiresInSeconds,
+			refresh_token: issued.refreshToken,
+			scope: issued.scope,
+			created_at: Math.floor(issued.issuedAtMs / 1000),
+		};
+	}
+	return {
+		access_token: issued.accessToken,
+		expires_in: String(issued.expiresInSeconds),
+		...(issued.refreshToken === undefined ? {} : { refresh_token: issued.refreshToken }),
+		scope: null,
+		created_at: issued.issuedAtMs / 1000,
+	};
+}
 
 /** The status of a refusal of the token endpoint, given the status RFC 6749 §5.2 would use. */
 export function tokenRefusalStatus(variant: Variants['token-refusal'], rfcStatus: number): number {

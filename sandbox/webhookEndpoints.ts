@@ -1,6 +1,5 @@
 // The webhook-endpoint routes: creation as section 4.3 (validation A8), and the list, read and delete the
 // contract does not show (A9), each answered in the shape the variants choose.
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError, readBody, send, sendAnswer } from './http';
@@ -13,6 +12,7 @@ import {
 	parsePage,
 	readAnswer,
 	type Variants,
+	withMembers,
 } from './variants';
 
 export const EVENT_TYPES = ['transcription.created', 'transcription.transcribed'] as const;
@@ -34,6 +34,8 @@ export interface EndpointStore {
 	readonly url: string;
 	readonly variants: Readonly<Variants>;
 	now(): number;
+	/** The id of an endpoint being created (members=loose numbers them). */
+	newEndpointId(): string;
 }
 
 export function isEndpointPath(pathname: string): boolean {
@@ -147,7 +149,7 @@ export async function serveEndpoints(
 		if (method === 'POST') {
 			const form = parseEndpointForm(req.headers['content-type'], await readBody(req));
 			const endpoint: WebhookEndpoint = {
-				id: randomUUID(),
+				id: store.newEndpointId(),
 				clientId,
 				callbackUri: form.callbackUri,
 				enabledEvents: form.events,
@@ -155,7 +157,8 @@ export async function serveEndpoints(
 			};
 			store.endpoints.set(endpoint.id, endpoint);
 			const flat = flatEndpoint(endpoint);
-			return sendAnswer(res, creationAnswer(store.variants.create, flat, selfUrlOf(endpoint.id)));
+			const created = creationAnswer(store.variants.create, flat, selfUrlOf(endpoint.id));
+			return sendAnswer(res, withMembers(store.variants.members, created));
 		}
 		if (method === 'GET') {
 			// a list in one answer ignores page parameters, as it always did
@@ -167,7 +170,8 @@ export async function serveEndpoints(
 			const mine = [...store.endpoints.values()]
 				.filter((e) => e.clientId === clientId)
 				.map(flatEndpoint);
-			return sendAnswer(res, listAnswer(store.variants, mine, page, collectionUrl, selfUrlOf));
+			const list = listAnswer(store.variants, mine, page, collectionUrl, selfUrlOf);
+			return sendAnswer(res, withMembers(store.variants.members, list));
 		}
 		throw new HttpError(
 			405,
@@ -182,10 +186,8 @@ export async function serveEndpoints(
 		throw new HttpError(404, 'not_found', `Webhook endpoint ${id} does not exist.`);
 	}
 	if (method === 'GET') {
-		return sendAnswer(
-			res,
-			readAnswer(store.variants.resource, flatEndpoint(endpoint), selfUrlOf(id)),
-		);
+		const read = readAnswer(store.variants.resource, flatEndpoint(endpoint), selfUrlOf(id));
+		return sendAnswer(res, withMembers(store.variants.members, read));
 	}
 	if (method === 'DELETE') {
 		store.endpoints.delete(id);

@@ -20,7 +20,13 @@ import {
 	type WorkflowNode,
 } from '../../harness';
 import { convertCaptions } from '../../nodes/Captioning/captions';
-import { DEFAULT_CLIENT, type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server';
+import {
+	DEFAULT_CLIENT,
+	type Sandbox,
+	SECOND_CLIENT,
+	type SentEvent,
+	startSandbox,
+} from '../../sandbox/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import {
 	createActiveWorkflow,
@@ -444,7 +450,13 @@ describe('Captioning package in a real n8n', () => {
 			`${receiver!.url}/captions`,
 		]);
 		expect(sb().requestLog.slice(from)).toEqual([
-			{ method: 'POST', path: '/oauth/token', grantType: 'assertion', status: 200 },
+			{
+				method: 'POST',
+				path: '/oauth/token',
+				grantType: 'assertion',
+				status: 200,
+				issuedRefreshSerial: expect.any(Number),
+			},
 			{ method: 'GET', path: '/webhook_endpoints', status: 200 },
 		]);
 
@@ -455,11 +467,85 @@ describe('Captioning package in a real n8n', () => {
 		expect(listed(second.body)).toHaveLength(1);
 		expect(sb().requestLog.slice(from)).toEqual([
 			{ method: 'GET', path: '/webhook_endpoints', status: 401 },
-			{ method: 'POST', path: '/oauth/token', grantType: 'refresh_token', status: 200 },
+			{
+				method: 'POST',
+				path: '/oauth/token',
+				grantType: 'refresh_token',
+				status: 200,
+				refreshSerial: expect.any(Number),
+				issuedRefreshSerial: expect.any(Number),
+			},
 			{ method: 'GET', path: '/webhook_endpoints', status: 200 },
 		]);
 		const executions = await instance().waitForExecutions(workflowId, { count: 2 });
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
+	});
+
+	it('a credential switched to another account: re-activation registers one endpoint there, deletes nothing at the old, whose deliveries are refused (401)', async () => {
+		const own = await captioningCredential('Captioning, account switched');
+		const webhookId = randomUUID();
+		const url = `${instance().webhookBaseUrl}/${webhookId}/webhook`;
+		const created = await instance().createWorkflow(
+			triggerWorkflow({
+				name: 'Account switch',
+				webhookId,
+				credential: { id: own.id, name: own.name },
+				parameters: { registration: 'api', events: EVENTS, options: {} },
+			}),
+		);
+		const mine = () =>
+			[...sb().endpoints.values()].filter((e) => e.callbackUri.startsWith(`${url}?token=`));
+		await instance().activateWorkflow(created.id);
+		const [old] = mine();
+		expect(old.clientId).toBe(DEFAULT_CLIENT.clientId);
+
+		// the user points the credential at the other account, as the editor saves an edit (hidden fields kept)
+		await instance().api('PATCH', `/credentials/${own.id}`, {
+			data: {
+				clientId: SECOND_CLIENT.clientId,
+				clientSecret: SECOND_CLIENT.clientSecret,
+				assertion: SECOND_CLIENT.assertions[0],
+			},
+			isPartialData: true,
+		});
+		const from = sb().requestLog.length;
+		const logFrom = instance().logs().length;
+		await instance().deactivateWorkflow(created.id);
+		await instance().activateWorkflow(created.id);
+
+		const now = mine();
+		expect(now).toHaveLength(2);
+		const current = now.find((e) => e.id !== old.id)!;
+		expect(current.clientId).toBe(SECOND_CLIENT.clientId);
+		// nothing deleted at either account; the old endpoint is as it was
+		expect(sb().endpoints.get(old.id)).toEqual(old);
+		const calls = sb().requestLog.slice(from);
+		expect(calls.filter((r) => r.method === 'DELETE')).toEqual([]);
+		// the saved tokens were the old account's: n8n ran preAuthentication before the first call, not after a 401
+		expect(calls[0]).toMatchObject({ path: '/oauth/token', grantType: 'assertion', status: 200 });
+		expect(calls.filter((r) => r.status === 401)).toEqual([]);
+		// n8n's log says which endpoint to delete in the old account's dashboard
+		const log = instance().logs().slice(logFrom);
+		const warning = log.split('\n').find((line) => line.includes('another account'));
+		expect(warning).toContain(`The webhook endpoint ${old.id} that delivers to ${url}`);
+		expect(warning).toContain("delete it in that account's developers dashboard");
+
+		// both endpoints hear of a transcription: the old one's token is no longer this trigger's
+		const { events } = await sb().transcribe({ title: 'After the switch', text: SPOKEN });
+		const to = (id: string) => events.filter((e) => e.endpointId === id).map((e) => e.id);
+		expect(to(old.id)).toHaveLength(2);
+		await waitFor('the old endpoint’s deliveries to be answered', () =>
+			to(old.id).every(
+				(id) => attemptsFor(id).length > 0 && attemptsFor(id)[0].status !== undefined,
+			),
+		);
+		for (const id of to(old.id)) expect(attemptsFor(id)[0].status).toBe(401);
+		const executions = await instance().waitForExecutions(created.id, { count: 2 });
+		expect(executions.map(eventIdOf).sort()).toEqual([...to(current.id)].sort());
+		for (const id of to(current.id)) expect(attemptsFor(id).map((a) => a.status)).toEqual([200]);
+
+		await instance().deactivateWorkflow(created.id);
+		expect(mine()).toEqual([old]);
 	});
 
 	it('never shows a secret or token in execution data or in n8n logs', async () => {
@@ -472,6 +558,8 @@ describe('Captioning package in a real n8n', () => {
 		const secrets = [
 			DEFAULT_CLIENT.clientSecret,
 			DEFAULT_CLIENT.assertions[0],
+			SECOND_CLIENT.clientSecret,
+			SECOND_CLIENT.assertions[0],
 			callbackToken,
 			...issued,
 		];

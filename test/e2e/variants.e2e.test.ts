@@ -42,7 +42,13 @@ const EVENTS = ['transcription.created', 'transcription.transcribed'];
 // Readings of the registration's answers get the full 10 activation cycles. The others register as the default
 // does, and 3 cycles show that their reading changes nothing there: with 10 everywhere the file took 5 minutes on
 // a loaded 2-core machine.
-const REGISTRATION_DIMENSIONS: VariantDimension[] = ['create', 'manage', 'resource', 'list'];
+const REGISTRATION_DIMENSIONS: VariantDimension[] = [
+	'create',
+	'manage',
+	'resource',
+	'list',
+	'members',
+];
 const cyclesFor = (variants: Partial<Variants>) =>
 	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined) ? 10 : 3;
 // Refused deliveries (an old token, an inactive workflow, a refused body) are retried within 3 s, not minutes.
@@ -69,18 +75,21 @@ const CASES: Array<[string, Variant]> = [
 ];
 
 /**
- * A service client of its own for each refused-refresh test: n8n shares a grant for 10 s between callers with the
- * same credential values, and one obtained just before that test moves the service's clock would be expired.
+ * A service client of its own for each test that renews tokens (a refused refresh, the token-answer readings):
+ * n8n shares a grant for 10 s between callers with the same credential values, and one obtained just before that
+ * test moves the service's clock would be expired.
  */
 const REFUSAL_CLIENTS = new Map(
-	CASES.filter(([, variants]) => variants['token-refusal']).map(([name], i) => [
-		name,
-		{
-			clientId: `refusal-client-${i + 1}`,
-			clientSecret: `refusal-secret-${randomUUID()}`,
-			assertions: [`refusal-assertion-${randomUUID()}`],
-		},
-	]),
+	CASES.filter(([, variants]) => variants['token-refusal'] || variants['token-answer']).map(
+		([name], i) => [
+			name,
+			{
+				clientId: `refusal-client-${i + 1}`,
+				clientSecret: `refusal-secret-${randomUUID()}`,
+				assertions: [`refusal-assertion-${randomUUID()}`],
+			},
+		],
+	),
 );
 
 let sandbox: Sandbox | undefined;
@@ -513,6 +522,57 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			// the service's clock back: tokens n8n obtained before the jump (and may still share for a few
 			// seconds with a caller that has none) are valid again for the next case
 			await control('clock', { advanceSeconds: -(7_200 + 60) });
+		});
+	}
+
+	if (variants['token-answer']) {
+		test('the credential test passes, and two renewals in a row use the refresh grant with the kept refresh token', async () => {
+			const client = REFUSAL_CLIENTS.get(name)!;
+			const own = await createSandboxCredential(instance(), sb(), `Token answer ${name}`, {
+				client,
+			});
+			const ownRef = { id: own.id, name: own.name };
+			const from = sb().requestLog.length;
+			expect(
+				await instance().rest<{ status: string; message: string }>('POST', '/credentials/test', {
+					credentials: {
+						...ownRef,
+						type: 'captioningApi',
+						data: sandboxCredentialData(sb(), client),
+					},
+				}),
+			).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const flow = await createActionWorkflow(`Renewals, ${name}`, [
+				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', ownRef),
+			]);
+			const call = async (n: number) => {
+				const res = await flow.call({ callbackUri: `${receiver!.url}/renewal-${n}` });
+				expect(res.status).toBe(200);
+				expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/renewal-${n}` });
+			};
+			await call(1);
+			for (const n of [2, 3]) {
+				// the access token expires: n8n renews it after the service's 401
+				await control('clock', { advanceSeconds: 7_200 + 60 });
+				await call(n);
+			}
+			const grants = sb()
+				.requestLog.slice(from)
+				.filter((r) => r.path === '/oauth/token')
+				.map((r) => [r.grantType, r.status, r.refreshSerial ?? null]);
+			const issued = sb()
+				.requestLog.slice(from)
+				.find((r) => r.path === '/oauth/token' && r.grantType === 'assertion')?.issuedRefreshSerial;
+			expect(issued).toEqual(expect.any(Number));
+			// one assertion grant (the credential test's, or shared with it), then two refreshes with its refresh token
+			expect(grants.filter(([grant]) => grant === 'refresh_token')).toEqual([
+				['refresh_token', 200, issued],
+				['refresh_token', 200, issued],
+			]);
+			const executions = await instance().waitForExecutions(flow.id, { count: 3 });
+			expect(executions.map((e) => e.status)).toEqual(['success', 'success', 'success']);
+			await instance().deactivateWorkflow(flow.id);
+			await control('clock', { advanceSeconds: -2 * (7_200 + 60) });
 		});
 	}
 

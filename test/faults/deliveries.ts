@@ -202,8 +202,9 @@ function post(
 // Field table: each path of contract 2.3/2.4 with the JSON types it has there and same-type values that
 // the contract does not show. Values of any other JSON type are wrong by type. What a wrong value (or
 // the field's absence) makes of a delivery is the field's role in the receiving contract:
-//   - 'event-id' (`data`, `data.id`): no event id, hostile: 400
-//   - 'event-type' (`data.attributes`, `data.attributes.event_type`): no selected type: 200 ignored
+//   - 'event-type' (`data`, `data.attributes`, `data.attributes.event_type`): no selected type: 200 ignored,
+//     whatever else is wrong (the type is read first)
+//   - 'event-id' (`data.id`): a selected type without an event id, hostile: 400
 //   - 'passed-through' (everything else): unusual but valid, the workflow starts with it as it came
 
 type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
@@ -221,6 +222,8 @@ interface Field {
 }
 
 const roleOf = (field: Field): FieldRole => field.role ?? 'passed-through';
+/** Whether a wrong value or the absence of the field leaves the event without its id (`data`, `data.id`). */
+const takesId = (field: Field) => ['data', 'data.id'].includes(field.path.join('.'));
 
 /** The answer to a delivery whose only fault is a wrong value of the field, or its absence. */
 function onlyFault(field: Field): Expectation {
@@ -254,7 +257,7 @@ const FILE: Path = [...ATTRS, 'transcriptions', 0];
 const SUBJECT: Path = ['data', 'relationships', 'subject', 'data'];
 
 const FIELDS: Field[] = [
-	{ path: ['data'], accepts: ['object'], required: true, role: 'event-id' },
+	{ path: ['data'], accepts: ['object'], required: true, role: 'event-type' },
 	{
 		path: ['data', 'id'],
 		// an exact non-negative integer is an id too (a service that numbers its events); other numbers are not
@@ -320,7 +323,8 @@ const POOL: Record<JsonType, Json[]> = {
 const JSON_TYPE_NAMES = Object.keys(POOL) as JsonType[];
 /** The fields without which a delivery has no event id. */
 const ID_FIELDS = FIELDS.filter((field) => roleOf(field) === 'event-id');
-const OTHER_FIELDS = FIELDS.filter((field) => roleOf(field) !== 'event-id');
+/** What a generated hostile delivery may get wrong beside its id: anything but its selected type. */
+const OTHER_FIELDS = FIELDS.filter((field) => roleOf(field) === 'passed-through');
 
 /** Every wrong value of a field: each other JSON type's pool, and its same-type wrong values. */
 function wrongValues(field: Field): Json[] {
@@ -414,6 +418,23 @@ export interface PlanOptions {
 	burstSize: number;
 }
 
+/**
+ * The trigger reads the event type right after the token: a JSON body without a selected type is acknowledged 200,
+ * whatever else it lacks. False only for a delivery meant to be refused as no event that has no such type.
+ */
+function typeSelected(target: TriggerTarget, d: Delivery): boolean {
+	if (d.expect !== notAnEvent) return true;
+	const bytes = d.meant?.body ?? d.body;
+	let body: unknown;
+	try {
+		body = JSON.parse((bytes ?? Buffer.alloc(0)).toString('utf8').replace(/^\uFEFF/, ''));
+	} catch {
+		return true;
+	}
+	const data = (body as { data?: { attributes?: { event_type?: unknown } } } | null)?.data;
+	return data?.attributes?.event_type === target.selectedEvent;
+}
+
 /** Of the hand-written cases, the valid ones: started, or ignored for want of a selected type. */
 const isUnusual = (d: Delivery) => d.expect.kind === 'started' || d.expect.kind === 'ignored';
 
@@ -433,6 +454,7 @@ export function planDeliveries(target: TriggerTarget, options: PlanOptions): Pla
 		...methodAndPathCases(rng, target),
 		...oversizedHeadCases(rng, target),
 	];
+	for (const d of handWritten) if (!typeSelected(target, d)) d.expect = ignored;
 	const unusual = handWritten.filter(isUnusual);
 	const hostile = handWritten.filter((d) => !isUnusual(d));
 	const generators: Array<[number, (rng: Rng, target: TriggerTarget) => Delivery]> = [
@@ -696,8 +718,8 @@ function randomDuplicatedToken(rng: Rng, target: TriggerTarget): Delivery {
 
 function handWrittenBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 	const out: Delivery[] = [];
-	// every wrong value of every field, and every field's absence, one at a time: hostile where that
-	// takes the event id, unusual but valid anywhere else
+	// every wrong value of every field, and every field's absence, one at a time: ignored where that takes
+	// the selected type, hostile where it takes only the event id, unusual but valid anywhere else
 	const alone = (category: Category, field: Field, value: Json | typeof DELETE, label: string) => {
 		const event = validEvent(rng, target);
 		const body = json(mutate(event, [{ path: field.path, value }]));
@@ -707,8 +729,8 @@ function handWrittenBodyCases(rng: Rng, target: TriggerTarget): Delivery[] {
 			category,
 			label,
 			expect,
-			meant: { body, is: expect.kind === 'rejected' ? 'not-event' : 'event' },
-			eventId: expect.kind === 'rejected' ? undefined : event.data.id,
+			meant: { body, is: takesId(field) ? 'not-event' : 'event' },
+			eventId: takesId(field) ? undefined : event.data.id,
 		});
 	};
 	for (const field of FIELDS) {
@@ -871,8 +893,8 @@ function randomBom(rng: Rng, target: TriggerTarget): Delivery {
 	};
 }
 
-// The generated ones are hostile by construction: one fault takes the event id (a wrong `data` or
-// `data.id`), up to two more anywhere else must not change the answer (the id is read first)
+// The generated ones are hostile by construction: one fault takes the event id (`data.id`), up to two more
+// among the passed-through members must not change the answer (the selected type, then the id, is read first)
 function randomWrongTypes(rng: Rng, target: TriggerTarget): Delivery {
 	const fields = [rng.pick(ID_FIELDS), ...rng.sample(OTHER_FIELDS, rng.int(0, 2))];
 	const mutations = fields.map((field) => ({
@@ -914,12 +936,13 @@ function randomMissingFields(rng: Rng, target: TriggerTarget): Delivery {
 
 function randomJunk(rng: Rng, target: TriggerTarget): Delivery {
 	const value = randomJson(rng, rng.int(0, 6));
-	// junk that happens to be shaped like an event is made one that is not
-	const body = json(
-		value !== null && typeof value === 'object' && !Array.isArray(value)
-			? { ...value, data: rng.pick(POOL.string) }
-			: value,
-	);
+	// junk around a selected type without an id: what the trigger must refuse once it reads the type
+	const body = json({
+		...(value !== null && typeof value === 'object' && !Array.isArray(value)
+			? value
+			: { junk: value }),
+		data: { attributes: { event_type: target.selectedEvent } },
+	});
 	return {
 		...post(target, body, { contentType: rng.pick(JSON_TYPES) }),
 		category: 'root-and-junk',

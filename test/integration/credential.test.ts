@@ -447,7 +447,7 @@ describe('saved tokens are used only with the values they were obtained with', (
 		],
 		['the Base URL', { baseUrl: 'second front' }],
 	])(
-		'%s changed: the next call makes exactly one assertion grant with the new values and succeeds; no old token is sent',
+		'%s changed: the next call first makes exactly one assertion grant with the new values, then succeeds; no old token is sent',
 		async (_name, change) => {
 			const edit: Record<string, string> = change;
 			const first = await startFront(sandbox.url);
@@ -468,16 +468,13 @@ describe('saved tokens are used only with the values they were obtained with', (
 			first.seen.length = 0;
 			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
 
-			expect(wire(front)).toEqual([
-				'GET /webhook_endpoints no-bearer 401',
-				'token assertion 200',
-				'GET /webhook_endpoints bearer 200',
-			]);
-			expect(front.seen[1]).toMatchObject({
+			// new tokens before the call, not after a refusal: a service may answer old ones 400 or 403
+			expect(wire(front)).toEqual(['token assertion 200', 'GET /webhook_endpoints bearer 200']);
+			expect(front.seen[0]).toMatchObject({
 				assertion: h.store.data.assertion,
 				clientId: h.store.data.clientId,
 			});
-			expect(front.seen[2].authorization).toBe(`Bearer ${String(h.store.data.accessToken)}`);
+			expect(front.seen[1].authorization).toBe(`Bearer ${String(h.store.data.accessToken)}`);
 			const everything = JSON.stringify([...first.seen, ...second.seen]);
 			expect(everything).not.toContain(old.access);
 			expect(everything).not.toContain(old.refresh);
@@ -548,7 +545,6 @@ describe('an upgrade from a version without fingerprints', () => {
 		await listEndpoints(h);
 		await listEndpoints(h);
 		expect(wire(front)).toEqual([
-			'GET /webhook_endpoints no-bearer 401',
 			'token assertion 200',
 			'GET /webhook_endpoints bearer 200',
 			'GET /webhook_endpoints bearer 200',
@@ -581,14 +577,54 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 		]);
 	});
 
-	test('a failing token endpoint (503) is not a refusal: no assertion grant, a clear error', async () => {
+	test.each<[string, Reply]>([
+		['500', { status: 500, body: { errors: [{ status: '500', title: 'Internal Server Error' }] } }],
+		['503 without a body', { status: 503, body: undefined }],
+		['200 with an OAuth error', { status: 200, body: { error: 'invalid_grant' } }],
+		['200 without access_token', { status: 200, body: { token_type: 'Bearer', expires_in: 7200 } }],
+		[
+			'200 with access_token null',
+			{ status: 200, body: { access_token: null, refresh_token: 'x' } },
+		],
+	])(
+		'a refresh answered %s (no token) ends in exactly one assertion grant and a working call; the dropped refresh token is not reused',
+		async (_name, answer) => {
+			const front = await startFront(sandbox.url, (_req, url) =>
+				url.searchParams.get('grant_type') === 'refresh_token' ? answer : undefined,
+			);
+			const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+			await listEndpoints(h);
+			const dropped = String(h.store.data.refreshToken);
+			sandbox.advanceClock(7201);
+			front.seen.length = 0;
+			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+			expect(wire(front)).toEqual([
+				'GET /webhook_endpoints bearer 401',
+				`token refresh_token ${answer.status}`,
+				'token assertion 200',
+				'GET /webhook_endpoints bearer 200',
+			]);
+			expect(front.seen[1].refreshToken).toBe(dropped);
+			// the assertion's own refresh token is saved; the next renewal uses it, never the dropped one
+			expect(h.store.data.refreshToken).not.toBe(dropped);
+			sandbox.advanceClock(7201);
+			front.seen.length = 0;
+			await listEndpoints(h);
+			expect(front.seen.filter((s) => s.grantType).map((s) => s.refreshToken)).not.toContain(
+				dropped,
+			);
+		},
+	);
+
+	test('a token endpoint failing for both grants: a clear error without secrets; the next call goes to the assertion', async () => {
+		let failing = false;
 		const front = await startFront(sandbox.url, (_req, url) =>
-			url.searchParams.get('grant_type') === 'refresh_token'
-				? { status: 503, body: {} }
-				: undefined,
+			failing && url.pathname === '/oauth/token' ? { status: 503, body: {} } : undefined,
 		);
 		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
 		await listEndpoints(h);
+		const dropped = String(h.store.data.refreshToken);
+		failing = true;
 		sandbox.advanceClock(7201);
 		front.seen.length = 0;
 		const error = (await listEndpoints(h).then(
@@ -596,8 +632,22 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 			(e: Error) => e,
 		)) as Error;
 		expect(error.message).toMatch(/token endpoint failed with HTTP 503/);
-		expect(wire(front)).toEqual(['GET /webhook_endpoints bearer 401', 'token refresh_token 503']);
+		expect(wire(front)).toEqual([
+			'GET /webhook_endpoints bearer 401',
+			'token refresh_token 503',
+			'token assertion 503',
+		]);
 		expectNoSecretIn(JSON.stringify({ ...error, m: error.message, s: error.stack }));
+		// nothing could be saved, and the refresh token that yielded nothing is not sent again
+		failing = false;
+		front.seen.length = 0;
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual([
+			'GET /webhook_endpoints bearer 401',
+			'token assertion 200',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		expect(JSON.stringify(front.seen)).not.toContain(dropped);
 	});
 });
 
@@ -928,26 +978,33 @@ describe('waiting on the rate limit ends', () => {
 		expect(front.seen.filter((r) => r.path === '/webhook_endpoints')).toHaveLength(1);
 	});
 
-	test('a window announced to reopen later than 60 s: a clear error at once, nothing sent into it', async () => {
-		const resetIn = Math.ceil(Date.now() / 1000) + 3600;
-		const front = await startFront(sandbox.url, (_req, url) =>
-			url.pathname === '/webhook_endpoints'
-				? {
-						status: 200,
-						headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetIn) },
-						body: { data: [] },
-					}
-				: undefined,
-		);
-		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
-		await listEndpoints(h);
-		const started = Date.now();
-		await expect(listEndpoints(h)).rejects.toThrow(
-			/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node waits in all/,
-		);
-		expect(Date.now() - started).toBeLessThan(2000);
-		expect(front.seen.filter((r) => r.path === '/webhook_endpoints')).toHaveLength(1);
-	});
+	test.each([
+		['in epoch seconds, an hour ahead', () => String(Math.ceil(Date.now() / 1000) + 3600)],
+		['in epoch milliseconds, a second ahead', () => String(Date.now() + 1000)],
+		['in epoch milliseconds, an hour ahead', () => String(Date.now() + 3_600_000)],
+		['in seconds from now, 90 s ahead', () => '90'],
+	])(
+		'a window announced to reopen %s: capped, never a refusal to send; the service answers',
+		async (_name, reset) => {
+			const front = await startFront(sandbox.url, (_req, url) =>
+				url.pathname === '/webhook_endpoints'
+					? {
+							status: 200,
+							headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset() },
+							body: { data: [] },
+						}
+					: undefined,
+			);
+			const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+			await listEndpoints(h);
+			const started = Date.now();
+			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+			// a second ahead is waited out; a window beyond the 60 s is not waited for at all
+			expect(Date.now() - started).toBeLessThan(5000);
+			expect(front.seen.filter((r) => r.path === '/webhook_endpoints')).toHaveLength(3);
+		},
+	);
 });
 
 // ---- under the sandbox's readings of what the contract leaves open ----------------------------------------------
@@ -1022,6 +1079,37 @@ describe.each(['401', '400'] as const)('token-refusal=%s', (refusal) => {
 		expect(result.message).toMatch(/rejected the Assertion Token/);
 		// the refresh token of the old values would have passed: it was not tried
 		expect(grants(sandbox)).toEqual(['assertion:200', `assertion:${refusal}`]);
+	});
+});
+
+describe('token-answer=loose: expires_in a string, scope null, no token_type, a fractional created_at, no rotation', () => {
+	beforeEach(() => {
+		sandbox.setVariants({ 'token-answer': 'loose' });
+	});
+
+	test('the credential test passes', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		expect(await credentialTest(h)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test('two renewals in a row use the refresh grant with the kept refresh token', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await listEndpoints(h);
+		const kept = String(h.store.data.refreshToken);
+		expect(kept).not.toBe('');
+		// expires_in "7200" was read as 7200 seconds
+		expect(Number(h.store.data.expiresAt)).toBeGreaterThan(Date.now() + 7_100_000);
+		for (let renewal = 1; renewal <= 2; renewal++) {
+			sandbox.advanceClock(7201);
+			await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+			expect(h.store.data.refreshToken).toBe(kept);
+		}
+		const tokenLog = sandbox.requestLog.filter((r) => r.path === '/oauth/token');
+		expect(tokenLog.map((r) => [r.grantType, r.status, r.refreshSerial])).toEqual([
+			['assertion', 200, undefined],
+			['refresh_token', 200, tokenLog[0].issuedRefreshSerial],
+			['refresh_token', 200, tokenLog[0].issuedRefreshSerial],
+		]);
 	});
 });
 
@@ -1103,7 +1191,7 @@ test('retry-after=date, a window that reopens in an hour: a clear error at once,
 	await listEndpoints(h);
 	const started = Date.now();
 	await expect(listEndpoints(h)).rejects.toThrow(
-		/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node waits in all/,
+		/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node gives a call in all/,
 	);
 	expect(Date.now() - started).toBeLessThan(2000);
 });

@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
-import { hashToken } from '../../nodes/Captioning/trigger/registration';
+import { accountFingerprint, hashToken } from '../../nodes/Captioning/trigger/registration';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -13,6 +13,7 @@ import {
 	DEFAULT_CLIENT,
 	type Sandbox,
 	type SandboxOptions,
+	SECOND_CLIENT,
 	startSandbox,
 	VARIANT_DIMENSIONS,
 	type Variants,
@@ -95,6 +96,8 @@ describe('registration', () => {
 			webhookUrl: productionUrl(),
 			events: ['transcription.transcribed'],
 			tokenHash: hashToken(token),
+			// the account it was made with, as a hash of the Base URL and Client ID
+			account: accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId }),
 		});
 		// only the hash: the static data n8n copies into execution records never holds the token
 		expect(JSON.stringify(server.staticData)).not.toContain(token);
@@ -171,6 +174,62 @@ describe('registration', () => {
 		await activate();
 		expect(endpoints()).toHaveLength(1);
 		expect(apiCalls()).toEqual(['GET 200', 'POST 201', 'GET 200', 'DELETE 204', 'POST 201']);
+	});
+
+	describe('an endpoint is deleted only where it delivers to this trigger, whatever id is stored', () => {
+		const ours = () => endpoints().filter((e) => e.callbackUri.startsWith(`${productionUrl()}?`));
+		/** Our endpoint gone, and its id now another integration's (a service that reuses ids). */
+		function reuseId() {
+			const [endpoint] = ours();
+			sandbox.endpoints.set(endpoint.id, {
+				...endpoint,
+				callbackUri: 'https://elsewhere.example.com/hooks/crm?token=theirs',
+			});
+			return endpoint.id;
+		}
+
+		test('deactivation', async () => {
+			await setUp();
+			await activate();
+			const id = reuseId();
+			await expect(hook('delete')).resolves.toBe(true);
+			expect(sandbox.endpoints.get(id)?.callbackUri).toBe(
+				'https://elsewhere.example.com/hooks/crm?token=theirs',
+			);
+			expect(sandbox.requestLog.filter((r) => r.method === 'DELETE')).toEqual([]);
+		});
+
+		test('a registration replaced for other events', async () => {
+			await setUp();
+			await activate();
+			const id = reuseId();
+			node.parameters.events = ['transcription.created'];
+			await activate();
+			expect(sandbox.endpoints.get(id)?.callbackUri).toMatch(/^https:\/\/elsewhere/);
+			expect(ours()).toHaveLength(1);
+		});
+
+		test('a re-activation that finds another endpoint under the stored id', async () => {
+			await setUp();
+			await activate();
+			const id = reuseId();
+			await activate();
+			expect(sandbox.endpoints.get(id)?.callbackUri).toMatch(/^https:\/\/elsewhere/);
+			// registered afresh instead
+			expect(ours()).toHaveLength(1);
+			expect(server.staticData.registration).toMatchObject({ endpointId: ours()[0].id });
+		});
+	});
+
+	test('a registration saved before it kept its account is verified, then knows it', async () => {
+		await setUp();
+		await activate();
+		const { account, ...before } = server.staticData.registration as IDataObject;
+		expect(account).toEqual(expect.any(String));
+		server.staticData = { ...server.staticData, registration: before };
+		await activate();
+		expect(server.staticData.registration).toEqual({ ...before, account });
+		expect(endpoints()).toHaveLength(1);
 	});
 
 	test('another trigger’s endpoints are left alone', async () => {
@@ -336,9 +395,16 @@ describe('receiving', () => {
 		const bad = await post('{"data":');
 		expect(bad.status).toBe(400);
 		expect((await json(bad)).error).toMatch(/not valid JSON/);
-		const noId = await post(JSON.stringify({ data: { type: 'webhook_event' } }));
+		const noId = await post(
+			JSON.stringify({ data: { attributes: { event_type: 'transcription.transcribed' } } }),
+		);
 		expect(noId.status).toBe(400);
 		expect((await json(noId)).error).toMatch(/data\.id/);
+		// an event the user did not select is acknowledged before the rest of it is checked
+		const unselectedNoId = await post(
+			JSON.stringify({ data: { attributes: { event_type: 'transcription.deleted' } } }),
+		);
+		expect(unselectedNoId.status).toBe(200);
 		expect((await post('hello', 'text/plain')).status).toBe(400);
 		const multipart = await fetch(url, { method: 'POST', body: new FormData() });
 		expect(multipart.status).toBe(415);
@@ -460,7 +526,7 @@ type Variant = Partial<Variants>;
 
 /** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
 const MATRIX: Array<[string, Variant]> = [
-	...(['create', 'manage', 'resource', 'list'] as const).flatMap((dimension) =>
+	...(['create', 'manage', 'resource', 'list', 'members'] as const).flatMap((dimension) =>
 		VARIANT_DIMENSIONS[dimension]
 			.filter((_value, index) => index > 0 || dimension === 'create')
 			.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
@@ -534,6 +600,7 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 			// the id from the answer, or found through the list; none where the service offers neither
 			...(givesId || manages ? { endpointId: endpoint.id } : {}),
 			...(manages ? {} : { manageable: false }),
+			account: accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId }),
 		});
 		expect((await deliverOne()).sort()).toEqual(EVENTS);
 		expect(endpoints()).toHaveLength(4);
@@ -643,6 +710,54 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		}
 		// the old endpoint's deliveries carry a token that is no longer valid: one execution, not two
 		expect(await deliverOne()).toEqual(['transcription.transcribed']);
+	});
+
+	test('the credential switched to another account: re-activation registers one endpoint there, deletes nothing at the old, whose deliveries are refused', async () => {
+		await setUpVariant();
+		await activate();
+		const [old] = mine();
+		const oldRegistration = registration()!;
+		// the user points the credential at another account; n8n keeps the hidden token fields as they were
+		Object.assign(h.store.data, {
+			clientId: SECOND_CLIENT.clientId,
+			clientSecret: SECOND_CLIENT.clientSecret,
+			assertion: SECOND_CLIENT.assertions[0],
+		});
+		const from = sandbox.requestLog.length;
+		// n8n deactivates and activates the workflow
+		await hook('delete');
+		await activate();
+
+		const [current, ...more] = mine().filter((e) => e.id !== old.id);
+		expect(more).toEqual([]);
+		expect(current.clientId).toBe(SECOND_CLIENT.clientId);
+		expect(registration()).toMatchObject({
+			tokenHash: hashOf(current.callbackUri),
+			account: accountFingerprint({ baseUrl: sandbox.url, clientId: SECOND_CLIENT.clientId }),
+		});
+		// nothing deleted anywhere; the old account's endpoint is as it was
+		expect(sandbox.requestLog.slice(from).filter((r) => r.method === 'DELETE')).toEqual([]);
+		expect(sandbox.endpoints.get(old.id)).toEqual(old);
+		expect(endpoints()).toHaveLength(3 + 2);
+		// the new account's tokens came before any call, not after a refusal
+		const calls = sandbox.requestLog.slice(from);
+		expect(calls[0]).toMatchObject({ path: '/oauth/token', grantType: 'assertion', status: 200 });
+		expect(calls.filter((r) => r.status === 401)).toEqual([]);
+		// the log says which endpoint to delete, and where; no token
+		const said = warnings.filter((w) => w.includes('another account'));
+		expect(said).toHaveLength(1);
+		expect(said[0]).toContain(
+			`The webhook endpoint ${oldRegistration.endpointId ? `${String(oldRegistration.endpointId)} ` : ''}that delivers to ${productionUrl()} was registered with another account`,
+		);
+		expect(said[0]).toContain("delete it in that account's developers dashboard");
+		expect(said[0]).not.toContain(tokenOf(old.callbackUri)!);
+
+		// both endpoints deliver: the old one's token is no longer this trigger's
+		expect((await deliverOne()).sort()).toEqual(EVENTS);
+		const to = (id: string) =>
+			sandbox.deliveries.filter((d) => d.endpointId === id).map((d) => d.status);
+		expect(new Set(to(old.id))).toEqual(new Set([401]));
+		expect(to(current.id)).toEqual([200, 200]);
 	});
 
 	test('Listen for test event, twice: at most one endpoint for the test URL, production untouched', async () => {

@@ -20,8 +20,11 @@ import {
 	parseVariantPatch,
 	readAnswer,
 	retryAfterValue,
+	rotatesRefreshTokens,
+	tokenAnswerBody,
 	tokenRefusalStatus,
 	VARIANT_DIMENSIONS,
+	withMembers,
 } from '../../sandbox/variants';
 
 const endpoint = (id: string): FlatEndpoint => ({
@@ -48,6 +51,8 @@ describe('the table and its parsing', () => {
 			delivery: 'json',
 			'event-id': 'per-endpoint',
 			numbers: 'number',
+			'token-answer': 'contract',
+			members: 'contract',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
@@ -201,6 +206,110 @@ describe('webhook-endpoint answers', () => {
 			status: 405,
 			headers: { allow: 'POST' },
 		});
+	});
+});
+
+describe('members: the loose reading of endpoint resources', () => {
+	const extras = {
+		description: null,
+		disabled_at: null,
+		metadata: { source: 'api', tags: [], retries: 5 },
+	};
+
+	test('contract leaves every answer as it is', () => {
+		const answer = creationAnswer('jsonapi', endpoint('7'), SELF);
+		expect(withMembers('contract', answer)).toBe(answer);
+	});
+
+	test('a JSON:API document: an integer id, Created_At, extra and null members, around the resource too', () => {
+		const answer = readAnswer('jsonapi', endpoint('7'), SELF);
+		expect(withMembers('loose', answer)).toEqual({
+			...answer,
+			body: {
+				jsonapi: { version: '1.1' },
+				data: {
+					id: 7,
+					type: 'webhook_endpoint',
+					attributes: {
+						callback_uri: 'http://127.0.0.1/7',
+						enabled_events: ['transcription.created'],
+						Created_At: '2025-01-01T00:00:00.000Z',
+						...extras,
+					},
+					links: { self: SELF },
+					relationships: { owner: { data: null } },
+					meta: null,
+				},
+				meta: null,
+			},
+		});
+	});
+
+	test('a bare array of flat objects; an id that is no whole number stays a string', () => {
+		const page = listAnswer(
+			{ resource: 'flat', list: 'single' },
+			[endpoint('3'), endpoint('e-1')],
+			{ number: 1, size: 2 },
+			COLLECTION,
+			selfOf,
+		);
+		const loose = (id: number | string) => ({
+			id,
+			callback_uri: `http://127.0.0.1/${id}`,
+			enabled_events: ['transcription.created'],
+			Created_At: '2025-01-01T00:00:00.000Z',
+			...extras,
+		});
+		expect(withMembers('loose', page).body).toEqual([loose(3), loose('e-1')]);
+	});
+
+	test('empty answers stay empty; links.next of a page is kept', () => {
+		expect(withMembers('loose', { status: 204 })).toEqual({ status: 204 });
+		const paged = listAnswer(
+			{ resource: 'jsonapi', list: 'paged' },
+			[endpoint('1'), endpoint('2'), endpoint('3')],
+			{ number: 1, size: 2 },
+			COLLECTION,
+			selfOf,
+		);
+		const body = withMembers('loose', paged).body as { links: { next: string } };
+		expect(body.links.next).toBe(pageUrl(COLLECTION, { number: 2, size: 2 }));
+	});
+});
+
+describe('token-answer', () => {
+	const issued = {
+		accessToken: 'at',
+		refreshToken: 'rt',
+		expiresInSeconds: 7200,
+		scope: 'write_transcriptions write_media',
+		issuedAtMs: 1_767_225_600_250,
+	};
+
+	test('contract: the six members of 2.1; refresh tokens rotate', () => {
+		expect(tokenAnswerBody('contract', issued)).toEqual({
+			access_token: 'at',
+			token_type: 'Bearer',
+			expires_in: 7200,
+			refresh_token: 'rt',
+			scope: 'write_transcriptions write_media',
+			created_at: 1_767_225_600,
+		});
+		expect(rotatesRefreshTokens('contract')).toBe(true);
+	});
+
+	test('loose: expires_in a string, scope null, no token_type, created_at fractional; none rotate', () => {
+		expect(tokenAnswerBody('loose', issued)).toEqual({
+			access_token: 'at',
+			expires_in: '7200',
+			refresh_token: 'rt',
+			scope: null,
+			created_at: 1_767_225_600.25,
+		});
+		expect(tokenAnswerBody('loose', { ...issued, refreshToken: undefined })).not.toHaveProperty(
+			'refresh_token',
+		);
+		expect(rotatesRefreshTokens('loose')).toBe(false);
 	});
 });
 

@@ -292,18 +292,19 @@ describe('list: the list of webhook endpoints', () => {
 	});
 });
 
-describe('token-refusal: the status of the token endpoint refusals', () => {
-	const refresh = (refreshToken: string, overrides: Record<string, string> = {}) =>
-		post(
-			tokenUrl(sandbox, {
-				grant_type: 'refresh_token',
-				refresh_token: refreshToken,
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-				...overrides,
-			}),
-		);
+/** A refresh-token grant of the default client, as a client of the service sends it. */
+const refresh = (refreshToken: string, overrides: Record<string, string> = {}) =>
+	post(
+		tokenUrl(sandbox, {
+			grant_type: 'refresh_token',
+			refresh_token: refreshToken,
+			client_id: DEFAULT_CLIENT.clientId,
+			client_secret: DEFAULT_CLIENT.clientSecret,
+			...overrides,
+		}),
+	);
 
+describe('token-refusal: the status of the token endpoint refusals', () => {
 	async function refusals() {
 		const { refresh_token } = await obtainToken(sandbox);
 		await refresh(refresh_token);
@@ -351,6 +352,121 @@ describe('token-refusal: the status of the token endpoint refusals', () => {
 	test('rfc (default): invalid_client 401, every other refusal 400', async () => {
 		await play({});
 		expect((await refusals()).map(([, status]) => status)).toEqual([400, 400, 401, 400, 400, 400]);
+	});
+});
+
+describe('token-answer: the members of the token answer', () => {
+	test('loose: expires_in a string, scope null, no token_type, a fractional created_at; refreshes answer no refresh token and do not rotate', async () => {
+		await play({ 'token-answer': 'loose' });
+		const res = await post(tokenUrl(sandbox, assertionParams()));
+		expect(res.status).toBe(200);
+		const first = await json(res);
+		expect(first).toEqual({
+			access_token: expect.any(String),
+			expires_in: '7200',
+			refresh_token: expect.any(String),
+			scope: null,
+			created_at: expect.any(Number),
+		});
+		expect(Number.isInteger(first.created_at)).toBe(false);
+		expect('token_type' in first).toBe(false);
+		// the refresh token is not spent: it renews twice, and the answers carry none
+		for (let n = 0; n < 2; n++) {
+			const renewed = await refresh(first.refresh_token);
+			expect(renewed.status).toBe(200);
+			const body = await json(renewed);
+			expect(Object.keys(body).sort()).toEqual([
+				'access_token',
+				'created_at',
+				'expires_in',
+				'scope',
+			]);
+			const read = await fetch(`${sandbox.url}/webhook_endpoints`, {
+				headers: apiHeaders(sandbox, body.access_token),
+			});
+			expect(read.status).toBe(200);
+		}
+		const log = sandbox.requestLog.filter((r) => r.path === '/oauth/token');
+		expect(log.map((r) => [r.grantType, r.refreshSerial, r.issuedRefreshSerial])).toEqual([
+			['assertion', undefined, 1],
+			['assertion', undefined, 2],
+			['refresh_token', 2, undefined],
+			['refresh_token', 2, undefined],
+		]);
+	});
+
+	test('contract (default): the six members of 2.1, and a refresh rotates the refresh token', async () => {
+		await play({});
+		const first = await obtainToken(sandbox);
+		expect(Object.keys(first).sort()).toEqual([
+			'access_token',
+			'created_at',
+			'expires_in',
+			'refresh_token',
+			'scope',
+			'token_type',
+		]);
+		expect((await refresh(first.refresh_token)).status).toBe(200);
+		expect((await refresh(first.refresh_token)).status).toBe(400);
+	});
+});
+
+describe('members: the webhook-endpoint resource', () => {
+	test('loose: integer ids in sequence, extra and null members, Created_At; reads and deletes by that id', async () => {
+		await play({ members: 'loose' });
+		const first = await json(await create('/one'));
+		const second = await json(await create('/two'));
+		expect(first).toEqual({
+			jsonapi: { version: '1.1' },
+			data: {
+				id: 1,
+				type: 'webhook_endpoint',
+				attributes: {
+					callback_uri: `${receiver.url}/one`,
+					enabled_events: EVENTS,
+					Created_At: expect.stringMatching(ISO_MS_UTC),
+					description: null,
+					disabled_at: null,
+					metadata: { source: 'api', tags: [], retries: 5 },
+				},
+				links: { self: `${sandbox.url}/webhook_endpoints/1` },
+				relationships: { owner: { data: null } },
+				meta: null,
+			},
+			meta: null,
+		});
+		expect(second.data.id).toBe(2);
+		const list = await json(await get('/webhook_endpoints'));
+		expect(list.data.map((e: { id: unknown }) => e.id)).toEqual([1, 2]);
+		expect(list.meta).toBeNull();
+		expect((await json(await get('/webhook_endpoints/2'))).data.attributes.callback_uri).toBe(
+			`${receiver.url}/two`,
+		);
+		expect((await del('/webhook_endpoints/1')).status).toBe(204);
+		expect((await get('/webhook_endpoints/1')).status).toBe(404);
+	});
+
+	test('loose with resource=flat: flat objects with integer ids and the same extra members', async () => {
+		await play({ members: 'loose', resource: 'flat', create: 'flat' });
+		const created = await json(await create('/flat'));
+		expect(created).toEqual({
+			id: 1,
+			callback_uri: `${receiver.url}/flat`,
+			enabled_events: EVENTS,
+			Created_At: expect.stringMatching(ISO_MS_UTC),
+			description: null,
+			disabled_at: null,
+			metadata: { source: 'api', tags: [], retries: 5 },
+		});
+		expect(await json(await get('/webhook_endpoints'))).toEqual([created]);
+	});
+
+	test('loose with list=paged: links.next keeps working', async () => {
+		await play({ members: 'loose', list: 'paged' });
+		for (const n of [1, 2, 3]) await create(`/p${n}`);
+		const page = await json(await get('/webhook_endpoints'));
+		expect(page.data.map((e: { id: unknown }) => e.id)).toEqual([1, 2]);
+		expect(page.links.next).toMatch(/page%5Bnumber%5D=2/);
 	});
 });
 
@@ -559,7 +675,7 @@ describe('Choosing variants', () => {
 	test.each([
 		[
 			{ colour: 'red' },
-			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers.',
+			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members.',
 		],
 		[
 			{ create: 'flat', manage: 'absent-500' },

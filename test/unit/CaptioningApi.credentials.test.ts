@@ -1,9 +1,11 @@
 // The captioningApi credential type as n8n reads it: fields, authenticate() and the credential test.
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import fc from 'fast-check';
+import { type INode, type IHttpRequestOptions, type INodeType, Workflow } from 'n8n-workflow';
 
 import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
 import {
 	credentialValues,
+	normaliseBaseUrl,
 	valuesFingerprint,
 } from '../../nodes/Captioning/shared/credential/values';
 
@@ -79,11 +81,61 @@ describe('the credential test', () => {
 	const test_ = type.test;
 
 	test('reads /webhook_endpoints below the Base URL', () => {
-		expect(test_.request).toMatchObject({
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/webhook_endpoints',
-			method: 'GET',
+		expect(test_.request).toMatchObject({ url: '/webhook_endpoints', method: 'GET' });
+	});
+
+	/** The credential test's baseURL as n8n's own expression engine evaluates it for `baseUrl`. */
+	function evaluated(baseUrl: string): unknown {
+		const node: INode = {
+			id: 'n',
+			name: 'Credential test',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const nodeType = { description: { properties: [] } } as unknown as INodeType;
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: {
+				getByName: () => nodeType,
+				getByNameAndVersion: () => nodeType,
+				getKnownTypes: () => ({}),
+			},
 		});
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			test_.request.baseURL as string,
+			'internal',
+			{ $credentials: { baseUrl } } as never,
+			undefined,
+			'',
+		);
+	}
+
+	test.each([
+		['https://api.example.com', 'https://api.example.com'],
+		['https://api.example.com/', 'https://api.example.com'],
+		['  https://api.example.com//  ', 'https://api.example.com'],
+		['\thttps://api.example.com/v1/\n', 'https://api.example.com/v1'],
+	])('its Base URL follows the one rule of every other caller: %j → %j', (input, expected) => {
+		expect(normaliseBaseUrl(input)).toBe(expected);
+		expect(evaluated(input)).toBe(expected);
+	});
+
+	test('the expression and normaliseBaseUrl agree on any Base URL a user may type', () => {
+		const padding = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \t ');
+		const slashes = fc.constantFrom('', '/', '//', '///');
+		const path = fc.stringMatching(/^(\/[a-z0-9._~-]{1,8}){0,3}$/);
+		fc.assert(
+			fc.property(padding, path, slashes, padding, (before, p, s, after) => {
+				const input = `${before}https://api.example.com${p}${s}${after}`;
+				expect(evaluated(input)).toBe(normaliseBaseUrl(input));
+			}),
+			{ numRuns: 200 },
+		);
 	});
 
 	test('only a refused token, a refused media type and a failing service fail it', () => {

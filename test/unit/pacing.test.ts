@@ -4,11 +4,9 @@ import {
 	MAX_ATTEMPTS,
 	MIN_RETRY_DELAY_MS,
 	pacerFor,
-	parseRetryAfter,
 	pauseBeforeNextRequest,
 	planPause,
 	planRetry,
-	readAnnouncement,
 	RetryStop,
 	retryDelayMs,
 	sendPaced,
@@ -17,19 +15,21 @@ import {
 	WaitCancelledError,
 } from '../../nodes/Captioning/transport/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
+import { readAnnouncement, readRetryAfter } from '../../nodes/Captioning/shared/schemas';
 import { settle } from '../../nodes/Captioning/shared/settle';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
-describe('parseRetryAfter', () => {
+describe('readRetryAfter', () => {
 	test('delta-seconds, an HTTP date, and nothing', () => {
-		expect(parseRetryAfter('2')).toBe(2000);
-		expect(parseRetryAfter('0')).toBe(0);
-		expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', NOW)).toBe(5000);
-		expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:05 GMT', NOW)).toBe(0);
-		expect(parseRetryAfter(undefined)).toBeUndefined();
-		expect(parseRetryAfter(' ')).toBeUndefined();
-		expect(parseRetryAfter('soon')).toBeUndefined();
+		expect(readRetryAfter('2', NOW)).toBe(2000);
+		expect(readRetryAfter('0', NOW)).toBe(0);
+		expect(readRetryAfter('-3', NOW)).toBe(0);
+		expect(readRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', NOW)).toBe(5000);
+		expect(readRetryAfter('Wed, 31 Dec 2025 00:00:05 GMT', NOW)).toBe(0);
+		expect(readRetryAfter(undefined, NOW)).toBeUndefined();
+		expect(readRetryAfter(' ', NOW)).toBeUndefined();
+		expect(readRetryAfter('soon', NOW)).toBeUndefined();
 	});
 });
 
@@ -118,15 +118,31 @@ describe('planRetry', () => {
 });
 
 describe('announced limits and pauses', () => {
-	test('X-RateLimit headers are read; missing ones are ignored', () => {
-		expect(readAnnouncement({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '100' })).toEqual({
-			remaining: 0,
-			resetAtMs: 100_000,
-		});
+	test('X-RateLimit headers are read whatever the case of their names; missing ones are ignored', () => {
 		expect(
-			readAnnouncement({ 'x-ratelimit-remaining': ['5'], 'x-ratelimit-reset': ['7'] }),
-		).toEqual({ remaining: 5, resetAtMs: 7000 });
-		expect(readAnnouncement({})).toBeUndefined();
+			readAnnouncement({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1767225700' }, NOW),
+		).toEqual({ remaining: 0, resetAtMs: 1_767_225_700_000 });
+		expect(
+			readAnnouncement(
+				{ 'X-RateLimit-Remaining': ['5'], 'X-RATELIMIT-RESET': ['1767225607'] },
+				NOW,
+			),
+		).toEqual({ remaining: 5, resetAtMs: 1_767_225_607_000 });
+		expect(readAnnouncement({}, NOW)).toBeUndefined();
+		expect(
+			readAnnouncement({ 'x-ratelimit-remaining': 'none', 'x-ratelimit-reset': '9' }, NOW),
+		).toBe(undefined);
+	});
+
+	test.each([
+		['epoch seconds', String(NOW / 1000 + 30), NOW + 30_000],
+		['epoch milliseconds', String(NOW + 30_000), NOW + 30_000],
+		['seconds from now', '30', NOW + 30_000],
+		['a decimal of seconds from now', '1.5', NOW + 1_500],
+	])('X-RateLimit-Reset in %s', (_name, reset, at) => {
+		expect(
+			readAnnouncement({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, NOW),
+		).toEqual({ remaining: 0, resetAtMs: at });
 	});
 
 	test('pause only when the window is used up, until it resets', () => {
@@ -136,17 +152,18 @@ describe('announced limits and pauses', () => {
 		expect(pauseBeforeNextRequest({ remaining: 0, resetAtMs: 5000 }, 6000)).toBe(0);
 	});
 
-	test('planPause: go, pause, or give up when the pause would not fit in the budget', () => {
+	test('planPause: go, pause, and a pause beyond what is left of the budget capped to none (send)', () => {
 		const limits = { budgetMs: 10_000, maxAttempts: 3 };
 		expect(planPause(0, 0, limits)).toEqual({ kind: 'go' });
 		expect(planPause(4000, 6000, limits)).toEqual({ kind: 'pause', ms: 4000 });
-		expect(planPause(4001, 6000, limits)).toEqual({ kind: 'give-up', ms: 4001 });
+		expect(planPause(4001, 6000, limits)).toEqual({ kind: 'go' });
+		expect(planPause(3_600_000, 0, limits)).toEqual({ kind: 'go' });
 	});
 
 	test('a pacer hands out an announced pause once', () => {
 		const pacer = pacerFor(`unit-${Math.random()}`);
 		expect(pacer.takePause(0)).toBe(0);
-		pacer.afterResponse({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' });
+		pacer.afterResponse({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' }, 0);
 		expect(pacer.takePause(1000)).toBe(2000);
 		expect(pacer.takePause(1000)).toBe(0);
 	});
@@ -197,22 +214,28 @@ const rateLimited = (headers: Record<string, string>) =>
 		cause: { response: { status: 429, headers, data: {} } },
 	});
 
-/** sendPaced with a fake clock whose sleep advances it, and a script of answers. */
-function harness(script: Array<() => unknown>, signal?: AbortSignal) {
+/**
+ * sendPaced with a fake clock whose sleep advances it, and a script of answers; each request takes `requestMs` of
+ * that clock.
+ */
+function harness(script: Array<() => unknown>, signal?: AbortSignal, requestMs = 0) {
 	const clock = { now: NOW };
 	const slept: number[] = [];
 	let sent = 0;
 	const send = async () => {
 		const next = script[Math.min(sent, script.length - 1)];
 		sent++;
+		clock.now += requestMs;
 		const outcome = next();
 		if (outcome instanceof Error) throw outcome;
 		return outcome as { headers: Record<string, string>; body: unknown };
 	};
+	// one service account: the runs of one harness share its pacer
+	const pacer = pacerFor(`paced-${Math.random()}`);
 	const run = () =>
 		sendPaced(send, {
 			method: 'GET',
-			pacer: pacerFor(`paced-${Math.random()}`),
+			pacer,
 			readFailure,
 			now: () => clock.now,
 			sleep: async (ms) => {
@@ -245,13 +268,13 @@ describe('sendPaced: endless 429s end within the budget', () => {
 		expect(h.sent()).toBe(MAX_ATTEMPTS);
 		expect(h.slept).toEqual([1000, 2000, 4000, 8000, 16000]);
 		expect(total(h.slept)).toBeLessThanOrEqual(WAIT_BUDGET_MS);
-		expect(stop.waitedMs).toBe(31_000);
+		expect(stop.elapsedMs).toBe(31_000);
 	});
 
 	test('Retry-After: 20 each time: three waits fill the 60 s, the fourth would not fit', async () => {
 		const h = harness([() => rateLimited({ 'retry-after': '20' })]);
 		const stop = await stopOf(h.run());
-		expect(stop).toMatchObject({ reason: 'budget', attempts: 4, waitedMs: 60_000 });
+		expect(stop).toMatchObject({ reason: 'budget', attempts: 4, elapsedMs: 60_000 });
 		expect(stop.refusedWaitMs).toBe(20_000);
 		expect(h.slept).toEqual([20_000, 20_000, 20_000]);
 	});
@@ -259,7 +282,7 @@ describe('sendPaced: endless 429s end within the budget', () => {
 	test('a Retry-After longer than the budget: no wait at all', async () => {
 		const h = harness([() => rateLimited({ 'retry-after': '3600' })]);
 		const stop = await stopOf(h.run());
-		expect(stop).toMatchObject({ reason: 'budget', attempts: 1, waitedMs: 0 });
+		expect(stop).toMatchObject({ reason: 'budget', attempts: 1, elapsedMs: 0 });
 		expect(h.slept).toEqual([]);
 	});
 
@@ -290,13 +313,31 @@ describe('sendPaced: endless 429s end within the budget', () => {
 	});
 });
 
+describe('sendPaced: the budget counts requests as well as waits', () => {
+	test('requests of 20 s and a Retry-After of 10 s: three attempts fill the 60 s, the fourth is not made', async () => {
+		const h = harness([() => rateLimited({ 'retry-after': '10' })], undefined, 20_000);
+		const stop = await stopOf(h.run());
+		// 20 s request, 10 s wait, 20 s request (50 s), 10 s wait (60 s), 20 s request (80 s): no room for more
+		expect(h.sent()).toBe(3);
+		expect(h.slept).toEqual([10_000, 10_000]);
+		expect(stop).toMatchObject({ reason: 'budget', attempts: 3, elapsedMs: 80_000 });
+	});
+
+	test('requests that take no time: the waits alone fill the budget, as before', async () => {
+		const h = harness([() => rateLimited({ 'retry-after': '10' })]);
+		const stop = await stopOf(h.run());
+		expect(h.sent()).toBe(MAX_ATTEMPTS);
+		expect(stop).toMatchObject({ reason: 'attempts', elapsedMs: 50_000 });
+	});
+});
+
 describe('sendPaced: pauses come out of the same budget', () => {
 	const usedUp = (resetInMs: number) => ({
 		'x-ratelimit-remaining': '0',
 		'x-ratelimit-reset': String((NOW + resetInMs) / 1000),
 	});
 
-	test('an announced pause of 30 s, then a 429 asking 40 s: stops, 30 s waited in all', async () => {
+	test('an announced pause of 30 s, then a 429 asking 40 s: stops, 30 s spent in all', async () => {
 		const h = harness([
 			() => rateLimited({ ...usedUp(30_000), 'retry-after': '0' }),
 			() => rateLimited({ 'retry-after': '40' }),
@@ -304,21 +345,32 @@ describe('sendPaced: pauses come out of the same budget', () => {
 		const stop = await stopOf(h.run());
 		// attempt 1 answered 429 (back-off 1 s) and announced the window; attempt 2 paused for the window
 		expect(h.slept).toEqual([1000, 29_000]);
-		expect(stop).toMatchObject({ reason: 'budget', waitedMs: 30_000, refusedWaitMs: 40_000 });
+		expect(stop).toMatchObject({ reason: 'budget', elapsedMs: 30_000, refusedWaitMs: 40_000 });
 		expect(total(h.slept)).toBeLessThanOrEqual(WAIT_BUDGET_MS);
 	});
 
-	test('an announced window that reopens later than the budget allows: nothing more is sent', async () => {
-		const h = harness([
-			() => rateLimited({ ...usedUp(3_600_000), 'retry-after': '1' }),
-			() => ({ headers: {}, body: 'never' }),
-		]);
-		const stop = await stopOf(h.run());
-		expect(h.sent()).toBe(1);
-		expect(h.slept).toEqual([1000]);
-		expect(stop).toMatchObject({ reason: 'budget', failure: undefined });
-		expect(stop.refusedWaitMs).toBeGreaterThan(WAIT_BUDGET_MS);
-	});
+	test.each([
+		[
+			'an hour ahead',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 3600) },
+		],
+		[
+			'in milliseconds, an hour ahead',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW + 3_600_000) },
+		],
+	])(
+		'an announced reset %s, beyond the budget: capped, the request is sent and its answer decides',
+		async (_name, announced) => {
+			const h = harness([
+				() => ({ headers: announced, body: 'first' }),
+				() => ({ headers: {}, body: 'second' }),
+			]);
+			await expect(h.run()).resolves.toMatchObject({ body: 'first' });
+			await expect(h.run()).resolves.toMatchObject({ body: 'second' });
+			expect(h.sent()).toBe(2);
+			expect(h.slept).toEqual([]);
+		},
+	);
 });
 
 describe('sendPaced: a cancelled execution', () => {
@@ -362,8 +414,33 @@ describe('sendPaced: a cancelled execution', () => {
 			],
 			signal,
 		);
-		await expect(h.run()).rejects.toBeInstanceOf(WaitCancelledError);
+		const error = await h.run().catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(WaitCancelledError);
+		// what ended the call was the cancellation during its request, not a wait
+		expect(error).toMatchObject({ during: 'request' });
 		expect(h.sent()).toBe(1);
 		expect(h.slept).toEqual([]);
+	});
+
+	test('cancelled during a wait: says so', async () => {
+		const { signal, cancel } = cancellable();
+		const error = await sendPaced(
+			async () => {
+				throw rateLimited({ 'retry-after': '30' });
+			},
+			{
+				method: 'GET',
+				pacer: pacerFor(`cancel-${Math.random()}`),
+				readFailure,
+				signal,
+				// the execution is cancelled while the retry waits
+				sleep: async () => {
+					cancel();
+					await new Promise(() => {});
+				},
+			},
+		).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(WaitCancelledError);
+		expect(error).toMatchObject({ during: 'wait' });
 	});
 });

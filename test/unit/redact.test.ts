@@ -1,5 +1,10 @@
 // The last line of defence: query strings and secrets out of every message.
-import { redact, stripQueryStrings } from '../../nodes/Captioning/shared/redact';
+import {
+	callbackTokensIn,
+	redact,
+	redactJson,
+	stripQueryStrings,
+} from '../../nodes/Captioning/shared/redact';
 
 const SECRET = 'cs-very-secret-123';
 
@@ -15,5 +20,50 @@ describe('redact and stripQueryStrings', () => {
 		expect(
 			redact(`a ${weird} b ${encodeURIComponent(weird)} c`, [weird, '', undefined, 'ab']),
 		).toBe('a [redacted] b [redacted] c');
+	});
+});
+
+describe('the service’s words: redactJson and callbackTokensIn', () => {
+	const TOKEN = 'Abcdefghijklmnopqrstuvwxyz012345';
+
+	test('the callback tokens a request carries are the `token` parameters of its URL values', () => {
+		expect(
+			callbackTokensIn([
+				['callback_uri', `https://n8n.example.com/webhook/x/webhook?token=${TOKEN}`],
+				['enabled_events[]', 'transcription.created'],
+				['callback_uri', 'https://other.example.com/hook'],
+				['note', 'not a url ?token=nope'],
+			]),
+		).toEqual([TOKEN]);
+		expect(callbackTokensIn(undefined)).toEqual([]);
+	});
+
+	test('every string of a JSON value, member names included, is redacted; its shape is kept', () => {
+		const body = {
+			errors: [
+				{
+					status: 422,
+					detail: `callback_uri https://n8n.example.com/w?token=${TOKEN} is taken`,
+					source: { [`/hooks/${TOKEN}`]: TOKEN, ok: true, n: null },
+				},
+			],
+		};
+		expect(redactJson(body, [TOKEN])).toEqual({
+			errors: [
+				{
+					status: 422,
+					detail: 'callback_uri https://n8n.example.com/w?[redacted] is taken',
+					source: { '/hooks/[redacted]': '[redacted]', ok: true, n: null },
+				},
+			],
+		});
+		// the value given is not changed
+		expect(body.errors[0].source).toHaveProperty(`/hooks/${TOKEN}`);
+	});
+
+	test('a value JSON cannot hold is replaced as a whole', () => {
+		const circular: Record<string, unknown> = {};
+		circular.self = circular;
+		expect(redactJson(circular, [TOKEN])).toEqual({ redacted: true });
 	});
 });

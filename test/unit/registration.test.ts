@@ -1,6 +1,8 @@
 // The trigger's registration decisions for services with and without reads, branch by branch.
 import {
+	accountFingerprint,
 	callbackUriWithToken,
+	deliversTo,
 	deliversWithToken,
 	endpointMatches,
 	endpointsFor,
@@ -10,8 +12,10 @@ import {
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
+	madeWith,
 	migrateRegistration,
 	orphanedEndpointWarning,
+	otherAccountWarning,
 	readRegistration,
 	sameHash,
 	unsupportedReason,
@@ -195,8 +199,73 @@ describe('keptKey', () => {
 			keptKey({ ...account, baseUrl: 'https://api.example.com' }, URL_),
 		);
 		expect(keptKey(account, URL_)).not.toBe(keptKey({ ...account, clientId: 'c2' }, URL_));
+		expect(keptKey(account, URL_)).toBe(
+			keptKey({ baseUrl: '  https://api.example.com//  ', clientId: ' c1 ' }, URL_),
+		);
 		expect(keptKey(account, URL_)).not.toBe(
 			keptKey(account, URL_.replace('/webhook/', '/webhook-test/')),
 		);
+	});
+});
+
+describe('the account a registration was made with', () => {
+	const account = { baseUrl: 'https://api.example.com', clientId: 'client-1' };
+	const fingerprint = accountFingerprint(account);
+
+	test('a hash of the normalised Base URL and the Client ID, never the values', () => {
+		expect(fingerprint).toMatch(/^[\w-]{43}$/);
+		expect(fingerprint).not.toContain('client-1');
+		expect(fingerprint).not.toContain('api.example.com');
+		expect(
+			accountFingerprint({ baseUrl: ' https://api.example.com/ ', clientId: 'client-1 ' }),
+		).toBe(fingerprint);
+		expect(accountFingerprint({ ...account, clientId: 'client-2' })).not.toBe(fingerprint);
+		expect(accountFingerprint({ ...account, baseUrl: 'https://eu.example.com' })).not.toBe(
+			fingerprint,
+		);
+	});
+
+	test('is read back with the registration; anything but text is no account', () => {
+		expect(readRegistration({ registration: { ...stored, account: fingerprint } })).toEqual({
+			...stored,
+			account: fingerprint,
+		});
+		expect(readRegistration({ registration: { ...stored, account: 7 } })).toEqual(stored);
+	});
+
+	test('madeWith: the same account, or one saved before accounts were kept; never another', () => {
+		expect(madeWith({ account: fingerprint }, fingerprint)).toBe(true);
+		expect(madeWith({}, fingerprint)).toBe(true);
+		expect(
+			madeWith({ account: accountFingerprint({ ...account, clientId: 'x' }) }, fingerprint),
+		).toBe(false);
+	});
+
+	test('the warning for another account names the endpoint and the URL to delete, not the token', () => {
+		const warning = otherAccountWarning({ webhookUrl: `${URL_}?token=${TOKEN}`, endpointId: '42' });
+		expect(warning).toBe(
+			`The webhook endpoint 42 that delivers to ${URL_} was registered with another account of the captioning service (another Base URL or Client ID than the credential now has), which n8n cannot reach any more: it was left as it is there. Its deliveries are refused (their token is no longer valid); delete it in that account's developers dashboard.`,
+		);
+		expect(otherAccountWarning({ webhookUrl: URL_ })).toMatch(
+			/^The webhook endpoint that delivers to /,
+		);
+	});
+});
+
+describe('deliversTo: the one test before a delete', () => {
+	test('the callback URI without its query is this webhook URL, whatever the token', () => {
+		expect(deliversTo(flat(), URL_)).toBe(true);
+		expect(deliversTo(flat({ callback_uri: `${URL_}?token=other&x=1` }), URL_)).toBe(true);
+		expect(deliversTo(flat({ callback_uri: URL_ }), URL_)).toBe(true);
+	});
+
+	test('another URL, another path or host, or no callback URI: not this trigger’s', () => {
+		expect(deliversTo(flat({ callback_uri: 'https://crm.example.com/hooks?token=x' }), URL_)).toBe(
+			false,
+		);
+		expect(
+			deliversTo(flat({ callback_uri: URL_.replace('/webhook/', '/webhook-test/') }), URL_),
+		).toBe(false);
+		expect(deliversTo(flat({ callback_uri: undefined }), URL_)).toBe(false);
 	});
 });

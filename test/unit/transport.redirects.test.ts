@@ -123,11 +123,11 @@ describe('rateLimitMessage', () => {
 			rateLimitMessage(what, {
 				reason: 'budget',
 				attempts: 1,
-				waitedMs: 0,
+				elapsedMs: 400,
 				refusedWaitMs: 3_600_000,
 			}),
 		).toMatch(
-			/rate limit is used up for GET \/webhook_endpoints: it asks to wait 3600 s, longer than the 60 s this node waits in all\. Process fewer items/,
+			/rate limit is used up for GET \/webhook_endpoints: it asks to wait 3600 s, longer than the 60 s this node gives a call in all\. Process fewer items/,
 		);
 	});
 
@@ -136,17 +136,15 @@ describe('rateLimitMessage', () => {
 			rateLimitMessage(what, {
 				reason: 'budget',
 				attempts: 4,
-				waitedMs: 60_000,
+				elapsedMs: 60_000,
 				refusedWaitMs: 20_000,
 			}),
-		).toMatch(
-			/after 60 s of waiting it asks for 20 s more, beyond the 60 s this node waits in all/,
-		);
+		).toMatch(/after 60 s it asks for 20 s more, beyond the 60 s this node gives a call in all/);
 	});
 
 	test('the attempts used up', () => {
-		expect(rateLimitMessage(what, { reason: 'attempts', attempts: 6, waitedMs: 31_000 })).toMatch(
-			/still exceeded for GET \/webhook_endpoints after 6 attempts and 31 s of waiting/,
+		expect(rateLimitMessage(what, { reason: 'attempts', attempts: 6, elapsedMs: 31_000 })).toMatch(
+			/still exceeded for GET \/webhook_endpoints after 6 attempts in 31 s/,
 		);
 	});
 

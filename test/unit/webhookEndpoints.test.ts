@@ -4,7 +4,6 @@ import {
 	collectEndpoints,
 	createdEndpoint,
 	createdEndpointId,
-	headerValue,
 	idFromLocation,
 	nextFromLinkHeader,
 	nextPagePath,
@@ -16,6 +15,7 @@ import {
 	redactEndpoint,
 	UnexpectedListError,
 } from '../../nodes/Captioning/shared/webhookEndpoints';
+import { headerValue } from '../../nodes/Captioning/shared/schemas';
 
 const URI = 'https://n8n.example.com/webhook/abc/webhook?token=s3cret';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
@@ -95,18 +95,25 @@ describe('headerValue', () => {
 });
 
 describe('idFromLocation', () => {
-	test('the last path segment of an absolute or relative Location, decoded', () => {
+	test('the segment after webhook_endpoints of an absolute or relative Location, decoded', () => {
 		expect(idFromLocation('https://api.example.com/webhook_endpoints/ep-1')).toBe('ep-1');
+		expect(idFromLocation('https://api.example.com/v1/webhook_endpoints/42')).toBe('42');
 		expect(idFromLocation('/webhook_endpoints/ep-1/')).toBe('ep-1');
 		expect(idFromLocation('/webhook_endpoints/a%20b?x=1#y')).toBe('a b');
 		expect(idFromLocation('/webhook_endpoints/%E0%A4%A')).toBe('%E0%A4%A');
 	});
 
-	test('no header or no segment: no id', () => {
+	test('no header, no segment, or a path that is not below /webhook_endpoints/: no id', () => {
 		expect(idFromLocation(undefined)).toBeUndefined();
 		expect(idFromLocation('')).toBeUndefined();
 		expect(idFromLocation('https://api.example.com/')).toBeUndefined();
 		expect(idFromLocation('http://[bad')).toBeUndefined();
+		expect(idFromLocation('/webhook_endpoints')).toBeUndefined();
+		expect(idFromLocation('/webhook_endpoints/')).toBeUndefined();
+		// a job, a queue entry or another resource: its id would name no endpoint, or another one
+		expect(idFromLocation('https://api.example.com/jobs/42')).toBeUndefined();
+		expect(idFromLocation('/queue/webhook_endpoints_jobs/7')).toBeUndefined();
+		expect(idFromLocation('/webhook_endpoints/42/deliveries/9')).toBeUndefined();
 	});
 });
 

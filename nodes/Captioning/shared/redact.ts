@@ -18,3 +18,36 @@ export function redact(text: string, secrets: Array<string | undefined | null>):
 	}
 	return result;
 }
+
+/** A JSON value with `redact` applied to every string in it, names of members included. */
+export function redactJson<T>(value: T, secrets: Array<string | undefined | null>): T {
+	try {
+		return JSON.parse(JSON.stringify(value), (_key, item: unknown) => {
+			if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+				return typeof item === 'string' ? redact(item, secrets) : item;
+			}
+			return Object.fromEntries(
+				Object.entries(item).map(([name, member]) => [redact(name, secrets), member]),
+			);
+		}) as T;
+	} catch {
+		return { redacted: true } as T;
+	}
+}
+
+/**
+ * The callback tokens a request carries: the `token` query parameter of each URL among its form values (the
+ * trigger registers its callback URI with one). The service may quote them back in its words.
+ */
+export function callbackTokensIn(form: ReadonlyArray<[string, string]> | undefined): string[] {
+	const tokens: string[] = [];
+	for (const [, value] of form ?? []) {
+		try {
+			const token = new URL(value).searchParams.get('token');
+			if (token) tokens.push(token);
+		} catch {
+			// not a URL: nothing of the kind to hide
+		}
+	}
+	return tokens;
+}

@@ -1,72 +1,160 @@
-// What the service sends, as zod schemas (contract sections 2.1, 2.2 and 2.3). The inferred types are the only
-// types the rest of the package uses for these payloads. Unknown extra fields pass through.
+// Every answer of the service, read by need: one small parser per answer shape takes the members the code uses
+// and nothing else. Only a member the code cannot do without can fail an answer, and the failure names it; every
+// other member may be absent, null, of another type or extra, and changes nothing. A member the code can do
+// without is read when usable (readText, readCount, readId) and is otherwise absent. docs/design.md has the why.
+// The webhook-endpoint shapes (create, item, list page) are read the same way in webhookEndpoints.ts.
 import { z } from 'zod';
 
-/** Section 2.1. */
-export const tokenResponseSchema = z
-	.object({
-		access_token: z.string().min(1),
-		token_type: z.string().refine((value) => value.toLowerCase() === 'bearer', {
-			message: 'must be "Bearer"',
-		}),
-		expires_in: z.number().int().positive().optional(),
-		refresh_token: z.string().min(1).optional(),
-		scope: z.string().optional(),
-		created_at: z.number().int().optional(),
-	})
-	.passthrough();
-export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+type Json = Record<string, unknown>;
 
-/** OAuth 2.0 error body (RFC 6749 section 5.2), as the token endpoint answers a refused grant. */
-export const oauthErrorSchema = z
-	.object({ error: z.string(), error_description: z.string().optional() })
-	.passthrough();
+export const isObject = (value: unknown): value is Json =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** JSON:API error document, as the API answers a refused call. */
-export const jsonApiErrorSchema = z
-	.object({
-		errors: z
-			.array(
-				z
-					.object({
-						status: z.string().optional(),
-						code: z.string().optional(),
-						title: z.string().optional(),
-						detail: z.string().optional(),
-					})
-					.passthrough(),
-			)
-			.min(1),
-	})
-	.passthrough();
+/** A member's value when it is the object's own (never one of Object's prototype); else undefined. */
+export function memberOf(value: unknown, name: string): unknown {
+	return isObject(value) && Object.hasOwn(value, name) ? value[name] : undefined;
+}
+
+/** Text: a string with more than white space in it. */
+export function readText(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+const DECIMAL = /^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
+/** A count (seconds, requests): a finite number from 0, or a string that spells one (`"7200"`, `" 12.5 "`). */
+export function readCount(value: unknown): number | undefined {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && DECIMAL.test(value)
+				? Number(value)
+				: Number.NaN;
+	return Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/** An id: JSON:API's string, or the integer of a service that numbers its records (exact: a safe integer). */
+export function readId(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.length > 0 ? value : undefined;
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+		? String(value)
+		: undefined;
+}
+
+/** A member the code can do without, in a zod shape: its value when `read` can use it, else undefined. */
+const byNeed = <T>(read: (value: unknown) => T | undefined) => z.unknown().transform(read);
+
+// ---- the token endpoint (contract 2.1, 4.1, 4.2) ---------------------------------------------------------------
+
+/**
+ * A token answer. Only `access_token` is required; `expires_in` counts when it is a positive number or a numeric
+ * string; `refresh_token` when it is text (RFC 6749 section 6: without one, the client keeps the one it holds).
+ * `token_type`, `scope`, `created_at` and anything else decide nothing and are not read.
+ */
+export const tokenAnswerSchema = z.object({
+	access_token: z.string().refine((value) => value.trim() !== '', { message: 'is empty' }),
+	expires_in: byNeed((value) => {
+		const seconds = readCount(value);
+		return seconds !== undefined && seconds > 0 ? seconds : undefined;
+	}),
+	refresh_token: byNeed(readText),
+});
+export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
+
+/** An OAuth 2.0 error body (RFC 6749 section 5.2), as far as it is text; used only for wording. */
+export function readOAuthError(body: unknown): { error?: string; description?: string } {
+	const error = readText(memberOf(body, 'error'));
+	const description = readText(memberOf(body, 'error_description'));
+	return { ...(error ? { error } : {}), ...(description ? { description } : {}) };
+}
+
+// ---- API errors (A5) -------------------------------------------------------------------------------------------
+
+/** The service's own words in a JSON:API error document: each error's `detail`, else `title`, else `code`. */
+export function readErrorWords(body: unknown): string | undefined {
+	const errors = memberOf(body, 'errors');
+	const list = Array.isArray(errors) ? errors : isObject(errors) ? [errors] : [];
+	const words = list
+		.map(
+			(e) =>
+				readText(memberOf(e, 'detail')) ??
+				readText(memberOf(e, 'title')) ??
+				readText(memberOf(e, 'code')),
+		)
+		.filter((text): text is string => text !== undefined);
+	return words.length ? words.join('; ') : undefined;
+}
+
+// ---- rate-limit headers (A18) ------------------------------------------------------------------------------------
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+/** A header's first value, whatever the case of its name. */
+export function headerValue(headers: Headers | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === wanted);
+	const value = key === undefined ? undefined : headers[key];
+	const first = Array.isArray(value) ? value[0] : value;
+	return typeof first === 'string' ? first : first === undefined ? undefined : String(first);
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP date (RFC 9110 10.2.3); else none. */
+export function readRetryAfter(value: string | undefined, now: number): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+// X-RateLimit-Reset is written three ways in the wild: epoch seconds (GitHub), epoch milliseconds, and seconds
+// from now (the IETF draft's RateLimit-Reset); magnitudes tell them apart for any date after 2001
+const EPOCH_MS_FROM = 1e12;
+const EPOCH_S_FROM = 1e9;
+
+/** When the window reopens (epoch milliseconds), from X-RateLimit-Reset in any of its three spellings. */
+export function readResetAt(value: string | undefined, now: number): number | undefined {
+	const reset = readCount(value);
+	if (reset === undefined) return undefined;
+	if (reset >= EPOCH_MS_FROM) return reset;
+	if (reset >= EPOCH_S_FROM) return reset * 1000;
+	return now + reset * 1000;
+}
+
+/** The window the service announced: X-RateLimit-Remaining and X-RateLimit-Reset, both needed. */
+export function readAnnouncement(
+	headers: Headers,
+	now: number,
+): { remaining: number; resetAtMs: number } | undefined {
+	const remaining = readCount(headerValue(headers, 'x-ratelimit-remaining'));
+	const resetAtMs = readResetAt(headerValue(headers, 'x-ratelimit-reset'), now);
+	return remaining === undefined || resetAtMs === undefined ? undefined : { remaining, resetAtMs };
+}
+
+// ---- deliveries (contract 2.3) -----------------------------------------------------------------------------------
 
 /** Longer ids are not the service's: the per-process memory of started events keeps 10,000 of them. */
 const MAX_EVENT_ID_LENGTH = 200;
 
+/** `data.attributes.event_type` when it is a string: it decides whether the event is wanted at all. */
+export function readEventType(body: unknown): string | undefined {
+	const type = memberOf(memberOf(memberOf(body, 'data'), 'attributes'), 'event_type');
+	return typeof type === 'string' ? type : undefined;
+}
+
 /**
- * Section 2.3, read liberally: a refused delivery is retried five times and then lost, so only what the
- * trigger needs is required, the event id (de-duplication). The event type decides whether the event is
- * wanted, and is read only when it is a string. Everything else (2.3, 2.4) passes as it came.
+ * `data.id`, the one member a wanted delivery cannot do without (de-duplication): a string, or an exact integer
+ * (a service that numbers its events), both the same string id.
  */
-export const webhookEventHeadSchema = z
-	.object({
-		data: z
-			.object({
-				// JSON:API ids are strings; a service that numbers its events sends integers, which are as
-				// unambiguous while they are exact (safe integers): both become the same string id
-				id: z.preprocess(
-					(id) => (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? String(id) : id),
-					z.string().min(1).max(MAX_EVENT_ID_LENGTH),
-				),
-				attributes: z
-					.object({ event_type: z.string().optional().catch(undefined) })
-					.passthrough()
-					.optional()
-					.catch(undefined),
-			})
-			.passthrough(),
-	})
-	.passthrough();
+export const eventIdSchema = z.object({
+	data: z.object({
+		id: z.preprocess(
+			(id) => (typeof id === 'number' && readId(id) !== undefined ? String(id) : id),
+			z.string().min(1).max(MAX_EVENT_ID_LENGTH),
+		),
+	}),
+});
 
 /** Turns zod issues into one line that names the paths, never the values (which may be secrets). */
 export function describeIssues(error: z.ZodError, limit = 5): string {

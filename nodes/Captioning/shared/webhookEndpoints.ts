@@ -1,6 +1,8 @@
 // Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
 // answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
-// These pure functions read every plausible shape; the calls at the end are thin wiring over the transport.
+// These pure functions read every plausible shape by need (shared/schemas.ts): an endpoint is its callback_uri,
+// with an id and enabled_events when usable; nothing else of it can fail an answer. The calls at the end are thin
+// wiring over the transport.
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -12,6 +14,8 @@ import {
 	statusOf,
 } from '../transport';
 import { CREDENTIAL_TYPE } from './constants';
+import { normaliseBaseUrl } from './credential/values';
+import { headerValue, isObject, memberOf, readId, readText } from './schemas';
 import { settle } from './settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
@@ -23,14 +27,6 @@ export interface WebhookEndpoint extends IDataObject {
 	callback_uri: string;
 	enabled_events: string[];
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const idOf = (value: unknown): string | null =>
-	(typeof value === 'string' && value.length > 0) || typeof value === 'number'
-		? String(value)
-		: null;
 
 /** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
 export function parseBody(body: unknown): unknown {
@@ -46,18 +42,21 @@ export function parseBody(body: unknown): unknown {
 /** One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`). */
 export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
 	if (!isObject(value)) return undefined;
-	const source = isObject(value.attributes) ? value.attributes : value;
-	if (typeof source.callback_uri !== 'string') return undefined;
+	const attributes = memberOf(value, 'attributes');
+	const source = isObject(attributes) ? attributes : value;
+	const callbackUri = readText(memberOf(source, 'callback_uri'));
+	if (callbackUri === undefined) return undefined;
+	const events = memberOf(source, 'enabled_events');
 	const rest: IDataObject = { ...(source as IDataObject) };
 	// the envelope's members describe the document, not the endpoint
 	for (const key of ['id', 'type', 'attributes', 'links', 'relationships', 'meta'])
 		delete rest[key];
 	return {
 		...rest,
-		id: idOf(value.id),
-		callback_uri: source.callback_uri,
-		enabled_events: Array.isArray(source.enabled_events)
-			? source.enabled_events.filter((e): e is string => typeof e === 'string')
+		id: readId(memberOf(value, 'id')) ?? null,
+		callback_uri: callbackUri,
+		enabled_events: Array.isArray(events)
+			? events.filter((e): e is string => typeof e === 'string')
 			: [],
 	};
 }
@@ -65,19 +64,14 @@ export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
 /** The endpoint of a read answer: a JSON:API document (`{data:{…}}`) or the flat object itself. */
 export function readEndpointDocument(body: unknown): WebhookEndpoint | undefined {
 	const parsed = parseBody(body);
-	if (isObject(parsed) && isObject(parsed.data)) return readEndpoint(parsed.data);
-	return readEndpoint(parsed);
+	const data = memberOf(parsed, 'data');
+	return readEndpoint(isObject(data) ? data : parsed);
 }
 
-/** A header's first value, whatever the case of its name. */
-export function headerValue(headers: ApiResponse['headers'] | undefined, name: string) {
-	if (!headers) return undefined;
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
-	const value = key === undefined ? undefined : headers[key];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-/** The last path segment of a `Location` header (absolute or relative), e.g. `/webhook_endpoints/42` → `42`. */
+/**
+ * The endpoint id a `Location` header names, absolute or relative: the segment after `webhook_endpoints`, and only
+ * there (`/webhook_endpoints/42` → `42`; a Location elsewhere, say a job's, names no endpoint).
+ */
 export function idFromLocation(location: string | undefined): string | undefined {
 	if (!location) return undefined;
 	let pathname: string;
@@ -86,8 +80,11 @@ export function idFromLocation(location: string | undefined): string | undefined
 	} catch {
 		return undefined;
 	}
-	const segment = pathname.split('/').filter(Boolean).pop();
-	if (!segment) return undefined;
+	const segments = pathname.split('/').filter(Boolean);
+	if (segments.length < 2 || segments[segments.length - 2] !== ENDPOINTS_PATH.slice(1)) {
+		return undefined;
+	}
+	const segment = segments[segments.length - 1];
 	try {
 		return decodeURIComponent(segment);
 	} catch {
@@ -100,12 +97,8 @@ export function createdEndpointId(
 	response: Pick<ApiResponse, 'headers' | 'body'>,
 ): string | undefined {
 	const body = parseBody(response.body);
-	if (isObject(body)) {
-		const fromData = isObject(body.data) ? idOf(body.data.id) : null;
-		const id = fromData ?? idOf(body.id);
-		if (id) return id;
-	}
-	return idFromLocation(headerValue(response.headers, 'location'));
+	const id = readId(memberOf(memberOf(body, 'data'), 'id')) ?? readId(memberOf(body, 'id'));
+	return id ?? idFromLocation(headerValue(response.headers, 'location'));
 }
 
 /**
@@ -145,18 +138,15 @@ interface EndpointPage {
 /** One page of the list: `{data:[…], links:{next}}` or a bare array (next page in a `Link` header). */
 export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>) {
 	const body = parseBody(response.body);
-	const items = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
+	const items = Array.isArray(body) ? body : memberOf(body, 'data');
 	if (!Array.isArray(items)) return undefined;
-	const links = isObject(body) && isObject(body.links) ? body.links : {};
-	const linkNext = isObject(links.next) ? links.next.href : links.next;
+	const next = memberOf(memberOf(body, 'links'), 'next');
+	const linkNext = readText(isObject(next) ? memberOf(next, 'href') : next);
 	const page: EndpointPage = {
 		endpoints: items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined),
 	};
-	const next =
-		typeof linkNext === 'string' && linkNext
-			? linkNext
-			: nextFromLinkHeader(headerValue(response.headers, 'link'));
-	if (next) page.next = next;
+	const nextUrl = linkNext ?? nextFromLinkHeader(headerValue(response.headers, 'link'));
+	if (nextUrl) page.next = nextUrl;
 	return page;
 }
 
@@ -202,7 +192,7 @@ export async function collectEndpoints(
 	fetchPage: (path: string) => Promise<Pick<ApiResponse, 'headers' | 'body'>>,
 	options: { baseUrl: string; limit?: number; maxPages?: number },
 ): Promise<CollectedEndpoints> {
-	const baseUrl = options.baseUrl.replace(/\/+$/, '');
+	const baseUrl = normaliseBaseUrl(options.baseUrl);
 	const maxPages = options.maxPages ?? MAX_LIST_PAGES;
 	const endpoints: WebhookEndpoint[] = [];
 	const visited = new Set<string>();
@@ -226,6 +216,10 @@ export async function collectEndpoints(
 		path = next.path;
 	}
 }
+
+/** What a list answer must hold, for the error that says it did not. */
+export const LIST_SHAPE =
+	'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.';
 
 /** A 2xx answer to a list request whose body is no list in any known shape. */
 export class UnexpectedListError extends Error {
@@ -306,8 +300,8 @@ type ListOutcome =
 
 /** The credential's Base URL, against which next-page links are checked. */
 async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<string> {
-	const credentials = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE, itemIndex);
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	return normaliseBaseUrl(credentials.baseUrl);
 }
 
 /** The service's webhook endpoints, every page followed; `supported: false` when it offers no list. */
@@ -341,8 +335,7 @@ export async function listEndpoints(
 		{ message: error.message },
 		{
 			message: error.message,
-			description:
-				'Expected {"data": [...]} or a JSON array of webhook endpoints, each with a callback_uri.',
+			description: LIST_SHAPE,
 			itemIndex,
 		},
 	);

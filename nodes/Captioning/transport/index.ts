@@ -3,6 +3,8 @@
 // credential's token handling and retries once after a 401). Around it: rate-limit pacing and retries that always
 // end (pacing.ts), and redirects that never take the token to another origin (redirects.ts).
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
@@ -15,9 +17,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credential/values';
 import { knownNetworkProblem } from '../shared/network';
-import { stripQueryStrings } from '../shared/redact';
-import { describeIssues, jsonApiErrorSchema } from '../shared/schemas';
+import { callbackTokensIn, redact, redactJson } from '../shared/redact';
+import { describeIssues, readErrorWords } from '../shared/schemas';
 import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
@@ -51,7 +54,7 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-/** Total time a call may spend waiting (pauses before it and delays between its attempts) before it gives up. */
+/** Total time a call may take (its requests, pauses before them and delays between them) before it gives up. */
 export const MAX_RATE_LIMIT_WAIT_MS = WAIT_BUDGET_MS;
 
 /** The service's whole answer: status, headers (e.g. `Location`) and the body as it came (empty answers too). */
@@ -76,25 +79,27 @@ export async function captioningApiCall(
 	this: CaptioningContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const credentials = await this.getCredentials<{ baseUrl: string; clientId: string }>(
-		CREDENTIAL_TYPE,
-		request.itemIndex,
-	);
-	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
+	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	const signal = cancelSignalOf(this);
+	const call: Call = { request, baseUrl, signal, credentials: credentialsFor(this, credentials) };
 	const outcome = await settle(
-		sendPaced(async () => await sendFollowingRedirects(this, request, baseUrl), {
+		sendPaced(async () => await sendFollowingRedirects(this, call), {
 			method: request.method,
-			pacer: pacerFor(`${baseUrl}|${credentials.clientId}`),
+			pacer: pacerFor(`${baseUrl}|${String(credentials.clientId ?? '').trim()}`),
 			readFailure,
-			signal: cancelSignalOf(this),
+			signal,
 		}),
 	);
 	if (outcome.ok) return outcome.value;
 	const { error } = outcome;
 	if (error instanceof WaitCancelledError) {
+		const after = `after ${Math.round(error.elapsedMs / 1000)} s`;
 		throw new NodeOperationError(
 			this.getNode(),
-			`The execution was cancelled while ${request.method} ${request.path} was waiting for the service's rate limit (after ${Math.round(error.waitedMs / 1000)} s).`,
+			error.during === 'request'
+				? `The execution was cancelled during ${request.method} ${request.path} (${after}): the request was aborted.`
+				: `The execution was cancelled while ${request.method} ${request.path} was waiting for the service's rate limit (${after}).`,
 			{ itemIndex: request.itemIndex },
 		);
 	}
@@ -110,6 +115,37 @@ function cancelSignalOf(ctx: CaptioningContext): CancelSignal | undefined {
 	return typeof get === 'function' ? get.call(ctx) : undefined;
 }
 
+/** What every attempt of one call shares. */
+interface Call {
+	request: ApiRequest;
+	baseUrl: string;
+	signal: CancelSignal | undefined;
+	/** The credential to authenticate with, when it is not n8n's own read of it (see credentialsFor). */
+	credentials: IAdditionalCredentialOptions | undefined;
+}
+
+/**
+ * Saved tokens obtained with other values (an edited Base URL, Client ID, Client Secret or Assertion Token) are
+ * renewed before the call, not after a refusal: a service may answer them 400 or 403 rather than 401. n8n runs the
+ * credential's preAuthentication when the expirable token is empty (n8n 2.41.1 and 1.123: credentials-helper), so
+ * the call hands n8n its own read of the credential with that token emptied; n8n saves what the grant returns.
+ */
+function credentialsFor(
+	ctx: CaptioningContext,
+	data: ICredentialDataDecryptedObject,
+): Call['credentials'] {
+	if (!tokensOfOtherValues(data)) return undefined;
+	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		credentialsDecrypted: {
+			id: ref?.id ?? '',
+			name: ref?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: { ...data, accessToken: '' },
+		},
+	};
+}
+
 /** A redirect the transport does not follow; the message says where the service pointed and what to do. */
 class RedirectRefused extends Error {
 	constructor(
@@ -122,11 +158,8 @@ class RedirectRefused extends Error {
 }
 
 /** One attempt: the request, and the redirects within the Base URL's origin that answer it. */
-async function sendFollowingRedirects(
-	ctx: CaptioningContext,
-	request: ApiRequest,
-	baseUrl: string,
-): Promise<ApiResponse> {
+async function sendFollowingRedirects(ctx: CaptioningContext, call: Call): Promise<ApiResponse> {
+	const { request, baseUrl, signal } = call;
 	let hop = { method: request.method, url: `${baseUrl}${request.path}`, keepBody: true };
 	for (let redirects = 0; ; redirects++) {
 		const options: IHttpRequestOptions = {
@@ -139,13 +172,20 @@ async function sendFollowingRedirects(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
+		// n8n-core sets this itself for executions (2.41.1 and 1.123); said here so that no caller depends on it
+		if (signal) options.abortSignal = signal as IHttpRequestOptions['abortSignal'];
 		if (request.form && hop.keepBody) {
 			options.headers = { 'content-type': 'application/x-www-form-urlencoded' };
 			// a string body keeps repeated names (`enabled_events[]`) exactly as the contract wants them
 			options.body = new URLSearchParams(request.form).toString();
 		}
 		const outcome = await settle(
-			ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options),
+			ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+				call.credentials,
+			),
 		);
 		if (outcome.ok) return outcome.value as ApiResponse;
 		const failure = readFailure(outcome.error);
@@ -178,16 +218,6 @@ export function statusOf(error: unknown): number | undefined {
 	return Number.isInteger(code) && code > 0 ? code : undefined;
 }
 
-/** A human description of the service's JSON:API error document, if that is what it sent. */
-function describeServiceError(data: unknown): string | undefined {
-	const parsed = jsonApiErrorSchema.safeParse(data);
-	if (!parsed.success) return undefined;
-	return parsed.data.errors
-		.map((e) => e.detail ?? e.title ?? e.code)
-		.filter(Boolean)
-		.join('; ');
-}
-
 const ACTION: Record<string, string> = {
 	GET: 'read',
 	POST: 'create',
@@ -199,18 +229,18 @@ const ACTION: Record<string, string> = {
 /** What a user reads when the service refused a rate-limited call for good, by why the transport stopped. */
 export function rateLimitMessage(
 	what: string,
-	stop: Pick<RetryStop, 'reason' | 'attempts' | 'waitedMs' | 'refusedWaitMs'>,
+	stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>,
 ): string {
 	const advice = 'Process fewer items per execution, or add a Wait node between batches.';
 	const budget = `${MAX_RATE_LIMIT_WAIT_MS / 1000} s`;
 	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
-	const waited = Math.round(stop.waitedMs / 1000);
+	const spent = Math.round(stop.elapsedMs / 1000);
 	if (stop.reason === 'budget') {
-		return stop.waitedMs === 0
-			? `The service's rate limit is used up for ${what}: it asks to wait ${asked} s, longer than the ${budget} this node waits in all. ${advice}`
-			: `The service's rate limit is used up for ${what}: after ${waited} s of waiting it asks for ${asked} s more, beyond the ${budget} this node waits in all. ${advice}`;
+		return stop.attempts <= 1
+			? `The service's rate limit is used up for ${what}: it asks to wait ${asked} s, longer than the ${budget} this node gives a call in all. ${advice}`
+			: `The service's rate limit is used up for ${what}: after ${spent} s it asks for ${asked} s more, beyond the ${budget} this node gives a call in all. ${advice}`;
 	}
-	return `The service's rate limit was still exceeded for ${what} after ${stop.attempts} attempts and ${waited} s of waiting. ${advice}`;
+	return `The service's rate limit was still exceeded for ${what} after ${stop.attempts} attempts in ${spent} s. ${advice}`;
 }
 
 /** Where the service pointed a redirect the transport did not follow, and what to do about it. */
@@ -244,14 +274,6 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 		);
 	}
 	if (!failure) {
-		if (stop.reason === 'budget') {
-			// the service announced (X-RateLimit-Remaining: 0) a window that reopens too late: nothing was sent
-			return new NodeApiError(
-				node,
-				{ message: 'rate limit used up' },
-				{ message: rateLimitMessage(what, stop), httpCode: '429', itemIndex: request.itemIndex },
-			);
-		}
 		const problem = knownNetworkProblem(error);
 		if (problem) {
 			// in words, not the raw code: n8n would replace a message holding ECONNREFUSED with its generic one
@@ -265,7 +287,10 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			);
 		}
 		const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code;
-		const message = stripQueryStrings((error as Error)?.message ?? 'Unknown error');
+		const message = redact(
+			(error as Error)?.message ?? 'Unknown error',
+			callbackTokensIn(request.form),
+		);
 		// credential failures (token endpoint refused, unreachable) already carry a clear message
 		return new NodeApiError(
 			node,
@@ -273,7 +298,10 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			{ message, itemIndex: request.itemIndex },
 		);
 	}
-	const detail = describeServiceError(failure.data);
+	// the service's words may echo what was sent, the trigger's callback token with it: out before any wording
+	const tokens = callbackTokensIn(request.form);
+	const said = readErrorWords(failure.data);
+	const detail = said === undefined ? undefined : redact(said, tokens);
 	const status = failure.status;
 	let message: string;
 	switch (true) {
@@ -301,8 +329,8 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 	return new NodeApiError(
 		node,
 		(typeof failure.data === 'object' && failure.data !== null
-			? failure.data
-			: { body: String(failure.data ?? '') }) as JsonObject,
+			? redactJson(failure.data, tokens)
+			: { body: redact(String(failure.data ?? ''), tokens) }) as JsonObject,
 		{
 			message,
 			description: detail,

@@ -1,16 +1,16 @@
 // Keeping within the service's rate limit (contract 8: strict, limits not shown), with waiting that always ends.
 // Two mechanisms: wait out a 429 for its Retry-After, and, where the service announces X-RateLimit-Remaining/Reset,
-// pause before the request that would be refused. Every pause and every retry delay of one call counts against one
-// budget (WAIT_BUDGET_MS), attempts are capped, each retry waits at least MIN_RETRY_DELAY_MS, and a cancelled
-// execution ends any wait at once. The decisions are pure functions; the loop takes its clock and sleep as inputs.
+// pause before the request that would be refused. One budget (WAIT_BUDGET_MS) bounds a call: it counts the time
+// spent in requests as well as in pauses and retry delays, attempts are capped, each retry waits at least
+// MIN_RETRY_DELAY_MS, and a cancelled execution ends any wait, and the request in flight, at once. The decisions
+// are pure functions; the loop takes its clock and sleep as inputs. The headers are read in shared/schemas.ts.
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 
+import { type Headers, headerValue, readAnnouncement, readRetryAfter } from '../shared/schemas';
 import { settle } from '../shared/settle';
 
-type Headers = Record<string, string | string[] | undefined>;
-
-/** What a call may spend waiting (pauses and retry delays together) before it gives up with an error. */
+/** What one call may take in all (requests, pauses and retry delays) before it gives up with an error. */
 export const WAIT_BUDGET_MS = 60_000;
 /** Attempts of one call in all: the first and at most five retries. */
 export const MAX_ATTEMPTS = 6;
@@ -24,22 +24,6 @@ interface WaitLimits {
 }
 
 const DEFAULT_LIMITS: WaitLimits = { budgetMs: WAIT_BUDGET_MS, maxAttempts: MAX_ATTEMPTS };
-
-// header names are case-insensitive; n8n's client gives them in lower case, other callers may not
-const header = (headers: Headers, name: string): string | undefined => {
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
-	return Array.isArray(value) ? value[0] : value;
-};
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3). */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const seconds = Number(value);
-	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 /** Exponential back-off for a 429 that names no usable wait: 1, 2, 4, 8, 16, 16 … seconds. */
 export function backoffMs(attempt: number): number {
@@ -58,7 +42,7 @@ export function retryDelayMs(
 	attempt: number,
 	now = Date.now(),
 ): number | undefined {
-	const asked = parseRetryAfter(header(failure.headers, 'retry-after'), now);
+	const asked = readRetryAfter(headerValue(failure.headers, 'retry-after'), now);
 	// `Retry-After: 0` or a past date would retry at once, again and again: wait as if there were none
 	const wait = (otherwise: number) =>
 		asked !== undefined && asked > 0 ? Math.max(asked, MIN_RETRY_DELAY_MS) : otherwise;
@@ -74,16 +58,16 @@ type RetryPlan =
 	| { kind: 'give-up'; reason: 'not-retryable' }
 	| { kind: 'give-up'; reason: 'attempts' | 'budget'; delayMs: number };
 
-/** Whether attempt number `attempt`, having failed, is tried again after `delayMs`. */
+/** Whether attempt number `attempt`, having failed `elapsedMs` after the call began, is tried again after `delayMs`. */
 export function planRetry(
 	delayMs: number | undefined,
 	attempt: number,
-	waitedMs: number,
+	elapsedMs: number,
 	limits: WaitLimits = DEFAULT_LIMITS,
 ): RetryPlan {
 	if (delayMs === undefined) return { kind: 'give-up', reason: 'not-retryable' };
 	if (attempt >= limits.maxAttempts) return { kind: 'give-up', reason: 'attempts', delayMs };
-	if (waitedMs + delayMs > limits.budgetMs) return { kind: 'give-up', reason: 'budget', delayMs };
+	if (elapsedMs + delayMs > limits.budgetMs) return { kind: 'give-up', reason: 'budget', delayMs };
 	return { kind: 'retry', delayMs };
 }
 
@@ -96,33 +80,26 @@ export function pauseBeforeNextRequest(
 	return Math.max(0, announced.resetAtMs - now);
 }
 
-type PausePlan = { kind: 'go' } | { kind: 'pause'; ms: number } | { kind: 'give-up'; ms: number };
+type PausePlan = { kind: 'go' } | { kind: 'pause'; ms: number };
 
-/** A pause before a request is waiting too: it comes out of the same budget as the retries. */
+/**
+ * An announced pause is advice, a 429 is the rule: a pause that fits in what is left of the budget is taken; one
+ * that does not (a window that reopens too late, or a reset written in a way not understood) is capped to none,
+ * and the request goes, so that the service's own answer decides. Never a refusal to send.
+ */
 export function planPause(
 	pauseMs: number,
-	waitedMs: number,
+	elapsedMs: number,
 	limits: WaitLimits = DEFAULT_LIMITS,
 ): PausePlan {
-	if (pauseMs <= 0) return { kind: 'go' };
-	if (waitedMs + pauseMs > limits.budgetMs) return { kind: 'give-up', ms: pauseMs };
+	if (pauseMs <= 0 || elapsedMs + pauseMs > limits.budgetMs) return { kind: 'go' };
 	return { kind: 'pause', ms: pauseMs };
-}
-
-export function readAnnouncement(
-	headers: Headers,
-): { remaining: number; resetAtMs: number } | undefined {
-	const remaining = Number(header(headers, 'x-ratelimit-remaining'));
-	const reset = Number(header(headers, 'x-ratelimit-reset'));
-	if (!Number.isFinite(remaining) || !Number.isFinite(reset)) return undefined;
-	// X-RateLimit-Reset is an epoch in seconds
-	return { remaining, resetAtMs: reset * 1000 };
 }
 
 interface Pacer {
 	/** The pause the latest announcement asks for before the next request; taking it clears it. */
 	takePause(now: number): number;
-	afterResponse(headers: Headers): void;
+	afterResponse(headers: Headers, now: number): void;
 }
 
 const pacers = new Map<string, { remaining: number; resetAtMs: number } | undefined>();
@@ -135,16 +112,19 @@ export function pacerFor(key: string): Pacer {
 			if (pause > 0) pacers.delete(key);
 			return pause;
 		},
-		afterResponse(headers) {
-			const announced = readAnnouncement(headers);
+		afterResponse(headers, now) {
+			const announced = readAnnouncement(headers, now);
 			if (announced) pacers.set(key, announced);
 		},
 	};
 }
 
-/** The execution was cancelled while a call waited (or before it could be sent). */
+/** The execution was cancelled while a call waited, or while its request was in flight (which n8n aborts). */
 export class WaitCancelledError extends Error {
-	constructor(readonly waitedMs: number) {
+	constructor(
+		readonly elapsedMs: number,
+		readonly during: 'wait' | 'request' = 'wait',
+	) {
 		super('The execution was cancelled');
 		this.name = 'WaitCancelledError';
 	}
@@ -157,7 +137,8 @@ export class RetryStop extends Error {
 		readonly failure: HttpFailure | undefined,
 		readonly reason: 'not-retryable' | 'attempts' | 'budget',
 		readonly attempts: number,
-		readonly waitedMs: number,
+		/** Time the call took, requests and waits together. */
+		readonly elapsedMs: number,
 		/** The wait that was asked for and not granted (attempts, budget). */
 		readonly refusedWaitMs?: number,
 	) {
@@ -232,31 +213,28 @@ export async function sendPaced<T extends { headers?: Headers }>(
 	const now = options.now ?? Date.now;
 	const sleep = options.sleep ?? n8nSleep;
 	const limits = options.limits ?? DEFAULT_LIMITS;
-	let waitedMs = 0;
-	const wait = async (ms: number) => {
-		await waitUnlessCancelled(ms, signal, sleep, waitedMs);
-		waitedMs += ms;
-	};
+	const began = now();
+	// the budget counts every millisecond of the call: time in requests as well as in waits
+	const elapsed = () => Math.max(0, now() - began);
+	const wait = async (ms: number) => await waitUnlessCancelled(ms, signal, sleep, elapsed());
 	for (let attempt = 1; ; attempt++) {
-		if (signal?.aborted) throw new WaitCancelledError(waitedMs);
-		const pause = planPause(pacer.takePause(now()), waitedMs, limits);
-		if (pause.kind === 'give-up') {
-			throw new RetryStop(undefined, undefined, 'budget', attempt - 1, waitedMs, pause.ms);
-		}
+		if (signal?.aborted) throw new WaitCancelledError(elapsed());
+		const pause = planPause(pacer.takePause(now()), elapsed(), limits);
 		if (pause.kind === 'pause') await wait(pause.ms);
 		const outcome = await settle(send());
 		if (outcome.ok) {
-			pacer.afterResponse(outcome.value.headers ?? {});
+			pacer.afterResponse(outcome.value.headers ?? {}, now());
 			return outcome.value;
 		}
-		if (signal?.aborted) throw new WaitCancelledError(waitedMs);
+		// n8n aborts the request of a cancelled execution: what failed is the cancellation, not the service
+		if (signal?.aborted) throw new WaitCancelledError(elapsed(), 'request');
 		const failure = readFailure(outcome.error);
-		if (failure) pacer.afterResponse(failure.headers);
+		if (failure) pacer.afterResponse(failure.headers, now());
 		const delay = failure ? retryDelayMs(method, failure, attempt, now()) : undefined;
-		const plan = planRetry(delay, attempt, waitedMs, limits);
+		const plan = planRetry(delay, attempt, elapsed(), limits);
 		if (plan.kind === 'give-up') {
 			const refused = plan.reason === 'not-retryable' ? undefined : plan.delayMs;
-			throw new RetryStop(outcome.error, failure, plan.reason, attempt, waitedMs, refused);
+			throw new RetryStop(outcome.error, failure, plan.reason, attempt, elapsed(), refused);
 		}
 		await wait(plan.delayMs);
 	}

@@ -16,6 +16,9 @@
 //   empty every time and is never saved; delete gets what create wrote.
 // The static data keeps only a hash of the callback token (registration.ts); the token itself is sent once, in
 // the callback URI create registers. A registration saved with the plain token is rewritten when read here.
+// A registration knows the account (Base URL and Client ID, as a hash) it was made with: one of another account
+// is stale on activation and deactivation; nothing is deleted there, the log says what to delete by hand. No
+// endpoint is ever deleted unless its callback URI (query removed) is this trigger's webhook URL.
 import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -23,6 +26,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { captioningApiCall } from '../transport';
 import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { normaliseBaseUrl } from '../shared/credential/values';
 import {
 	classifyFailure,
 	createdEndpointId,
@@ -33,8 +37,11 @@ import {
 	type WebhookEndpoint,
 } from '../shared/webhookEndpoints';
 import {
+	type Account,
+	accountFingerprint,
 	callbackUriWithToken,
 	checkStored,
+	deliversTo,
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
@@ -42,8 +49,10 @@ import {
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
+	madeWith,
 	migrateRegistration,
 	orphanedEndpointWarning,
+	otherAccountWarning,
 	type Registration,
 	unsupportedReason,
 } from './registration';
@@ -67,14 +76,14 @@ const isManual = (ctx: IHookFunctions) => ctx.getNodeParameter('registration', '
 
 const itemPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
 
-async function keyFor(ctx: IHookFunctions, webhookUrl: string): Promise<string> {
-	const credentials = await ctx.getCredentials<{ baseUrl: string; clientId: string }>(
-		CREDENTIAL_TYPE,
-	);
-	return keptKey(
-		{ baseUrl: String(credentials.baseUrl ?? ''), clientId: String(credentials.clientId ?? '') },
-		webhookUrl,
-	);
+/** The service account the credential names now, and its fingerprint. */
+async function accountOf(ctx: IHookFunctions): Promise<Account & { fingerprint: string }> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const account = {
+		baseUrl: normaliseBaseUrl(credentials.baseUrl),
+		clientId: String(credentials.clientId ?? '').trim(),
+	};
+	return { ...account, fingerprint: accountFingerprint(account) };
 }
 
 function warn(ctx: IHookFunctions, message: string) {
@@ -99,7 +108,30 @@ async function deleteById(
 	return kind === 'gone' ? { kind } : { kind, status: outcome.status };
 }
 
-/** Deletes the registration's endpoint, found through the list when the creation answer had no id. */
+type Ownership = 'ours' | 'not-ours' | 'gone' | 'unknown';
+
+/** Whether the endpoint the id names now delivers to this webhook URL, read from the service where it can be. */
+async function ownershipOf(
+	ctx: IHookFunctions,
+	id: string,
+	registration: Registration,
+): Promise<Ownership> {
+	const outcome = await tryCall(ctx, { method: 'GET', path: itemPath(id) });
+	if (!outcome.ok) {
+		const kind = classifyFailure(outcome.status, 'item', isManageable(registration));
+		if (kind === 'error') throw outcome.error;
+		return kind === 'gone' ? 'gone' : 'unknown';
+	}
+	const endpoint = readEndpointDocument(outcome.response.body);
+	if (!endpoint) return 'unknown';
+	return deliversTo(endpoint, registration.webhookUrl) ? 'ours' : 'not-ours';
+}
+
+/**
+ * Deletes the registration's endpoint: found through the list when the creation answer had no id, and by id only
+ * once the service shows it delivers to this trigger's URL (a stored id may name another endpoint by now). Where
+ * the service cannot show it, only an id this account's own creation answered is trusted.
+ */
 async function deleteRegistered(
 	ctx: IHookFunctions,
 	registration: Registration,
@@ -111,14 +143,18 @@ async function deleteRegistered(
 		if (!list.supported) return { kind: 'unsupported', status: list.status };
 		id = findRegistered(list.endpoints, registration)?.id ?? undefined;
 		if (id === undefined) return { kind: 'gone' };
+		return await deleteById(ctx, id, true);
 	}
+	const ownership = await ownershipOf(ctx, id, registration);
+	if (ownership === 'gone' || ownership === 'not-ours') return { kind: 'gone' };
+	if (ownership === 'unknown' && registration.account === undefined) return { kind: 'unsupported' };
 	return await deleteById(ctx, id, isManageable(registration));
 }
 
 type Lookup =
 	| { kind: 'current'; endpointId?: string }
 	| { kind: 'gone' | 'unsupported' }
-	| { kind: 'different'; endpointId: string };
+	| { kind: 'different'; endpoint: WebhookEndpoint & { id: string } };
 
 /** What the service holds for the stored registration. */
 async function lookUp(ctx: IHookFunctions, stored: Registration): Promise<Lookup> {
@@ -143,7 +179,8 @@ async function lookUp(ctx: IHookFunctions, stored: Registration): Promise<Lookup
 	}
 	if (endpointMatches(endpoint, stored))
 		return { kind: 'current', endpointId: endpoint.id ?? undefined };
-	return endpoint.id ? { kind: 'different', endpointId: endpoint.id } : { kind: 'gone' };
+	const { id } = endpoint;
+	return id ? { kind: 'different', endpoint: { ...endpoint, id } } : { kind: 'gone' };
 }
 
 /** Removes a registration that is being replaced; where the service cannot, says so. */
@@ -157,9 +194,9 @@ async function retire(ctx: IHookFunctions, stored: Registration) {
 // ---- reachability (reachability.ts): create() refuses a URL the service cannot call back; n8n then runs
 // delete(), which has nothing to look for at the service (and must not bury create's message under its own)
 async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
-	const { baseUrl } = await ctx.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
+	const { baseUrl } = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const skip = ctx.getNodeParameter('options.skipReachabilityCheck', false) as boolean;
-	return checkReachability(webhookUrl, String(baseUrl ?? ''), { skip });
+	return checkReachability(webhookUrl, normaliseBaseUrl(baseUrl), { skip });
 }
 // ----
 
@@ -167,8 +204,16 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = migrateRegistration(staticData);
-	const state = checkStored(stored, wanted(this));
+	const want = wanted(this);
+	const state = checkStored(stored, want);
 	if (!stored || state === 'missing') return false;
+	const account = await accountOf(this);
+	if (!madeWith(stored, account.fingerprint)) {
+		// the old endpoint is out of reach: register afresh with the current account, delete nothing
+		warn(this, otherAccountWarning(stored));
+		delete staticData.registration;
+		return false;
+	}
 	if (state === 'stale') {
 		// the URL (WEBHOOK_URL changed) or the events differ: replace the registration
 		await retire(this, stored);
@@ -179,16 +224,21 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (!isManageable(stored)) return true;
 	const found = await lookUp(this, stored);
 	switch (found.kind) {
-		case 'current':
-			if (found.endpointId && found.endpointId !== stored.endpointId) {
-				staticData.registration = { ...stored, endpointId: found.endpointId };
-			}
+		case 'current': {
+			// verified: from now on it knows its account
+			const verified: Registration = { ...stored, account: account.fingerprint };
+			if (found.endpointId) verified.endpointId = found.endpointId;
+			staticData.registration = { ...verified };
 			return true;
+		}
 		case 'unsupported':
 			staticData.registration = { ...stored, manageable: false };
 			return true;
 		case 'different':
-			await deleteById(this, found.endpointId, true);
+			// another registration of this URL is replaced; an endpoint of anything else is left alone
+			if (deliversTo(found.endpoint, want.webhookUrl)) {
+				await deleteById(this, found.endpoint.id, true);
+			}
 			break;
 		case 'gone':
 			break;
@@ -214,11 +264,19 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		const { message, description } = unreachable;
 		throw new NodeOperationError(this.getNode(), message, { description });
 	}
+	const account = await accountOf(this);
 	const stored = migrateRegistration(staticData);
 	// a registration the service could not delete is reused as it is, with its token
-	if (stored && !isManageable(stored) && checkStored(stored, want) === 'current') return true;
+	if (
+		stored &&
+		!isManageable(stored) &&
+		madeWith(stored, account.fingerprint) &&
+		checkStored(stored, want) === 'current'
+	) {
+		return true;
+	}
 
-	const key = await keyFor(this, want.webhookUrl);
+	const key = keptKey(account, want.webhookUrl);
 	const list = await listEndpoints(this);
 	if (list.supported) {
 		kept.delete(key);
@@ -254,6 +312,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		webhookUrl: want.webhookUrl,
 		events: want.events,
 		tokenHash: hashToken(token),
+		account: account.fingerprint,
 	};
 	const id = createdEndpointId(response);
 	if (id !== undefined) registration.endpointId = id;
@@ -273,24 +332,31 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
-	const stored = migrateRegistration(staticData);
+	let stored = migrateRegistration(staticData);
 	const { webhookUrl } = wanted(this);
 	if (!stored && (await unreachableCallback(this, webhookUrl))) return true;
 	try {
+		const account = await accountOf(this);
+		if (stored && !madeWith(stored, account.fingerprint)) {
+			// out of reach with the current credential: nothing is deleted there, the log says what to do
+			warn(this, otherAccountWarning(stored));
+			stored = undefined;
+		}
+		const key = keptKey(account, webhookUrl);
 		if (stored) {
 			const deletion = await deleteRegistered(this, stored);
 			if (deletion.kind === 'unsupported') {
 				// kept for the next activation, which reuses it instead of registering another
 				const keep: Registration = { ...stored, manageable: false };
 				staticData.registration = { ...keep };
-				kept.set(await keyFor(this, stored.webhookUrl), keep);
+				kept.set(key, keep);
 				warn(this, keptEndpointWarning(stored, unsupportedReason('DELETE', deletion.status)));
 				return true;
 			}
-			kept.delete(await keyFor(this, stored.webhookUrl));
+			kept.delete(key);
 		}
 		if (!stored || isManageable(stored)) {
-			// endpoints this URL still has (a registration whose state was lost) go too
+			// endpoints this URL still has in this account (a registration whose state was lost) go too
 			const list = await listEndpoints(this);
 			for (const leftover of list.supported ? endpointsFor(list.endpoints, webhookUrl) : []) {
 				if (leftover.id !== null) await deleteById(this, leftover.id, true);

@@ -1,9 +1,10 @@
 // The trigger's receive pipeline: from what webhook() read off the request and the node, one decision. The
 // order is the order of the questions that can end a delivery: is it ours (token), can it be read (413, 415, 400),
-// has it an id (400), is it wanted (ignore), has it started before (duplicate, or a wait while another
-// request of this process starts it), and else the item and the files to fetch.
+// is it wanted (ignore, before anything else of it is checked), has it an id (400), has it started before
+// (duplicate, or a wait while another request of this process starts it), and else the item and the files to fetch.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { readEventType } from '../shared/schemas';
 import { checkStored, claimInProcess, settleInProcess } from './recent';
 import {
 	checkIdBytes,
@@ -180,13 +181,15 @@ export function receiveNow(
 	}
 	const body = readDeliveryBody(delivery.contentType, delivery.rawBody);
 	if (!body.ok) return reject(body.rejection);
+	// an event the user did not select is acknowledged whatever the rest of it holds: refused, it would be retried
+	const eventType = readEventType(body.body);
+	if (!isSelectedEvent(eventType, delivery.selectedEvents)) {
+		return { kind: 'ignore', message: ignoredBecause(eventType) };
+	}
 	const head = validateEvent(body.body);
 	if (!head.ok) return reject(head.rejection);
 	const garbled = checkIdBytes(head.event.id, body.lossy);
 	if (garbled) return reject(garbled);
-	if (!isSelectedEvent(head.event.eventType, delivery.selectedEvents)) {
-		return { kind: 'ignore', message: ignoredBecause(head.event.eventType) };
-	}
 
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);

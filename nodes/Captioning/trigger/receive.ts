@@ -4,7 +4,7 @@
 // so everything else passes through as it came. trigger/pipeline.ts puts these together.
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeIssues, webhookEventHeadSchema } from '../shared/schemas';
+import { describeIssues, eventIdSchema, readEventType } from '../shared/schemas';
 import { hashToken, sameHash } from './registration';
 
 export type Rejection = { status: 400 | 401 | 409 | 413 | 415; message: string };
@@ -151,7 +151,7 @@ const objectAt = (value: unknown): Json => (isObject(value) ? value : {});
 
 /** Reads the event's id and type, and nothing else: the id is required, the type decides what happens. */
 export function validateEvent(body: unknown): EventResult {
-	const parsed = webhookEventHeadSchema.safeParse(body);
+	const parsed = eventIdSchema.safeParse(body);
 	if (!parsed.success) {
 		return {
 			ok: false,
@@ -161,8 +161,7 @@ export function validateEvent(body: unknown): EventResult {
 			},
 		};
 	}
-	const { id, attributes } = parsed.data.data;
-	return { ok: true, event: { id, eventType: attributes?.event_type } };
+	return { ok: true, event: { id: parsed.data.data.id, eventType: readEventType(body) } };
 }
 
 export function isSelectedEvent(

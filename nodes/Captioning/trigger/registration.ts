@@ -1,10 +1,12 @@
-// Pure decisions of the trigger's registration: the callback URI with its secret token, whether what is stored
-// still matches what the node wants, which endpoints at the service are this trigger's, and what to tell the
-// user when the service cannot delete an endpoint. Only a hash of the token is stored: n8n copies the static
-// data into execution records, which more people may read than may edit the workflow.
+// Pure decisions of the trigger's registration: the callback URI with its secret token, the service account it
+// was made with, whether what is stored still matches what the node wants, which endpoints at the service are
+// this trigger's, and what to tell the user when the service cannot delete an endpoint. Only hashes of the token
+// and of the account are stored: n8n copies the static data into execution records, which more people may read
+// than may edit the workflow.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { normaliseBaseUrl } from '../shared/credential/values';
 import { readEndpoint, type WebhookEndpoint } from '../shared/webhookEndpoints';
 
 export interface Registration {
@@ -20,6 +22,38 @@ export interface Registration {
 	 * registration is then trusted as it is and kept until it can be reused. Absent: it has them.
 	 */
 	manageable?: boolean;
+	/**
+	 * accountFingerprint of the Base URL and Client ID it was made with. Absent in a registration saved before
+	 * this was kept: it is taken as the current account's, and verified where the service has reads.
+	 */
+	account?: string;
+}
+
+/** A service account: the normalised Base URL and the Client ID of the credential. */
+export interface Account {
+	baseUrl: string;
+	clientId: string;
+}
+
+/** A hash of the account (never its values) that a registration keeps, to know whose endpoint it is. */
+export function accountFingerprint(account: Account): string {
+	return createHash('sha256')
+		.update(
+			JSON.stringify([
+				'captioningApi/account/1',
+				normaliseBaseUrl(account.baseUrl),
+				account.clientId.trim(),
+			]),
+		)
+		.digest('base64url');
+}
+
+/**
+ * Whether the registration was made with this account. One of another account is stale: its endpoint cannot be
+ * reached with the current credential, and its id may name another endpoint in this account.
+ */
+export function madeWith(registration: Pick<Registration, 'account'>, account: string): boolean {
+	return registration.account === undefined || registration.account === account;
 }
 
 export const TOKEN_PARAMETER = 'token';
@@ -64,6 +98,7 @@ export function readRegistration(staticData: IDataObject): Registration | undefi
 	};
 	if (typeof r.endpointId === 'string' && r.endpointId) registration.endpointId = r.endpointId;
 	if (r.manageable === false) registration.manageable = false;
+	if (typeof r.account === 'string' && r.account) registration.account = r.account;
 	return registration;
 }
 
@@ -145,11 +180,7 @@ export type EndpointLike =
  */
 export function deliversWithToken(endpoint: EndpointLike, webhookUrl: string, tokenHash: string) {
 	const e = readEndpoint(endpoint);
-	return (
-		e !== undefined &&
-		withoutQuery(e.callback_uri) === withoutQuery(webhookUrl) &&
-		carriesToken(e.callback_uri, tokenHash)
-	);
+	return e !== undefined && deliversTo(e, webhookUrl) && carriesToken(e.callback_uri, tokenHash);
 }
 
 /** Whether the endpoint the service holds is still the stored registration. */
@@ -163,13 +194,18 @@ export function endpointMatches(endpoint: EndpointLike, stored: Registration): b
 	);
 }
 
+/**
+ * Whether the endpoint delivers to this webhook URL (query removed), whatever its token: the one test an endpoint
+ * must pass before this trigger deletes it, whatever id the registration stores.
+ */
+export function deliversTo(endpoint: EndpointLike, webhookUrl: string): boolean {
+	const e = readEndpoint(endpoint);
+	return e !== undefined && withoutQuery(e.callback_uri) === withoutQuery(webhookUrl);
+}
+
 /** Endpoints at the service that deliver to this webhook URL, whatever their token: this trigger's own. */
 export function endpointsFor<E extends EndpointLike>(endpoints: E[], webhookUrl: string): E[] {
-	const target = withoutQuery(webhookUrl);
-	return endpoints.filter((e) => {
-		const endpoint = readEndpoint(e);
-		return endpoint !== undefined && withoutQuery(endpoint.callback_uri) === target;
-	});
+	return endpoints.filter((e) => deliversTo(e, webhookUrl));
 }
 
 /** The endpoint this registration created, found by its callback URI and token (for an answer without id). */
@@ -208,6 +244,19 @@ export function orphanedEndpointWarning(
 	);
 }
 
+/** What n8n's log says when the registration was made with another account: what to delete, and where. */
+export function otherAccountWarning(
+	registration: Pick<Registration, 'webhookUrl' | 'endpointId'>,
+): string {
+	const which = registration.endpointId ? `${registration.endpointId} ` : '';
+	return (
+		`The webhook endpoint ${which}that delivers to ${withoutQuery(registration.webhookUrl)} was ` +
+		`registered with another account of the captioning service (another Base URL or Client ID than the ` +
+		`credential now has), which n8n cannot reach any more: it was left as it is there. Its deliveries are ` +
+		`refused (their token is no longer valid); delete it in that account's developers dashboard.`
+	);
+}
+
 /** The reason of a management call the service does not offer, for the warnings above. */
 export function unsupportedReason(method: 'GET' | 'DELETE', status: number | undefined): string {
 	const what = method === 'DELETE' ? 'delete' : 'read';
@@ -215,10 +264,6 @@ export function unsupportedReason(method: 'GET' | 'DELETE', status: number | und
 }
 
 /** The key of a kept registration in this process: one per service account and webhook URL. */
-export function keptKey(account: { baseUrl: string; clientId: string }, webhookUrl: string) {
-	return JSON.stringify([
-		account.baseUrl.replace(/\/+$/, ''),
-		account.clientId,
-		withoutQuery(webhookUrl),
-	]);
+export function keptKey(account: Account, webhookUrl: string) {
+	return JSON.stringify([accountFingerprint(account), withoutQuery(webhookUrl)]);
 }

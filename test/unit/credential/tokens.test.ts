@@ -57,12 +57,15 @@ function tokenEndpoint(...answers: Answer[]) {
 	return { http, calls, grants: () => calls.map((c) => c.grant_type) };
 }
 
-/** Saved tokens as a previous grant left them for `data`'s values. */
+/**
+ * Saved tokens as a previous grant left them for `data`'s values; the refresh token is the client's own, as every
+ * issued one is unique (the process drops one that yielded no token).
+ */
 function saved(data: Record<string, unknown>, fingerprintOf = data) {
 	return {
 		...data,
 		accessToken: 'old-access',
-		refreshToken: 'old-refresh',
+		refreshToken: `old-refresh-${String(data.clientId)}`,
 		tokenFingerprint: valuesFingerprint(credentialValues(fingerprintOf)),
 	};
 }
@@ -88,7 +91,7 @@ describe('which grant', () => {
 		const endpoint = tokenEndpoint({ status: 200, body: token(2) });
 		await obtainTokens(endpoint.http, data);
 		expect(endpoint.calls).toEqual([
-			expect.objectContaining({ grant_type: 'refresh_token', refresh_token: 'old-refresh' }),
+			expect.objectContaining({ grant_type: 'refresh_token', refresh_token: data.refreshToken }),
 		]);
 	});
 
@@ -113,7 +116,7 @@ describe('which grant', () => {
 				client_id: data.clientId,
 				client_secret: data.clientSecret,
 			});
-			expect(JSON.stringify(endpoint.calls)).not.toContain('old-refresh');
+			expect(JSON.stringify(endpoint.calls)).not.toContain(String(data.refreshToken));
 			// no refresh token in the answer: the old values' one is not kept either
 			expect(result.refreshToken).toBe('');
 			expect(result.tokenFingerprint).toBe(valuesFingerprint(credentialValues(data)));
@@ -122,18 +125,37 @@ describe('which grant', () => {
 	);
 });
 
-describe('a refused refresh falls back to one assertion grant', () => {
+describe('a refresh that yields no token falls back to one assertion grant, and its token is dropped', () => {
 	test.each([
-		['400 invalid_grant', 400, { error: 'invalid_grant' }],
-		['401 invalid_grant', 401, { error: 'invalid_grant' }],
-		['401 invalid_client', 401, { error: 'invalid_client' }],
-		['400 without an error code', 400, { message: 'no' }],
-		['401 without an error code', 401, {}],
-	])('%s', async (_name, status, body) => {
-		const endpoint = tokenEndpoint({ status, body }, { status: 200, body: token(4) });
-		const result = await obtainTokens(endpoint.http, saved(values()));
+		['400 invalid_grant', { status: 400, body: { error: 'invalid_grant' } }],
+		['401 invalid_grant', { status: 401, body: { error: 'invalid_grant' } }],
+		['401 invalid_client', { status: 401, body: { error: 'invalid_client' } }],
+		['400 without an error code', { status: 400, body: { message: 'no' } }],
+		['401 without an error code', { status: 401, body: {} }],
+		['403 with an HTML page', { status: 403, body: '<html>Forbidden</html>' }],
+		['500', { status: 500, body: {} }],
+		['503', { status: 503, body: 'Service Unavailable' }],
+		['200 with an OAuth error', { status: 200, body: { error: 'invalid_grant' } }],
+		['200 without access_token', { status: 200, body: { token_type: 'Bearer', expires_in: 7200 } }],
+		['200 with access_token null', { status: 200, body: { access_token: null } }],
+		['200 that is not JSON', { status: 200, body: '<html>Welcome</html>' }],
+	])('%s', async (_name, refusal) => {
+		const data = saved(values());
+		const endpoint = tokenEndpoint(refusal, { status: 200, body: token(4) });
+		const result = await obtainTokens(endpoint.http, data);
 		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
 		expect(result.accessToken).toBe('access-4');
+		// the assertion's own refresh token replaces the dropped one
+		expect(result.refreshToken).toBe('refresh-4');
+	});
+
+	test('an assertion answer without a refresh token: the dropped one is not kept', async () => {
+		const endpoint = tokenEndpoint(
+			{ status: 500, body: {} },
+			{ status: 200, body: { access_token: 'access-5' } },
+		);
+		const result = await obtainTokens(endpoint.http, saved(values()));
+		expect(result).toMatchObject({ accessToken: 'access-5', refreshToken: '' });
 	});
 
 	test('when the assertion is refused too, the error is about the assertion grant', async () => {
@@ -146,11 +168,45 @@ describe('a refused refresh falls back to one assertion grant', () => {
 		);
 		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
 	});
+
+	test('when the assertion fails too, the dropped refresh token is not sent again by the next call', async () => {
+		const data = saved(values());
+		const first = tokenEndpoint({ status: 502, body: {} }, { status: 503, body: {} });
+		await expect(obtainTokens(first.http, data)).rejects.toThrow(/HTTP 503/);
+		expect(first.grants()).toEqual(['refresh_token', 'assertion']);
+		// nothing was saved: the next call reads the same refresh token, and goes to the assertion at once
+		const next = tokenEndpoint({ status: 200, body: token(6) });
+		await expect(obtainTokens(next.http, data)).resolves.toMatchObject({ accessToken: 'access-6' });
+		expect(next.grants()).toEqual(['assertion']);
+		expect(JSON.stringify(next.calls)).not.toContain(String(data.refreshToken));
+	});
 });
 
-describe('no fallback where the refresh token was not refused', () => {
+describe('RFC 6749 section 6: a refresh answered without a refresh token keeps the one held', () => {
+	test('two renewals in a row use the same refresh token', async () => {
+		let data: Record<string, unknown> = saved(values());
+		const kept = data.refreshToken;
+		for (const n of [7, 8]) {
+			const endpoint = tokenEndpoint({
+				status: 200,
+				body: { access_token: `access-${n}`, expires_in: '7200', refresh_token: null, scope: null },
+			});
+			const result = await obtainTokens(endpoint.http, data, () => 0);
+			expect(endpoint.calls).toEqual([
+				expect.objectContaining({ grant_type: 'refresh_token', refresh_token: kept }),
+			]);
+			expect(result).toMatchObject({
+				accessToken: `access-${n}`,
+				refreshToken: kept,
+				expiresAt: 7_200_000,
+			});
+			data = { ...data, ...result };
+		}
+	});
+});
+
+describe('no fallback where another grant could not help', () => {
 	test.each([
-		['a server failure', { status: 503, body: {} }, /token endpoint failed with HTTP 503/],
 		['an unreachable service', 'unreachable' as const, /Could not reach .* \(connection refused\)/],
 		['a rate limit', { status: 429, body: { error: 'slow_down' } }, /HTTP 429/],
 	])('%s: one grant, a clear error', async (_name, answer, message) => {
@@ -163,18 +219,45 @@ describe('no fallback where the refresh token was not refused', () => {
 	});
 });
 
+describe('a grant is shared only with callers in the state it started from', () => {
+	test('a caller holding a newer token than the grant issued (saved by another process, refused since) gets its own', async () => {
+		// the refresh token is kept: every renewal of these values has the same key
+		const data = saved(values());
+		const endpoint = tokenEndpoint(
+			{ status: 200, body: { access_token: 'access-9' } },
+			{ status: 200, body: { access_token: 'access-10' } },
+		);
+		const renewed = await obtainTokens(endpoint.http, data, () => 0);
+		// a caller that read the credential before that grant was saved takes its answer
+		await expect(obtainTokens(endpoint.http, { ...data }, () => 1)).resolves.toEqual(renewed);
+		expect(endpoint.grants()).toEqual(['refresh_token']);
+		// one whose token is newer than the grant's would be handed an older token than the one just refused
+		const newer = { ...data, accessToken: 'access-from-another-process' };
+		await expect(obtainTokens(endpoint.http, newer, () => 2)).resolves.toMatchObject({
+			accessToken: 'access-10',
+			refreshToken: data.refreshToken,
+		});
+		expect(endpoint.grants()).toEqual(['refresh_token', 'refresh_token']);
+	});
+});
+
 describe('canShareGrant: a grant another caller started', () => {
 	const now = 1_000_000;
 	test('none to share', () => expect(canShareGrant(undefined, undefined, now)).toBe(false));
-	test('still running: shared', () => expect(canShareGrant({}, 'old', now)).toBe(true));
-	test('settled within the window, caller without that token: shared', () =>
-		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, undefined, now)).toBe(true));
+	test('still running, the caller in the same state: shared', () => {
+		expect(canShareGrant({ startedWith: 'old' }, 'old', now)).toBe(true);
+		expect(canShareGrant({ startedWith: '' }, undefined, now)).toBe(true);
+	});
+	test('settled within the window, the caller read the credential before it was saved: shared', () =>
+		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, undefined, now)).toBe(true));
 	test('settled too long ago: not shared', () =>
 		expect(
-			canShareGrant({ settledAt: now - SHARED_GRANT_MS, accessToken: 'a1' }, undefined, now),
+			canShareGrant({ settledAt: now - SHARED_GRANT_MS, startedWith: '' }, undefined, now),
 		).toBe(false));
-	test('the caller holds the token it issued (the service refused it): not shared', () =>
-		expect(canShareGrant({ settledAt: now - 1, accessToken: 'a1' }, 'a1', now)).toBe(false));
+	test('the caller holds another token, the one issued (refused since) or a newer one: not shared', () => {
+		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, 'a1', now)).toBe(false);
+		expect(canShareGrant({ startedWith: 'old' }, 'newer', now)).toBe(false);
+	});
 });
 
 describe('grantKey', () => {

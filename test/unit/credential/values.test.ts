@@ -3,8 +3,10 @@ import {
 	bearerToken,
 	credentialValues,
 	CredentialError,
+	normaliseBaseUrl,
 	readCredentials,
 	tokensMatchValues,
+	tokensOfOtherValues,
 	valuesFingerprint,
 } from '../../../nodes/Captioning/shared/credential/values';
 import { ASSERTION, creds, input, SECRET } from './helpers';
@@ -78,5 +80,38 @@ describe('the fingerprint of the values the tokens belong to', () => {
 			bearerToken({ ...input, clientSecret: 'edited', accessToken: 'at', tokenFingerprint }),
 		).toBeUndefined();
 		expect(bearerToken({ ...input, accessToken: 'at' })).toBeUndefined();
+	});
+});
+
+describe('normaliseBaseUrl: the one rule every caller uses', () => {
+	test.each([
+		['https://api.example.com', 'https://api.example.com'],
+		['https://api.example.com/', 'https://api.example.com'],
+		['  https://api.example.com///  ', 'https://api.example.com'],
+		['https://api.example.com/v1/', 'https://api.example.com/v1'],
+		['', ''],
+	])('%j → %j', (input, expected) => {
+		expect(normaliseBaseUrl(input)).toBe(expected);
+	});
+
+	test('anything but text is no Base URL', () => {
+		expect(normaliseBaseUrl(undefined)).toBe('');
+		expect(normaliseBaseUrl(42)).toBe('');
+	});
+});
+
+describe('tokensOfOtherValues: saved tokens that must be renewed before a call', () => {
+	const current = valuesFingerprint(credentialValues(input));
+	test('a token of other values, or of no known values: renew first', () => {
+		expect(tokensOfOtherValues({ ...input, accessToken: 'at', tokenFingerprint: 'old' })).toBe(
+			true,
+		);
+		expect(tokensOfOtherValues({ ...input, accessToken: 'at' })).toBe(true);
+	});
+	test('a token of the current values, or none at all: nothing to do before the call', () => {
+		expect(tokensOfOtherValues({ ...input, accessToken: 'at', tokenFingerprint: current })).toBe(
+			false,
+		);
+		expect(tokensOfOtherValues({ ...input, accessToken: '', tokenFingerprint: 'old' })).toBe(false);
 	});
 });

@@ -1,10 +1,12 @@
 // One grant at the token endpoint, as pure decisions: which grant to ask for, its parameters, how to read the
-// answer, whether a refused refresh starts again from the assertion, and what the credential saves.
+// answer (by need: shared/schemas.ts), whether a refresh that yields no token starts again from the assertion, and
+// what the credential saves.
 import {
 	describeIssues,
-	oauthErrorSchema,
-	tokenResponseSchema,
-	type TokenResponse,
+	isObject,
+	readOAuthError,
+	type TokenAnswer,
+	tokenAnswerSchema,
 } from '../schemas';
 import { type CaptioningCredentials, valuesFingerprint } from './values';
 
@@ -14,12 +16,17 @@ export const REQUIRED_SCOPE = 'write_transcriptions write_media';
 export type Grant = 'assertion' | 'refresh_token';
 
 /**
- * Section 5.2: renew with the refresh token when there is one and it was obtained with the current values; else
- * start from the assertion (a refresh token of the old values would keep serving the old account).
+ * Section 5.2: renew with the refresh token when there is one, it was obtained with the current values and it was
+ * not dropped (a refresh with it yielded no token); else start from the assertion (a refresh token of the old values
+ * would keep serving the old account).
  */
-export function chooseGrant(credentials: CaptioningCredentials): Grant {
+export function chooseGrant(
+	credentials: CaptioningCredentials,
+	isDropped: (refreshToken: string) => boolean = () => false,
+): Grant {
 	const current = credentials.tokenFingerprint === valuesFingerprint(credentials);
-	return credentials.refreshToken && current ? 'refresh_token' : 'assertion';
+	const usable = credentials.refreshToken && !isDropped(credentials.refreshToken);
+	return usable && current ? 'refresh_token' : 'assertion';
 }
 
 /** Query parameters of the token call (sections 4.1 and 4.2: they go in the query string, not a body). */
@@ -49,46 +56,51 @@ export type TokenFailure =
 	| { kind: 'not-json'; status: number; contentType: string }
 	| { kind: 'invalid-response'; detail: string };
 
-export type TokenOutcome =
-	| { ok: true; token: TokenResponse }
-	| { ok: false; failure: TokenFailure };
+export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failure: TokenFailure };
 
 /**
- * A refused refresh grant is answered by starting again from the assertion: services refuse a rotated, revoked or
- * expired refresh token with 400 or 401, with `invalid_grant`, `invalid_client`, no code, or no JSON at all. A 429
- * is not a refusal (the assertion grant would meet the same limit); 5xx and an unreachable service are not either:
- * the refresh token is probably still good, and a second grant would only double the load on a failing service.
+ * A refresh that yields no token starts again from the assertion, once: services refuse a rotated, revoked or
+ * expired refresh token with any 4xx, with or without a code, and some answer 200 with an OAuth error, no
+ * access_token or no JSON at all; a 5xx (the token call is a POST, never repeated) may have spent a rotated token.
+ * Only a 429 (the assertion grant would meet the same limit) and an unreachable service (it would be as unreachable)
+ * are not answered so.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
-	const status = failure.kind === 'refused' || failure.kind === 'not-json' ? failure.status : 0;
-	return status >= 400 && status < 500 && status !== 429;
+	if (failure.kind === 'unreachable') return false;
+	return !('status' in failure && failure.status === 429);
 }
 
-/** Classifies the token endpoint's answer. */
+/** A body n8n left as text (JSON sent under another content type) is read as JSON. */
+function asJson(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/**
+ * Classifies the token endpoint's answer, reading only what decides: `access_token` (the one required member) on a
+ * 2xx, `error` and `error_description` (for wording) otherwise or when there is no usable access token.
+ */
 export function readTokenAnswer(status: number, contentType: string, body: unknown): TokenOutcome {
-	const isObject = typeof body === 'object' && body !== null;
 	if (status >= 500) return { ok: false, failure: { kind: 'server', status } };
-	if (!isObject) return { ok: false, failure: { kind: 'not-json', status, contentType } };
-	if (status >= 400) {
-		const parsed = oauthErrorSchema.safeParse(body);
-		return {
-			ok: false,
-			failure: {
-				kind: 'refused',
-				status,
-				error: parsed.success ? parsed.data.error : undefined,
-				description: parsed.success ? parsed.data.error_description : undefined,
-			},
-		};
+	const json = asJson(body);
+	if (!isObject(json)) return { ok: false, failure: { kind: 'not-json', status, contentType } };
+	const token = tokenAnswerSchema.safeParse(json);
+	if (status >= 200 && status < 300 && token.success) return { ok: true, token: token.data };
+	const said = readOAuthError(json);
+	if (status >= 300 || said.error) {
+		return { ok: false, failure: { kind: 'refused', status, ...said } };
 	}
-	const parsed = tokenResponseSchema.safeParse(body);
-	if (!parsed.success) {
-		return {
-			ok: false,
-			failure: { kind: 'invalid-response', detail: describeIssues(parsed.error) },
-		};
-	}
-	return { ok: true, token: parsed.data };
+	return {
+		ok: false,
+		failure: {
+			kind: 'invalid-response',
+			detail: token.success ? `HTTP ${status}` : describeIssues(token.error),
+		},
+	};
 }
 
 /** The hidden fields the credential saves after each grant. */
@@ -103,14 +115,14 @@ export interface SavedTokens {
 
 /** What the credential saves: the hidden fields, with the fingerprint of the values the grant used. */
 export function toSavedTokens(
-	token: TokenResponse,
+	token: TokenAnswer,
 	grant: Grant,
 	used: CaptioningCredentials,
 	now: number,
 ): SavedTokens {
 	return {
 		accessToken: token.access_token,
-		// a service that does not rotate refresh tokens may omit one from a refresh: keep the one just accepted
+		// RFC 6749 section 6: a refresh answered without a refresh token keeps the one just accepted
 		refreshToken:
 			token.refresh_token ?? (grant === 'refresh_token' ? (used.refreshToken ?? '') : ''),
 		expiresAt: now + (token.expires_in ?? 7200) * 1000,

@@ -2,4 +2,4 @@
 // authenticate, and the credential test's failing answers.
 export { CREDENTIAL_TEST_FAILURES } from './failures';
 export { obtainTokens } from './tokens';
-export { bearerToken, DEFAULT_MEDIA_TYPE } from './values';
+export { BASE_URL_EXPRESSION, bearerToken, DEFAULT_MEDIA_TYPE } from './values';

@@ -1,5 +1,6 @@
 // The grant flow behind the credential's preAuthentication: refresh when the saved refresh token belongs to the
-// current values, else (or when the service refuses it) the assertion grant; callers that ask together share one.
+// current values, else (or when the refresh yields no token) the assertion grant; callers that ask together share
+// one. A refresh token that yielded no token is dropped: never sent again by this process.
 import { createHash } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
@@ -46,14 +47,28 @@ async function callTokenEndpoint(
 	);
 }
 
+/** Refresh tokens that yielded no token, by hash, oldest first: the saved one may still be such a token when the
+ * assertion grant after it failed too (nothing was saved then). */
+const dropped = new Set<string>();
+const MAX_DROPPED = 1_000;
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export function dropRefreshToken(token: string): void {
+	dropped.add(hashOf(token));
+	if (dropped.size > MAX_DROPPED) dropped.delete(dropped.values().next().value as string);
+}
+
+export const isDropped = (token: string) => dropped.has(hashOf(token));
+
 async function grantTokens(
 	http: Http,
 	credentials: CaptioningCredentials,
 	now: () => number,
 ): Promise<SavedTokens> {
-	let grant = chooseGrant(credentials);
+	let grant = chooseGrant(credentials, isDropped);
 	let outcome = await callTokenEndpoint(http, grant, credentials);
 	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
+		dropRefreshToken(credentials.refreshToken ?? '');
 		grant = 'assertion';
 		outcome = await callTokenEndpoint(http, grant, credentials);
 	}
@@ -66,30 +81,29 @@ async function grantTokens(
 export const SHARED_GRANT_MS = 10_000;
 interface SharedGrant {
 	promise: Promise<SavedTokens>;
+	/** The access token the caller that started it held ('' for none): the state the grant answers. */
+	startedWith: string;
 	settledAt?: number;
-	/** The access token it issued, once settled. */
-	accessToken?: string;
 }
 const grants = new Map<string, SharedGrant>();
 
 /**
- * Whether a caller may take a grant another caller started: only while it is fresh, and never when the caller
- * holds the very token that grant issued (n8n asks again because the service refused that token).
+ * Whether a caller may take a grant another caller started: only while it is fresh, and only when the caller holds
+ * the access token the starter held (it read the credential before the grant was saved). A caller with any other
+ * token, the one that grant issued (the service refused it) or a newer one, gets a grant of its own.
  */
 export function canShareGrant(
-	shared: Pick<SharedGrant, 'settledAt' | 'accessToken'> | undefined,
+	shared: Pick<SharedGrant, 'settledAt' | 'startedWith'> | undefined,
 	callerAccessToken: string | undefined,
 	nowMs: number,
 ): boolean {
-	if (!shared) return false;
-	if (shared.settledAt === undefined) return true;
-	if (nowMs - shared.settledAt >= SHARED_GRANT_MS) return false;
-	return shared.accessToken === undefined || shared.accessToken !== callerAccessToken;
+	if (!shared || shared.startedWith !== (callerAccessToken ?? '')) return false;
+	return shared.settledAt === undefined || nowMs - shared.settledAt < SHARED_GRANT_MS;
 }
 
 /** Callers with the same credential values (and the same usable refresh token) share one grant. */
 export function grantKey(c: CaptioningCredentials): string {
-	const refresh = chooseGrant(c) === 'refresh_token' ? (c.refreshToken ?? '') : '';
+	const refresh = chooseGrant(c, isDropped) === 'refresh_token' ? (c.refreshToken ?? '') : '';
 	return createHash('sha256')
 		.update(JSON.stringify([c.baseUrl, c.clientId, c.clientSecret, c.assertion, refresh]))
 		.digest('hex');
@@ -108,12 +122,14 @@ export async function obtainTokens(
 	const key = grantKey(credentials);
 	const shared = grants.get(key);
 	if (shared && canShareGrant(shared, credentials.accessToken, now())) return await shared.promise;
-	const entry: SharedGrant = { promise: grantTokens(http, credentials, now) };
+	const entry: SharedGrant = {
+		promise: grantTokens(http, credentials, now),
+		startedWith: credentials.accessToken ?? '',
+	};
 	grants.set(key, entry);
 	entry.promise.then(
-		(tokens) => {
+		() => {
 			entry.settledAt = now();
-			entry.accessToken = tokens.accessToken;
 			for (const [k, v] of grants) {
 				if (v.settledAt !== undefined && now() - v.settledAt >= SHARED_GRANT_MS) grants.delete(k);
 			}

@@ -26,10 +26,21 @@ export class CredentialError extends Error {
 
 const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** The credential's own fields as every decision reads them: trimmed, the Base URL without trailing slashes. */
+/**
+ * The Base URL as every caller uses it (credential values, transport, list paging, the trigger's keys): trimmed,
+ * without trailing slashes. The credential test's request spells the same rule as an n8n expression.
+ */
+export function normaliseBaseUrl(value: unknown): string {
+	return str(value).replace(/\/+$/, '');
+}
+
+/** normaliseBaseUrl as n8n evaluates it in the credential test's request (no package code runs there). */
+export const BASE_URL_EXPRESSION = '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}';
+
+/** The credential's own fields as every decision reads them: trimmed, the Base URL normalised. */
 export function credentialValues(data: Record<string, unknown>) {
 	return {
-		baseUrl: str(data.baseUrl).replace(/\/+$/, ''),
+		baseUrl: normaliseBaseUrl(data.baseUrl),
 		clientId: str(data.clientId),
 		clientSecret: str(data.clientSecret),
 		assertion: str(data.assertion),
@@ -64,6 +75,11 @@ export function valuesFingerprint(values: TokenSource): string {
 export function tokensMatchValues(data: Record<string, unknown>): boolean {
 	const saved = str(data.tokenFingerprint);
 	return saved !== '' && saved === valuesFingerprint(credentialValues(data));
+}
+
+/** Whether an access token is saved that was obtained with other values: it must be renewed before a call. */
+export function tokensOfOtherValues(data: Record<string, unknown>): boolean {
+	return str(data.accessToken) !== '' && !tokensMatchValues(data);
 }
 
 /** The access token to send, or undefined when there is none or it was obtained with other values. */

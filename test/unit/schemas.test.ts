@@ -1,0 +1,149 @@
+// The readers every answer parser is built from (shared/schemas.ts), branch by branch. The property suite
+// (test/property/) mutates whole answers; these say what each reader takes and what it leaves.
+import {
+	eventIdSchema,
+	headerValue,
+	memberOf,
+	readAnnouncement,
+	readCount,
+	readErrorWords,
+	readEventType,
+	readId,
+	readOAuthError,
+	readResetAt,
+	readText,
+	tokenAnswerSchema,
+} from '../../nodes/Captioning/shared/schemas';
+
+const NOW = Date.parse('2026-01-01T00:00:00Z');
+
+describe('the readers', () => {
+	test('memberOf: own members only, never one of the prototype', () => {
+		expect(memberOf({ a: 1 }, 'a')).toBe(1);
+		expect(memberOf({}, 'constructor')).toBeUndefined();
+		expect(memberOf({}, '__proto__')).toBeUndefined();
+		expect(memberOf([1], '0')).toBeUndefined();
+		expect(memberOf(null, 'a')).toBeUndefined();
+		expect(memberOf('text', 'length')).toBeUndefined();
+	});
+
+	test('readText: a string with more than white space', () => {
+		expect(readText('a')).toBe('a');
+		expect(readText(' a ')).toBe(' a ');
+		for (const none of ['', '  ', null, undefined, 5, true, [], {}]) {
+			expect(readText(none)).toBeUndefined();
+		}
+	});
+
+	test('readCount: a number from 0, or a string spelling one', () => {
+		expect([7200, '7200', ' 12.5 ', '1e3', 0, '.5'].map(readCount)).toEqual([
+			7200, 7200, 12.5, 1000, 0, 0.5,
+		]);
+		for (const none of [-1, '-1', 'soon', '', ' ', null, undefined, true, [7200], Infinity, NaN]) {
+			expect(readCount(none)).toBeUndefined();
+		}
+	});
+
+	test('readId: a string, or an exact non-negative integer as its string', () => {
+		expect([['ep-1'], [42], [0], ['0']].map(([v]) => readId(v))).toEqual(['ep-1', '42', '0', '0']);
+		for (const none of ['', 1.5, -1, 2 ** 53, null, undefined, true, {}, []]) {
+			expect(readId(none)).toBeUndefined();
+		}
+	});
+});
+
+describe('the token answer', () => {
+	test('only access_token can fail it; the rest is read by need and nothing else is kept', () => {
+		expect(
+			tokenAnswerSchema.parse({
+				access_token: 'a',
+				expires_in: '60',
+				refresh_token: 'r',
+				token_type: 7,
+				scope: null,
+				created_at: 'x',
+			}),
+		).toEqual({ access_token: 'a', expires_in: 60, refresh_token: 'r' });
+		expect(tokenAnswerSchema.parse({ access_token: 'a' })).toEqual({ access_token: 'a' });
+		expect(tokenAnswerSchema.safeParse({ expires_in: 60 }).success).toBe(false);
+	});
+
+	test('readOAuthError: error and error_description as far as they are text', () => {
+		expect(readOAuthError({ error: 'invalid_grant', error_description: 'gone' })).toEqual({
+			error: 'invalid_grant',
+			description: 'gone',
+		});
+		expect(readOAuthError({ error: ['invalid_grant'], error_description: 5 })).toEqual({});
+		expect(readOAuthError('nope')).toEqual({});
+	});
+});
+
+describe('API errors: readErrorWords', () => {
+	test('detail, else title, else code, of every error', () => {
+		expect(
+			readErrorWords({
+				errors: [{ detail: 'd1', title: 't1' }, { title: 't2', code: 'c2' }, { code: 'c3' }, {}],
+			}),
+		).toBe('d1; t2; c3');
+	});
+
+	test('members of another type are passed over, not a reason to lose the rest', () => {
+		expect(
+			readErrorWords({ errors: [{ status: 422, detail: 5, title: 'Unprocessable', code: null }] }),
+		).toBe('Unprocessable');
+		expect(readErrorWords({ errors: { detail: 'one error, not a list' } })).toBe(
+			'one error, not a list',
+		);
+		for (const none of [{}, { errors: [] }, { errors: 'x' }, { errors: [null, 3] }, null, 'text']) {
+			expect(readErrorWords(none)).toBeUndefined();
+		}
+	});
+});
+
+describe('rate-limit headers', () => {
+	test('headerValue: any case of the name, the first of several, numbers as text', () => {
+		expect(headerValue({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
+		expect(headerValue({ 'x-ratelimit-remaining': ['0', '5'] }, 'X-RateLimit-Remaining')).toBe('0');
+		expect(headerValue({ 'x-ratelimit-reset': 9 as unknown as string }, 'x-ratelimit-reset')).toBe(
+			'9',
+		);
+		expect(headerValue(undefined, 'x')).toBeUndefined();
+	});
+
+	test('readResetAt: epoch seconds, epoch milliseconds, or seconds from now', () => {
+		expect(readResetAt(String(NOW / 1000 + 5), NOW)).toBe(NOW + 5000);
+		expect(readResetAt(String(NOW + 5000), NOW)).toBe(NOW + 5000);
+		expect(readResetAt('5', NOW)).toBe(NOW + 5000);
+		expect(readResetAt('soon', NOW)).toBeUndefined();
+		expect(readResetAt(undefined, NOW)).toBeUndefined();
+	});
+
+	test('readAnnouncement needs both headers', () => {
+		expect(readAnnouncement({ 'x-ratelimit-remaining': '0' }, NOW)).toBeUndefined();
+		expect(readAnnouncement({ 'x-ratelimit-reset': '5' }, NOW)).toBeUndefined();
+	});
+});
+
+describe('deliveries', () => {
+	test('readEventType: data.attributes.event_type when it is a string', () => {
+		expect(readEventType({ data: { attributes: { event_type: 'transcription.created' } } })).toBe(
+			'transcription.created',
+		);
+		for (const none of [{}, null, [], { data: [] }, { data: { attributes: { event_type: 3 } } }]) {
+			expect(readEventType(none)).toBeUndefined();
+		}
+	});
+
+	test('eventIdSchema: a string id, or an exact integer as its string', () => {
+		expect(eventIdSchema.parse({ data: { id: 'e-1', other: 1 } })).toEqual({ data: { id: 'e-1' } });
+		expect(eventIdSchema.parse({ data: { id: 7 } })).toEqual({ data: { id: '7' } });
+		for (const bad of [
+			{},
+			{ data: { id: '' } },
+			{ data: { id: 1.5 } },
+			{ data: { id: 'x'.repeat(201) } },
+		]) {
+			expect(eventIdSchema.safeParse(bad).success).toBe(false);
+		}
+	});
+});
