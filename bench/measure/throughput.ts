@@ -72,6 +72,11 @@ export interface TargetSpec {
  * ours does) and at 1, and n8n's Webhook node.
  */
 export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
+	return [...oursSpecs(trigger), ...floorSpecs(), ...webhookSpecs()];
+}
+
+/** Ours at n8n's default typeVersion (steady state and fresh), and at 1 for the record when that is not the default. */
+function oursSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
 	const v = trigger.defaultVersion;
 	const preview = trigger.preview ? ' (preview build)' : '';
 	const specs: TargetSpec[] = [
@@ -99,52 +104,54 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			label: 'Captioning Trigger v1, steady state',
 		});
 	}
-	specs.push(
-		{
-			key: 'floor',
-			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
-			label: `floor: do-nothing community trigger v${FLOOR_BEST_VERSION}`,
-		},
+	return specs;
+}
+
+/** The do-nothing floor at its best typeVersion (bare, carrying a credential, and the opt-in bisections) and at 1. */
+function floorSpecs(): TargetSpec[] {
+	const best = FLOOR_BEST_VERSION;
+	return [
+		{ key: 'floor', kind: 'floor', typeVersion: best, label: `floor: do-nothing community trigger v${best}` },
 		{
 			key: 'floorCred',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential (checked by n8n before each execution)`,
+			label: `floor v${best} carrying a credential (checked by n8n before each execution)`,
 		},
 		{
 			key: 'floorCredList',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
 			list: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential and a full de-duplication list in its static data`,
+			label: `floor v${best} carrying a credential and a full de-duplication list in its static data`,
 		},
 		{
 			key: 'floorCredPrimed',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
 			primed: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential, after the events that prime ours`,
+			label: `floor v${best} carrying a credential, after the events that prime ours`,
 		},
 		{
 			key: 'floorCredNode',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credentialNode: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} in a workflow where another node carries a credential`,
+			label: `floor v${best} in a workflow where another node carries a credential`,
 		},
-		{
-			key: 'floorV1',
-			kind: 'floor',
-			typeVersion: 1,
-			label: 'floor: do-nothing community trigger v1',
-		},
+		{ key: 'floorV1', kind: 'floor', typeVersion: 1, label: 'floor: do-nothing community trigger v1' },
+	];
+}
+
+/** n8n's Webhook node v2, bare and (opt-in) beside a node that carries a credential. */
+function webhookSpecs(): TargetSpec[] {
+	return [
 		{ key: 'webhook', kind: 'webhook', typeVersion: 2, label: "n8n's Webhook node v2" },
 		{
 			key: 'webhookCredNode',
@@ -154,8 +161,7 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			optIn: true,
 			label: "n8n's Webhook node v2 in a workflow where another node carries a credential",
 		},
-	);
-	return specs;
+	];
 }
 
 /** Whether distinct events go through the target before its first run: ours in its steady state, a primed floor. */
