@@ -111,7 +111,12 @@ function oursSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec
 function floorSpecs(): TargetSpec[] {
 	const best = FLOOR_BEST_VERSION;
 	return [
-		{ key: 'floor', kind: 'floor', typeVersion: best, label: `floor: do-nothing community trigger v${best}` },
+		{
+			key: 'floor',
+			kind: 'floor',
+			typeVersion: best,
+			label: `floor: do-nothing community trigger v${best}`,
+		},
 		{
 			key: 'floorCred',
 			kind: 'floor',
@@ -145,7 +150,12 @@ function floorSpecs(): TargetSpec[] {
 			optIn: true,
 			label: `floor v${best} in a workflow where another node carries a credential`,
 		},
-		{ key: 'floorV1', kind: 'floor', typeVersion: 1, label: 'floor: do-nothing community trigger v1' },
+		{
+			key: 'floorV1',
+			kind: 'floor',
+			typeVersion: 1,
+			label: 'floor: do-nothing community trigger v1',
+		},
 	];
 }
 
