@@ -381,11 +381,8 @@ export async function measureRun(
 }
 
 /**
- * The order item 1 runs its targets in (odd rounds; even rounds reverse it). The ratios the targets are judged
- * by come from neighbours: ours sits between the floor and the floor with a credential, the floor beside the
- * Webhook node, each typeVersion-1 target beside the other; the fresh state, which activates and deactivates a
- * workflow around its run, sits at an end. The opt-in targets, when named, sit beside what each is read against:
- * the floors with a credential beside `floorCred` and ours, `webhookCredNode` beside `floorCredNode`.
+ * The order item 1 runs its targets in (odd rounds; even rounds reverse it): each target beside what its ratio
+ * is read against (docs/development.md, "The benchmark").
  */
 export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'oursV1',
@@ -408,10 +405,8 @@ export function measuringOrder<T extends { key: TargetKey }>(specs: readonly T[]
 }
 
 /**
- * Round `round`'s order: as given in odd rounds, reversed in even ones. Every item keeps its neighbours and
- * runs before each of them in every other round, so the ratio of two neighbours compares back-to-back runs
- * whose order alternates, and a drift of the machine over minutes favours neither. (Rotating the order, as an
- * earlier version did, keeps each item's predecessor and set targets up to six runs apart.)
+ * Round `round`'s order: as given in odd rounds, reversed in even ones, so that neighbours run back to back
+ * in alternating order and a drift of the machine favours neither (docs/development.md, "The benchmark").
  */
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
 	return round % 2 === 1 ? [...items] : [...items].reverse();
