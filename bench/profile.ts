@@ -12,12 +12,13 @@ import { parseArgs } from 'node:util';
 import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
 import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
 import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
-import { startSandbox } from '../sandbox/server';
-import { buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
+import { type Sandbox, startSandbox } from '../sandbox/server';
+import { type BuiltPackages, buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import { postOnce, runLoad } from './lib/load';
-import { statementKey } from './lib/queries';
+import { perRequestTable, type ProfileWindow, type TableRow } from './lib/profileTable';
+import { countStatements, type QueryCount } from './lib/queries';
 import {
 	findPidByCommandLine,
 	loadSample,
@@ -33,7 +34,6 @@ import {
 	triggerWorkflow,
 	waitForFinished,
 } from './lib/n8n';
-import { summarize } from './lib/stats';
 import {
 	createTarget,
 	fullSeenList,
@@ -141,18 +141,6 @@ class Inspector {
 	}
 }
 
-interface Window {
-	target: string;
-	round: number;
-	requests: number;
-	eventsPerSecond: number;
-	groupCpuMs: number;
-	threadsCpuMs: Record<string, number>;
-	profile: ReturnType<typeof analyseProfile>;
-	executionDataBytes: number;
-	load1: number;
-}
-
 async function executionDataBytes(n8n: N8nInstance, workflowId: string): Promise<number> {
 	const page = await n8n.api<{ data: Array<{ id: string }> }>(
 		'GET',
@@ -173,7 +161,7 @@ async function profileWindow(
 	template: EventTemplate,
 	seconds: number,
 	round: number,
-): Promise<Window> {
+): Promise<ProfileWindow> {
 	// warm-up outside the profile
 	await runLoad({
 		url: target.url,
@@ -218,15 +206,20 @@ async function profileWindow(
 	};
 }
 
-type QueryCounts = Record<string, { perRequest: number; byStatement: Record<string, number> }>;
+type QueryCounts = Record<string, QueryCount>;
+
+/** The targets profiled and counted: ours in its steady state, the floor bare and with a credential, the Webhook node. */
+const profiledSpecs = (packages: BuiltPackages) =>
+	targetSpecs(packages.trigger).filter((s) =>
+		['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
+	);
 
 /**
  * SQL statements per request, counted from n8n's own query log (a separate n8n started with typeorm's query
- * logging on, never used for a timing), nothing else talking to n8n meanwhile: `one at a time` (300 ms apart)
- * and `4 connections` (closed loop). Ours is primed to its steady state first.
+ * logging on, never used for a timing), nothing else talking to n8n meanwhile. Ours is primed first.
  */
 async function countQueries(
-	packages: Awaited<ReturnType<typeof buildPackages>>,
+	packages: BuiltPackages,
 	env: Record<string, string>,
 	template: EventTemplate,
 	requests: number,
@@ -244,60 +237,20 @@ async function countQueries(
 	try {
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'queries');
 		const counts: QueryCounts = {};
-		for (const spec of targetSpecs(packages.trigger).filter((s) =>
-			['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
-		)) {
+		for (const spec of profiledSpecs(packages)) {
 			const target = await createTarget(n8n, sandbox, credentialId, spec);
 			if (spec.key === 'ours') await primeTarget(n8n, target, prime, template);
-			const modes: Array<[string, number, () => Promise<void>]> = [
-				[
-					'one at a time',
-					requests,
-					async () => {
-						for (let i = 0; i < requests; i++) {
-							const answer = await postOnce(target.url, template.next());
-							if (answer.status !== 200) throw new Error(`${spec.key}: ${answer.status}`);
-							await sleep(300);
-						}
-					},
-				],
-				[
-					'4 connections',
-					requests * 5,
-					async () => {
-						const load = await runLoad({
-							url: target.url,
-							concurrency: 4,
-							warmupMs: 0,
-							durationMs: 600_000,
-							maxRequests: requests * 5,
-							body: template.next,
-						});
-						if (load.errors) throw new Error(`${spec.key}: ${load.firstError}`);
-					},
-				],
-			];
-			for (const [mode, sent, send] of modes) {
+			for (const mode of sendingModes(target, template, requests)) {
 				const before = await newestExecutionId(n8n);
 				await sleep(2000);
 				const start = output.length;
-				await send();
+				await mode.send();
 				await sleep(3000);
-				const lines = output
-					.slice(start)
-					.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
-					.split('\n');
-				const byStatement: Record<string, number> = {};
-				let total = 0;
-				for (const line of lines.filter((l) => /\bquery:/.test(l))) {
-					const key = statementKey(line);
-					byStatement[key] = (byStatement[key] ?? 0) + 1 / sent;
-					total++;
-				}
-				await waitForFinished(n8n, target.workflowId, before, sent);
-				counts[`${spec.key}, ${mode}`] = { perRequest: total / sent, byStatement };
+				const counted = countStatements(output.slice(start), mode.sent);
+				await waitForFinished(n8n, target.workflowId, before, mode.sent);
+				counts[`${spec.key}, ${mode.name}`] = counted;
 				process.stderr.write(
-					`${spec.key}, ${mode}: ${(total / sent).toFixed(1)} SQL statements per request\n`,
+					`${spec.key}, ${mode.name}: ${counted.perRequest.toFixed(1)} SQL statements per request\n`,
 				);
 			}
 		}
@@ -306,6 +259,42 @@ async function countQueries(
 		await n8n.stop();
 		await sandbox.stop();
 	}
+}
+
+/** `one at a time` (300 ms apart) and `4 connections` (closed loop): how the SQL count sends. */
+function sendingModes(
+	target: Target,
+	template: EventTemplate,
+	requests: number,
+): Array<{ name: string; sent: number; send: () => Promise<void> }> {
+	return [
+		{
+			name: 'one at a time',
+			sent: requests,
+			send: async () => {
+				for (let i = 0; i < requests; i++) {
+					const answer = await postOnce(target.url, template.next());
+					if (answer.status !== 200) throw new Error(`${target.key}: ${answer.status}`);
+					await sleep(300);
+				}
+			},
+		},
+		{
+			name: '4 connections',
+			sent: requests * 5,
+			send: async () => {
+				const load = await runLoad({
+					url: target.url,
+					concurrency: 4,
+					warmupMs: 0,
+					durationMs: 600_000,
+					maxRequests: requests * 5,
+					body: template.next,
+				});
+				if (load.errors) throw new Error(`${target.key}: ${load.firstError}`);
+			},
+		},
+	];
 }
 
 async function main() {
@@ -324,111 +313,23 @@ async function main() {
 	});
 	try {
 		const pid = findPidByCommandLine(`${n8n.userFolder}/.captioning-watchdog.cjs`)!;
-		if (!inspectorUrl) throw new Error('n8n printed no inspector URL');
-		const inspector = await Inspector.connect(inspectorUrl);
-		await inspector.send('Profiler.enable');
-		await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
+		const inspector = await startProfiler(inspectorUrl);
 		const credentialId = await createCaptioningCredential(n8n, sandbox, 'profile');
-		const specs = targetSpecs(packages.trigger).filter((s) =>
-			['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
-		);
 		const targets: Target[] = [];
-		for (const spec of specs) targets.push(await createTarget(n8n, sandbox, credentialId, spec));
+		for (const spec of profiledSpecs(packages)) {
+			targets.push(await createTarget(n8n, sandbox, credentialId, spec));
+		}
 		const ours = targets.find((t) => t.key === 'ours')!;
 		const prime = Number(values.prime);
 		const primed = await primeTarget(n8n, ours, prime, template);
 		process.stderr.write(`primed ours with ${prime} events in ${primed.seconds.toFixed(0)} s\n`);
 		const staticBytes = await savedStaticDataBytes(n8n, ours.workflowId);
 		if (values.prefilled) {
-			// the state the previous benchmark assumed: a full list in the static data n8n has saved
-			const workflow = await n8n.createWorkflow(
-				triggerWorkflow({
-					name: 'profile: prefilled',
-					type: SHIPPED_TRIGGER_TYPE,
-					typeVersion: packages.trigger.defaultVersion,
-					credentialId,
-					nodeStaticData: {
-						[SEEN_FIELDS.production]: fullSeenList(Date.now()),
-					},
-				}),
-			);
-			await n8n.activateWorkflow(workflow.id);
-			const { webhookId } = (workflow.nodes as { name: string; webhookId: string }[]).find(
-				(n) => n.name === TRIGGER_NODE_NAME,
-			)!;
-			targets.push({
-				key: 'oursFresh',
-				workflowId: workflow.id,
-				url: triggerUrl(sandbox, n8n, webhookId),
-			});
+			targets.push(await prefilledTarget(n8n, sandbox, credentialId, packages));
 		}
-		const windows: Window[] = [];
-		for (let round = 1; round <= Number(values.rounds); round++) {
-			for (const target of roundOrder(targets, round)) {
-				const window = await profileWindow(
-					n8n,
-					inspector,
-					pid,
-					target,
-					template,
-					Number(values.seconds),
-					round,
-				);
-				windows.push(window);
-				process.stderr.write(
-					`round ${round} ${target.key}: ${window.eventsPerSecond.toFixed(1)} ev/s, ` +
-						`${(window.groupCpuMs / window.requests).toFixed(1)} ms CPU/req, load ${window.load1}\n`,
-				);
-			}
-		}
+		const windows = await profileRounds(n8n, inspector, pid, targets, template);
 		inspector.close();
-		const label = (key: string) => (key === 'oursFresh' ? 'oursPrefilled' : key);
-		const perRequest = (w: Window, ms: number) => ms / w.requests;
-		// row -> target -> one value per window, rows in the order first seen
-		const collected = new Map<string, Map<string, number[]>>();
-		const add = (row: string, target: string, value: number) => {
-			const byTarget = collected.get(row) ?? new Map<string, number[]>();
-			byTarget.set(target, [...(byTarget.get(target) ?? []), value]);
-			collected.set(row, byTarget);
-		};
-		for (const w of windows) {
-			const t = label(w.target);
-			add('events/s', t, w.eventsPerSecond);
-			add('CPU, n8n process group (all threads, task runner)', t, perRequest(w, w.groupCpuMs));
-			for (const [thread, ms] of Object.entries(w.threadsCpuMs)) {
-				add(`  thread: ${thread}`, t, perRequest(w, ms));
-			}
-			// the sampler ticks by wall time, also while a loaded machine has the thread waiting for a core:
-			// its shares are scaled to the main thread's CPU time from /proc
-			const mainCpuMs = Object.entries(w.threadsCpuMs).find(([name]) =>
-				name.startsWith('main'),
-			)![1];
-			const scale = w.profile.busyMs > 0 ? mainCpuMs / w.profile.busyMs : 0;
-			add('main thread, profiled samples (wall ms, unscaled)', t, perRequest(w, w.profile.busyMs));
-			for (const [owner, ms] of Object.entries(w.profile.byOwner)) {
-				add(`  self: ${owner}`, t, perRequest(w, ms * scale));
-			}
-			for (const [marker, ms] of Object.entries(w.profile.byMarker)) {
-				add(`  under: ${marker}`, t, perRequest(w, ms * scale));
-			}
-			for (const [fn, ms] of Object.entries(w.profile.byFunction)) {
-				if (ms / w.requests >= 0.01) add(`  ours, function: ${fn}`, t, perRequest(w, ms * scale));
-			}
-			add('execution data, bytes', t, w.executionDataBytes);
-		}
-		const columns = [...new Set(windows.map((w) => label(w.target)))];
-		const table: Array<Record<string, number | string>> = [];
-		for (const [row, byTarget] of collected) {
-			const entry: Record<string, number | string> = { row };
-			for (const column of columns) {
-				const list = byTarget.get(column) ?? [];
-				entry[column] = list.length ? Math.round(summarize(list).median * 100) / 100 : 0;
-			}
-			if (typeof entry.ours === 'number' && typeof entry.floor === 'number') {
-				entry['ours − floor'] = Math.round((entry.ours - entry.floor) * 100) / 100;
-			}
-			table.push(entry);
-		}
+		const { columns, table } = perRequestTable(windows);
 		const out = {
 			date: new Date().toISOString(),
 			setting,
@@ -450,31 +351,96 @@ async function main() {
 		const queries = queryRequests
 			? await countQueries(packages, SETTINGS[setting], template, queryRequests, prime)
 			: undefined;
-		Object.assign(out, { queries });
 		const file = join(PROJECT_ROOT, 'bench', 'tmp', `profile-${setting}.json`);
 		await mkdir(join(PROJECT_ROOT, 'bench', 'tmp'), { recursive: true });
-		await writeFile(file, JSON.stringify(out, null, 2));
-		const widths = [58, ...Array(columns.length + 1).fill(14)];
-		const line = (cells: Array<string | number>) =>
-			cells.map((c, i) => String(c).padEnd(widths[i])).join('');
-		process.stdout.write(`\n${line(['ms per request', ...columns, 'ours − floor'])}\n`);
-		for (const entry of table) {
-			process.stdout.write(
-				`${line([entry.row, ...columns.map((c) => entry[c]), entry['ours − floor'] ?? ''])}\n`,
-			);
-		}
-		for (const [key, q] of Object.entries(queries ?? {})) {
-			const statements = Object.entries(q.byStatement)
-				.sort((a, b) => b[1] - a[1])
-				.map(([statement, n]) => `${statement} ${n.toFixed(2)}`)
-				.join(', ');
-			process.stdout.write(`SQL per request, ${key}: ${q.perRequest.toFixed(2)} (${statements})\n`);
-		}
+		await writeFile(file, JSON.stringify({ ...out, queries }, null, 2));
+		printProfile(columns, table, queries);
 		process.stdout.write(`\nwrote ${file}\n`);
 	} finally {
 		await n8n.stop();
 		await sandbox.stop();
 		await packages.remove();
+	}
+}
+
+/** The inspector of the n8n started with --inspect, its sampling profiler enabled at 500 µs. */
+async function startProfiler(inspectorUrl: string | undefined): Promise<Inspector> {
+	if (!inspectorUrl) throw new Error('n8n printed no inspector URL');
+	const inspector = await Inspector.connect(inspectorUrl);
+	await inspector.send('Profiler.enable');
+	await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
+	return inspector;
+}
+
+/** --prefilled: ours in the state the previous benchmark assumed, a full list in the static data n8n saved. */
+async function prefilledTarget(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	credentialId: string,
+	packages: BuiltPackages,
+): Promise<Target> {
+	const workflow = await n8n.createWorkflow(
+		triggerWorkflow({
+			name: 'profile: prefilled',
+			type: SHIPPED_TRIGGER_TYPE,
+			typeVersion: packages.trigger.defaultVersion,
+			credentialId,
+			nodeStaticData: {
+				[SEEN_FIELDS.production]: fullSeenList(Date.now()),
+			},
+		}),
+	);
+	await n8n.activateWorkflow(workflow.id);
+	const { webhookId } = (workflow.nodes as { name: string; webhookId: string }[]).find(
+		(n) => n.name === TRIGGER_NODE_NAME,
+	)!;
+	return { key: 'oursFresh', workflowId: workflow.id, url: triggerUrl(sandbox, n8n, webhookId) };
+}
+
+/** --rounds rounds of one window per target, the order reversed every other round. */
+async function profileRounds(
+	n8n: N8nInstance,
+	inspector: Inspector,
+	pid: number,
+	targets: Target[],
+	template: EventTemplate,
+): Promise<ProfileWindow[]> {
+	const windows: ProfileWindow[] = [];
+	for (let round = 1; round <= Number(values.rounds); round++) {
+		for (const target of roundOrder(targets, round)) {
+			const seconds = Number(values.seconds);
+			const window = await profileWindow(n8n, inspector, pid, target, template, seconds, round);
+			windows.push(window);
+			process.stderr.write(
+				`round ${round} ${target.key}: ${window.eventsPerSecond.toFixed(1)} ev/s, ` +
+					`${(window.groupCpuMs / window.requests).toFixed(1)} ms CPU/req, load ${window.load1}\n`,
+			);
+		}
+	}
+	return windows;
+}
+
+/** The table as columns of ms per request, then SQL statements per request by statement. */
+function printProfile(
+	columns: string[],
+	table: TableRow[],
+	queries: QueryCounts | undefined,
+): void {
+	const widths = [58, ...Array(columns.length + 1).fill(14)];
+	const line = (cells: Array<string | number>) =>
+		cells.map((c, i) => String(c).padEnd(widths[i])).join('');
+	process.stdout.write(`\n${line(['ms per request', ...columns, 'ours − floor'])}\n`);
+	for (const entry of table) {
+		process.stdout.write(
+			`${line([entry.row, ...columns.map((c) => entry[c]), entry['ours − floor'] ?? ''])}\n`,
+		);
+	}
+	for (const [key, q] of Object.entries(queries ?? {})) {
+		const statements = Object.entries(q.byStatement)
+			.sort((a, b) => b[1] - a[1])
+			.map(([statement, n]) => `${statement} ${n.toFixed(2)}`)
+			.join(', ');
+		process.stdout.write(`SQL per request, ${key}: ${q.perRequest.toFixed(2)} (${statements})\n`);
 	}
 }
 

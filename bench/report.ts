@@ -120,6 +120,10 @@ export interface Results {
 
 const s = (values: number[], digits = 3) => roundSummary(summarize(values), digits);
 
+/** The summary of one number of each row. */
+const figureOf = <T>(rows: readonly T[], pick: (row: T) => number, digits = 3) =>
+	s(rows.map(pick), digits);
+
 /** Ratios `numerator/denominator` of item 1 that the figures report, when both targets ran. */
 export const RATIOS: Array<[TargetKey, TargetKey]> = [
 	['ours', 'floor'],
@@ -131,6 +135,9 @@ export const RATIOS: Array<[TargetKey, TargetKey]> = [
 	['oursV1', 'floor'],
 	['floorV1', 'floor'],
 ];
+
+/** The ratios the summary section and bench/summary.json name; the rest of RATIOS are "other". */
+const HEADLINE_RATIOS = ['ours/floor', 'ours/floorCred', 'ours/webhook', 'floor/webhook'];
 
 /** events/s of `numerator` ÷ events/s of `denominator` for each round in which both ran. */
 export function pairedRatios(
@@ -152,145 +159,133 @@ export function pairedRatios(
 
 export function buildSummary(results: Results): Results['summary'] {
 	const { raw } = results;
-	const summary: Results['summary'] = { throughput: {}, isolates: raw.isolates, latency: {} };
-	for (const [setting, runs] of Object.entries(raw.throughput)) {
-		summary.throughput[setting] = {};
-		for (const concurrency of [...new Set(runs.map((r) => r.concurrency))]) {
-			const atConcurrency = runs.filter((r) => r.concurrency === concurrency);
-			const figures: ThroughputFigures = { targets: {}, ratios: {} };
-			for (const target of [...new Set(atConcurrency.map((r) => r.target))]) {
-				const mine = atConcurrency.filter((r) => r.target === target);
-				figures.targets[target] = {
-					eventsPerSecond: s(
-						mine.map((r) => r.eventsPerSecond),
-						2,
-					),
-					p50Ms: s(
-						mine.map((r) => r.p50Ms),
-						1,
-					),
-					p99Ms: s(
-						mine.map((r) => r.p99Ms),
-						1,
-					),
-					n8nCpuMsPerRequest: s(
-						mine.map((r) => r.n8nCpuMsPerRequest),
-						1,
-					),
-				};
-			}
-			for (const [a, b] of RATIOS) {
-				const ratios = pairedRatios(atConcurrency, a, b);
-				if (ratios.length) figures.ratios[`${a}/${b}`] = s(ratios);
-			}
-			summary.throughput[setting][String(concurrency)] = figures;
-		}
+	return {
+		throughput: mapValues(raw.throughput, throughputByConcurrency),
+		isolates: raw.isolates,
+		latency: mapValues(raw.latency, latencyByTarget),
+		...(raw.isolateCycle.length ? { isolateCycle: isolateCycleFigures(raw.isolateCycle) } : {}),
+		...(raw.tokenEconomy.length ? { tokenEconomy: tokenEconomyByMode(raw.tokenEconomy) } : {}),
+		...(raw.rateLimit.length ? { rateLimit: rateLimitByCase(raw.rateLimit) } : {}),
+		...(raw.receiveCost.length
+			? { receiveCost: receiveCostFigures(raw.receiveCost, raw.throughput.default ?? []) }
+			: {}),
+		...(raw.captions ? { captions: captionFigures(raw.captions) } : {}),
+	};
+}
+
+type Summaries = Results['summary'];
+
+/** `record` with `figures` applied to each value, keys in the same order. */
+function mapValues<T, U>(record: Record<string, T>, figures: (value: T) => U): Record<string, U> {
+	return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, figures(value)]));
+}
+
+/** `items` grouped by `key`, groups in the order their first item comes. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const group = groups.get(key(item));
+		if (group) group.push(item);
+		else groups.set(key(item), [item]);
 	}
-	if (raw.isolateCycle.length) {
-		summary.isolateCycle = {
-			cpuMs: s(
-				raw.isolateCycle.map((r) => r.cpuMsPerCycle),
-				1,
-			),
-			wallMs: s(
-				raw.isolateCycle.map((r) => r.wallMsPerCycle),
-				1,
-			),
-		};
-	}
-	for (const [setting, rounds] of Object.entries(raw.latency)) {
-		summary.latency[setting] = {};
-		for (const target of [...new Set(rounds.map((r) => r.target))]) {
-			const mine = rounds.filter((r) => r.target === target);
-			summary.latency[setting][target] = {
-				p50Ms: s(
-					mine.map((r) => r.p50Ms),
-					1,
-				),
-				p99Ms: s(
-					mine.map((r) => r.p99Ms),
-					1,
-				),
-				answerP50Ms: s(
-					mine.map((r) => r.answerP50Ms),
-					1,
-				),
-				answerP99Ms: s(
-					mine.map((r) => r.answerP99Ms),
-					1,
-				),
+	return groups;
+}
+
+/** One setting's runs of item 1: per concurrency, per target and the ratios of RATIOS. */
+function throughputByConcurrency(runs: ThroughputRun[]): Record<string, ThroughputFigures> {
+	const out: Record<string, ThroughputFigures> = {};
+	for (const [concurrency, atConcurrency] of groupBy(runs, (r) => r.concurrency)) {
+		const figures: ThroughputFigures = { targets: {}, ratios: {} };
+		for (const [target, mine] of groupBy(atConcurrency, (r) => r.target)) {
+			figures.targets[target] = {
+				eventsPerSecond: figureOf(mine, (r) => r.eventsPerSecond, 2),
+				p50Ms: figureOf(mine, (r) => r.p50Ms, 1),
+				p99Ms: figureOf(mine, (r) => r.p99Ms, 1),
+				n8nCpuMsPerRequest: figureOf(mine, (r) => r.n8nCpuMsPerRequest, 1),
 			};
 		}
+		for (const [a, b] of RATIOS) {
+			const ratios = pairedRatios(atConcurrency, a, b);
+			if (ratios.length) figures.ratios[`${a}/${b}`] = s(ratios);
+		}
+		out[String(concurrency)] = figures;
 	}
-	if (raw.tokenEconomy.length) {
-		summary.tokenEconomy = {};
-		for (const mode of [...new Set(raw.tokenEconomy.map((r) => r.mode))]) {
-			const mine = raw.tokenEconomy.filter((r) => r.mode === mode);
-			summary.tokenEconomy[mode] = {
-				tokenRequestsPer1000Calls: s(
-					mine.map((r) => r.tokenRequestsPer1000Calls),
-					2,
-				),
-				tokenRequests: s(mine.map((r) => r.tokenRequests)),
-				apiCalls: s(mine.map((r) => r.apiCalls)),
-				unauthorized: mine.reduce((t, r) => t + r.unauthorized, 0),
-				failedExecutions: mine.reduce((t, r) => t + r.failedExecutions, 0),
-			};
-		}
-	}
-	if (raw.rateLimit.length) {
-		const cases = new Map<string, RateLimitRun[]>();
-		for (const run of raw.rateLimit) {
-			const key = `${run.n}/${run.ratePerSecond}/${run.announced}`;
-			cases.set(key, [...(cases.get(key) ?? []), run]);
-		}
-		summary.rateLimit = [...cases.values()].map((runs) => ({
-			n: runs[0].n,
-			ratePerSecond: runs[0].ratePerSecond,
-			announced: runs[0].announced,
-			ratio: s(runs.map((r) => r.ratio)),
-			seconds: s(
-				runs.map((r) => r.seconds),
-				2,
-			),
-			rateLimited: s(runs.map((r) => r.rateLimited)),
-			failures: runs.reduce((t, r) => t + r.failures, 0),
-			failedExecutions: runs.filter((r) => r.executionStatus !== 'success').length,
-		}));
-	}
-	if (raw.receiveCost.length) {
-		const steps: Record<string, Summary> = {};
-		for (const name of Object.keys(raw.receiveCost[0].stepsUs)) {
-			steps[name] = s(
-				raw.receiveCost.map((r) => r.stepsUs[name]),
-				1,
-			);
-		}
-		const n8nCpu: Partial<Record<TargetKey, Summary>> = {};
-		const defaultRuns = raw.throughput.default ?? [];
-		for (const target of ['ours', 'floor', 'webhook'] as const) {
-			const mine = defaultRuns.filter((r) => r.target === target);
-			if (mine.length)
-				n8nCpu[target] = s(
-					mine.map((r) => r.n8nCpuMsPerRequest * 1000),
-					0,
-				);
-		}
-		const totalUs = s(
-			raw.receiveCost.map((r) => r.totalUs),
-			1,
-		);
-		summary.receiveCost = {
-			totalUs,
-			stepsUs: steps,
-			n8nCpuUsPerRequest: n8nCpu,
-			sharePercent: n8nCpu.ours
-				? Math.round((totalUs.median / n8nCpu.ours.median) * 10_000) / 100
-				: undefined,
+	return out;
+}
+
+function latencyByTarget(rounds: LatencyRound[]): Summaries['latency'][string] {
+	const out: Summaries['latency'][string] = {};
+	for (const [target, mine] of groupBy(rounds, (r) => r.target)) {
+		out[target] = {
+			p50Ms: figureOf(mine, (r) => r.p50Ms, 1),
+			p99Ms: figureOf(mine, (r) => r.p99Ms, 1),
+			answerP50Ms: figureOf(mine, (r) => r.answerP50Ms, 1),
+			answerP99Ms: figureOf(mine, (r) => r.answerP99Ms, 1),
 		};
 	}
-	if (raw.captions) summary.captions = captionFigures(raw.captions);
-	return summary;
+	return out;
+}
+
+function isolateCycleFigures(
+	runs: Results['raw']['isolateCycle'],
+): NonNullable<Summaries['isolateCycle']> {
+	return {
+		cpuMs: figureOf(runs, (r) => r.cpuMsPerCycle, 1),
+		wallMs: figureOf(runs, (r) => r.wallMsPerCycle, 1),
+	};
+}
+
+function tokenEconomyByMode(runs: TokenEconomyRun[]): NonNullable<Summaries['tokenEconomy']> {
+	const out: NonNullable<Summaries['tokenEconomy']> = {};
+	for (const [mode, mine] of groupBy(runs, (r) => r.mode)) {
+		out[mode] = {
+			tokenRequestsPer1000Calls: figureOf(mine, (r) => r.tokenRequestsPer1000Calls, 2),
+			tokenRequests: figureOf(mine, (r) => r.tokenRequests),
+			apiCalls: figureOf(mine, (r) => r.apiCalls),
+			unauthorized: mine.reduce((t, r) => t + r.unauthorized, 0),
+			failedExecutions: mine.reduce((t, r) => t + r.failedExecutions, 0),
+		};
+	}
+	return out;
+}
+
+function rateLimitByCase(runs: RateLimitRun[]): NonNullable<Summaries['rateLimit']> {
+	const cases = groupBy(runs, (r) => `${r.n}/${r.ratePerSecond}/${r.announced}`);
+	return [...cases.values()].map((mine) => ({
+		n: mine[0].n,
+		ratePerSecond: mine[0].ratePerSecond,
+		announced: mine[0].announced,
+		ratio: figureOf(mine, (r) => r.ratio),
+		seconds: figureOf(mine, (r) => r.seconds, 2),
+		rateLimited: figureOf(mine, (r) => r.rateLimited),
+		failures: mine.reduce((t, r) => t + r.failures, 0),
+		failedExecutions: mine.filter((r) => r.executionStatus !== 'success').length,
+	}));
+}
+
+/** Item 4 beside n8n's CPU per request in the default setting of item 1. */
+function receiveCostFigures(
+	runs: ReceiveCost[],
+	defaultRuns: ThroughputRun[],
+): NonNullable<Summaries['receiveCost']> {
+	const stepsUs: Record<string, Summary> = {};
+	for (const name of Object.keys(runs[0].stepsUs)) {
+		stepsUs[name] = figureOf(runs, (r) => r.stepsUs[name], 1);
+	}
+	const n8nCpu: Partial<Record<TargetKey, Summary>> = {};
+	for (const target of ['ours', 'floor', 'webhook'] as const) {
+		const mine = defaultRuns.filter((r) => r.target === target);
+		if (mine.length) n8nCpu[target] = figureOf(mine, (r) => r.n8nCpuMsPerRequest * 1000, 0);
+	}
+	const totalUs = figureOf(runs, (r) => r.totalUs, 1);
+	return {
+		totalUs,
+		stepsUs,
+		n8nCpuUsPerRequest: n8nCpu,
+		sharePercent: n8nCpu.ours
+			? Math.round((totalUs.median / n8nCpu.ours.median) * 10_000) / 100
+			: undefined,
+	};
 }
 
 // ---- bench/summary.json ------------------------------------------------------------------------------------
@@ -382,8 +377,6 @@ export function buildCaptionsSummary(date: string, bench: CaptionBench): Caption
 	};
 }
 
-const medianOf = (summary: Summary | undefined) => summary?.median;
-
 /** bench/summary.json: per setting the medians of item 1 (at its first concurrency) and item 5. */
 export function buildBenchSummary(results: Results): BenchSummary {
 	const loads = results.load.map((l) => l.load[0]);
@@ -408,41 +401,50 @@ export function buildBenchSummary(results: Results): BenchSummary {
 			: {}),
 	};
 	for (const setting of ['default', 'lazy', 'legacy'] as const) {
-		const byConcurrency = results.summary.throughput[setting];
-		const latency = results.summary.latency[setting];
-		if (!byConcurrency && !latency) continue;
-		const [concurrency, figures] = Object.entries(byConcurrency ?? {})[0] ?? [];
-		const runs = results.raw.throughput[setting] ?? [];
-		const pick = <T>(record: Partial<Record<TargetKey, T>> | undefined, get: (v: T) => number) =>
-			Object.fromEntries(
-				Object.entries(record ?? {}).map(([key, value]) => [key, get(value as T)]),
-			) as Partial<Record<TargetKey, number>>;
-		const ratio = (key: string) => medianOf(figures?.ratios[key]);
-		out[setting] = {
-			label: results.n8nSettings[setting]?.label ?? setting,
-			env: results.n8nSettings[setting]?.env ?? {},
-			rounds: new Set(runs.map((r) => r.round)).size,
-			connections: Number(concurrency ?? Number.NaN),
-			oursOverFloor: ratio('ours/floor'),
-			oursOverFloorWithCredential: ratio('ours/floorCred'),
-			oursOverWebhook: ratio('ours/webhook'),
-			floorOverWebhook: ratio('floor/webhook'),
-			p50ms: pick(latency, (l) => l.p50Ms.median),
-			answerP50ms: pick(latency, (l) => l.answerP50Ms.median),
-			loadedP50ms: pick(figures?.targets, (t) => t.p50Ms.median),
-			eventsPerSecond: pick(figures?.targets, (t) => t.eventsPerSecond.median),
-			n8nCpuMsPerRequest: pick(figures?.targets, (t) => t.n8nCpuMsPerRequest.median),
-			otherRatios: Object.fromEntries(
-				Object.entries(figures?.ratios ?? {})
-					.filter(
-						([key]) =>
-							!['ours/floor', 'ours/floorCred', 'ours/webhook', 'floor/webhook'].includes(key),
-					)
-					.map(([key, value]) => [key, value.median]),
-			),
-		};
+		const summary = settingSummary(results, setting);
+		if (summary) out[setting] = summary;
 	}
 	return out;
+}
+
+/** One setting's medians, or nothing when neither item 1 nor item 5 ran in it. */
+function settingSummary(results: Results, setting: string): SettingSummary | undefined {
+	const byConcurrency = results.summary.throughput[setting];
+	const latency = results.summary.latency[setting];
+	if (!byConcurrency && !latency) return undefined;
+	const [concurrency, figures] = Object.entries(byConcurrency ?? {})[0] ?? [];
+	const runs = results.raw.throughput[setting] ?? [];
+	const ratio = (key: string) => figures?.ratios[key]?.median;
+	return {
+		label: results.n8nSettings[setting]?.label ?? setting,
+		env: results.n8nSettings[setting]?.env ?? {},
+		rounds: new Set(runs.map((r) => r.round)).size,
+		connections: Number(concurrency ?? Number.NaN),
+		oursOverFloor: ratio('ours/floor'),
+		oursOverFloorWithCredential: ratio('ours/floorCred'),
+		oursOverWebhook: ratio('ours/webhook'),
+		floorOverWebhook: ratio('floor/webhook'),
+		p50ms: medians(latency, (l) => l.p50Ms),
+		answerP50ms: medians(latency, (l) => l.answerP50Ms),
+		loadedP50ms: medians(figures?.targets, (t) => t.p50Ms),
+		eventsPerSecond: medians(figures?.targets, (t) => t.eventsPerSecond),
+		n8nCpuMsPerRequest: medians(figures?.targets, (t) => t.n8nCpuMsPerRequest),
+		otherRatios: Object.fromEntries(
+			Object.entries(figures?.ratios ?? {})
+				.filter(([key]) => !HEADLINE_RATIOS.includes(key))
+				.map(([key, value]) => [key, value.median]),
+		),
+	};
+}
+
+/** Per target, the median of the figure `pick` takes. */
+function medians<T>(
+	record: Partial<Record<TargetKey, T>> | undefined,
+	pick: (value: T) => Summary,
+): Partial<Record<TargetKey, number>> {
+	return Object.fromEntries(
+		Object.entries(record ?? {}).map(([key, value]) => [key, pick(value as T).median]),
+	) as Partial<Record<TargetKey, number>>;
 }
 
 // ---- presentation ------------------------------------------------------------------------------------------
@@ -488,55 +490,68 @@ const SETTING_LABELS: Record<string, string> = {
 };
 const settingLabel = (key: string) => SETTING_LABELS[key] ?? key;
 
-function sections(results: Results): Section[] {
-	const { summary } = results;
-	const out: Section[] = [];
-	const label = (key: string) => results.targets[key as TargetKey]?.label ?? key;
+/** The sections of the report in the order printed; each builds itself from the results, or is absent. */
+const SECTIONS: Array<(results: Results) => Section | Section[] | undefined> = [
+	floorSummarySection,
+	throughputSection,
+	latencySection,
+	isolatesSection,
+	tokenEconomySection,
+	rateLimitSection,
+	receiveCostSection,
+	captionSections,
+];
 
-	const floorRows: string[][] = [];
-	for (const [setting, byConcurrency] of Object.entries(summary.throughput)) {
+function sections(results: Results): Section[] {
+	return SECTIONS.flatMap((build) => build(results) ?? []);
+}
+
+/** A target's label as item 1 measured it, else its key. */
+const targetLabel = (results: Results, key: string) =>
+	results.targets[key as TargetKey]?.label ?? key;
+
+function floorSummarySection({ summary }: Results): Section | undefined {
+	const rows = Object.entries(summary.throughput).map(([setting, byConcurrency]) => {
 		const [, figures] = Object.entries(byConcurrency)[0] ?? [];
 		const latency = summary.latency[setting] ?? {};
 		const p50 = (key: TargetKey) => fmt(latency[key]?.p50Ms.median, 0);
-		floorRows.push([
+		return [
 			settingLabel(setting),
-			spread(figures?.ratios['ours/floor'], 2),
-			spread(figures?.ratios['ours/floorCred'], 2),
-			spread(figures?.ratios['ours/webhook'], 2),
-			spread(figures?.ratios['floor/webhook'], 2),
+			...HEADLINE_RATIOS.map((ratio) => spread(figures?.ratios[ratio], 2)),
 			`${p50('ours')} / ${p50('floor')} / ${p50('webhook')}`,
-		]);
-	}
-	if (floorRows.length) {
-		out.push({
-			title:
-				'Summary: the trigger against the floor and the Webhook node (ours in its steady state)',
-			header: [
-				'n8n setting',
-				'ours ÷ floor',
-				'ours ÷ floor with credential',
-				'ours ÷ Webhook node',
-				'floor ÷ Webhook node',
-				'p50 ms ours / floor / Webhook',
-			],
-			rows: floorRows,
-			notes: [
-				'ratios: events/s of runs made back to back in one round, median (min–max) over rounds; ' +
-					'p50: one delivery at a time, send -> execution finished (item 5), median over rounds',
-			],
-		});
-	}
+		];
+	});
+	if (!rows.length) return undefined;
+	return {
+		title: 'Summary: the trigger against the floor and the Webhook node (ours in its steady state)',
+		header: [
+			'n8n setting',
+			'ours ÷ floor',
+			'ours ÷ floor with credential',
+			'ours ÷ Webhook node',
+			'floor ÷ Webhook node',
+			'p50 ms ours / floor / Webhook',
+		],
+		rows,
+		notes: [
+			'ratios: events/s of runs made back to back in one round, median (min–max) over rounds; ' +
+				'p50: one delivery at a time, send -> execution finished (item 5), median over rounds',
+		],
+	};
+}
 
-	const throughputRows: string[][] = [];
-	for (const [setting, byConcurrency] of Object.entries(summary.throughput)) {
+function throughputSection(results: Results): Section | undefined {
+	const rows: string[][] = [];
+	for (const [setting, byConcurrency] of Object.entries(results.summary.throughput)) {
 		for (const [concurrency, figures] of Object.entries(byConcurrency)) {
 			for (const [target, f] of Object.entries(figures.targets)) {
-				throughputRows.push([
+				const overFloor = figures.ratios[`${target}/floor`];
+				rows.push([
 					settingLabel(setting),
 					concurrency,
-					label(target),
+					targetLabel(results, target),
 					spread(f!.eventsPerSecond),
-					figures.ratios[`${target}/floor`] ? spread(figures.ratios[`${target}/floor`], 2) : '',
+					overFloor ? spread(overFloor, 2) : '',
 					spread(f!.p50Ms, 0),
 					spread(f!.p99Ms, 0),
 					spread(f!.n8nCpuMsPerRequest),
@@ -544,124 +559,126 @@ function sections(results: Results): Section[] {
 			}
 		}
 	}
-	if (throughputRows.length) {
-		out.push({
-			title: '1. Throughput (same n8n per setting, 2 KB body, trigger -> NoOp, closed loop)',
-			header: [
-				'setting',
-				'conns',
-				'target',
-				'events/s',
-				'÷ floor',
-				'p50 ms',
-				'p99 ms',
-				'n8n CPU ms/req',
-			],
-			rows: throughputRows,
-			notes: Object.entries(results.raw.priming ?? {}).flatMap(([setting, records]) =>
-				records.map(
-					(p) =>
-						`${settingLabel(setting)}: ${p.target} primed with ${p.events} distinct events in ` +
-						`${p.seconds.toFixed(0)} s; static data n8n saved: ${p.savedStaticDataBytes} bytes after, ` +
-						`${p.savedStaticDataBytesAtEnd ?? '–'} bytes at the end`,
-				),
+	if (!rows.length) return undefined;
+	return {
+		title: '1. Throughput (same n8n per setting, 2 KB body, trigger -> NoOp, closed loop)',
+		header: [
+			'setting',
+			'conns',
+			'target',
+			'events/s',
+			'÷ floor',
+			'p50 ms',
+			'p99 ms',
+			'n8n CPU ms/req',
+		],
+		rows,
+		notes: Object.entries(results.raw.priming ?? {}).flatMap(([setting, records]) =>
+			records.map(
+				(p) =>
+					`${settingLabel(setting)}: ${p.target} primed with ${p.events} distinct events in ` +
+					`${p.seconds.toFixed(0)} s; static data n8n saved: ${p.savedStaticDataBytes} bytes after, ` +
+					`${p.savedStaticDataBytesAtEnd ?? '–'} bytes at the end`,
 			),
-		});
-	}
-	const latencyRows: string[][] = [];
-	for (const [setting, byTarget] of Object.entries(summary.latency)) {
-		for (const [target, l] of Object.entries(byTarget)) {
-			latencyRows.push([
-				settingLabel(setting),
-				label(target),
-				spread(l!.p50Ms, 0),
-				spread(l!.p99Ms, 0),
-				spread(l!.answerP50Ms, 0),
-			]);
-		}
-	}
-	if (latencyRows.length) {
-		out.push({
-			title: '5. Latency, one delivery at a time (send -> execution finished; send -> 2xx)',
-			header: ['setting', 'target', 'p50 ms', 'p99 ms', 'send -> 2xx p50 ms'],
-			rows: latencyRows,
-		});
-	}
-	const isolateRows: string[][] = [];
-	for (const [setting, counts] of Object.entries(summary.isolates)) {
-		for (const c of counts) {
-			isolateRows.push([
-				settingLabel(setting),
-				label(c.target),
-				fmt(c.isolatesPerRequest, 2),
-				fmt(c.syncColdStartsPerRequest, 2),
-				fmt(c.evaluationsPerRequest, 2),
-			]);
-		}
-	}
-	if (isolateRows.length || summary.isolateCycle) {
-		out.push({
-			title: '6. Expression isolates per request (n8n counters) and the cost of one',
-			header: ['setting', 'target', 'isolates/req', 'built sync/req', 'evaluations/req'],
-			rows: isolateRows,
-			notes: summary.isolateCycle
-				? [
-						`one isolate cycle (acquire, evaluate, release, rebuild): ${spread(summary.isolateCycle.cpuMs)} ms CPU, ` +
-							`${spread(summary.isolateCycle.wallMs)} ms wall`,
-					]
+		),
+	};
+}
+
+function latencySection(results: Results): Section | undefined {
+	const rows = Object.entries(results.summary.latency).flatMap(([setting, byTarget]) =>
+		Object.entries(byTarget).map(([target, l]) => [
+			settingLabel(setting),
+			targetLabel(results, target),
+			spread(l!.p50Ms, 0),
+			spread(l!.p99Ms, 0),
+			spread(l!.answerP50Ms, 0),
+		]),
+	);
+	if (!rows.length) return undefined;
+	return {
+		title: '5. Latency, one delivery at a time (send -> execution finished; send -> 2xx)',
+		header: ['setting', 'target', 'p50 ms', 'p99 ms', 'send -> 2xx p50 ms'],
+		rows,
+	};
+}
+
+function isolatesSection(results: Results): Section | undefined {
+	const { isolates, isolateCycle } = results.summary;
+	const rows = Object.entries(isolates).flatMap(([setting, counts]) =>
+		counts.map((c) => [
+			settingLabel(setting),
+			targetLabel(results, c.target),
+			fmt(c.isolatesPerRequest, 2),
+			fmt(c.syncColdStartsPerRequest, 2),
+			fmt(c.evaluationsPerRequest, 2),
+		]),
+	);
+	if (!rows.length && !isolateCycle) return undefined;
+	return {
+		title: '6. Expression isolates per request (n8n counters) and the cost of one',
+		header: ['setting', 'target', 'isolates/req', 'built sync/req', 'evaluations/req'],
+		rows,
+		notes: isolateCycle
+			? [
+					`one isolate cycle (acquire, evaluate, release, rebuild): ${spread(isolateCycle.cpuMs)} ms CPU, ` +
+						`${spread(isolateCycle.wallMs)} ms wall`,
+				]
+			: [],
+	};
+}
+
+function tokenEconomySection({ summary }: Results): Section | undefined {
+	if (!summary.tokenEconomy) return undefined;
+	return {
+		title: '2. Token economy (20 executions x 50 items of Get Many, one token lifetime)',
+		header: ['executions', 'API calls', 'token requests', 'per 1,000 calls', '401s', 'failed'],
+		rows: Object.entries(summary.tokenEconomy).map(([mode, t]) => [
+			mode,
+			spread(t.apiCalls, 0),
+			spread(t.tokenRequests, 0),
+			spread(t.tokenRequestsPer1000Calls, 2),
+			String(t.unauthorized),
+			String(t.failedExecutions),
+		]),
+	};
+}
+
+function rateLimitSection({ summary }: Results): Section | undefined {
+	if (!summary.rateLimit) return undefined;
+	return {
+		title: '3. Rate-limit efficiency (create N endpoints, sandbox limited to R/s)',
+		header: ['N', 'R/s', 'limits', 'seconds', 'time ÷ (N/R)', '429s', 'failures'],
+		rows: summary.rateLimit.map((r) => [
+			String(r.n),
+			String(r.ratePerSecond),
+			r.announced ? 'announced' : 'unannounced',
+			spread(r.seconds, 2),
+			spread(r.ratio, 3),
+			spread(r.rateLimited, 0),
+			String(r.failures + r.failedExecutions),
+		]),
+	};
+}
+
+function receiveCostSection(results: Results): Section | undefined {
+	const rc = results.summary.receiveCost;
+	if (!rc) return undefined;
+	return {
+		title: '4. Receive-path cost (trigger code alone, warm) vs n8n per request',
+		header: ['what', 'CPU µs per event'],
+		rows: [
+			['trigger receive path, total', spread(rc.totalUs)],
+			...Object.entries(rc.stepsUs).map(([name, v]) => [`  ${name}`, spread(v)]),
+			...Object.entries(rc.n8nCpuUsPerRequest).map(([target, v]) => [
+				`n8n per request: ${targetLabel(results, target)}`,
+				spread(v, 0),
+			]),
+		],
+		notes:
+			rc.sharePercent !== undefined
+				? [`the trigger's own code is ${rc.sharePercent}% of n8n's CPU per request for it`]
 				: [],
-		});
-	}
-	if (summary.tokenEconomy) {
-		out.push({
-			title: '2. Token economy (20 executions x 50 items of Get Many, one token lifetime)',
-			header: ['executions', 'API calls', 'token requests', 'per 1,000 calls', '401s', 'failed'],
-			rows: Object.entries(summary.tokenEconomy).map(([mode, t]) => [
-				mode,
-				spread(t.apiCalls, 0),
-				spread(t.tokenRequests, 0),
-				spread(t.tokenRequestsPer1000Calls, 2),
-				String(t.unauthorized),
-				String(t.failedExecutions),
-			]),
-		});
-	}
-	if (summary.rateLimit) {
-		out.push({
-			title: '3. Rate-limit efficiency (create N endpoints, sandbox limited to R/s)',
-			header: ['N', 'R/s', 'limits', 'seconds', 'time ÷ (N/R)', '429s', 'failures'],
-			rows: summary.rateLimit.map((r) => [
-				String(r.n),
-				String(r.ratePerSecond),
-				r.announced ? 'announced' : 'unannounced',
-				spread(r.seconds, 2),
-				spread(r.ratio, 3),
-				spread(r.rateLimited, 0),
-				String(r.failures + r.failedExecutions),
-			]),
-		});
-	}
-	if (summary.receiveCost) {
-		const rc = summary.receiveCost;
-		out.push({
-			title: '4. Receive-path cost (trigger code alone, warm) vs n8n per request',
-			header: ['what', 'CPU µs per event'],
-			rows: [
-				['trigger receive path, total', spread(rc.totalUs)],
-				...Object.entries(rc.stepsUs).map(([name, v]) => [`  ${name}`, spread(v)]),
-				...Object.entries(rc.n8nCpuUsPerRequest).map(([target, v]) => [
-					`n8n per request: ${label(target)}`,
-					spread(v, 0),
-				]),
-			],
-			notes:
-				rc.sharePercent !== undefined
-					? [`the trigger's own code is ${rc.sharePercent}% of n8n's CPU per request for it`]
-					: [],
-		});
-	}
-	out.push(...captionSections(results));
-	return out;
+	};
 }
 
 const LIBRARY_ORDER = ['ours', 'subtitle', 'subsrt-ts', 'webvtt-parser'] as const;

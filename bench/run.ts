@@ -12,7 +12,7 @@ import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
 import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
-import { startSandbox } from '../sandbox/server';
+import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import {
@@ -45,6 +45,7 @@ import {
 	selectTargets,
 	type Target,
 	type TargetKey,
+	type TargetSpec,
 	targetSpecs,
 	type ThroughputRun,
 } from './measure/throughput';
@@ -261,159 +262,56 @@ async function reportOnly(file: string) {
 	if (values['update-doc']) await updateFigures(results);
 }
 
-/** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds. */
-async function floorComparison(
-	n8n: N8nInstance,
-	pid: number,
-	packages: BuiltPackages,
-	setting: string,
-	template: EventTemplate,
-	raw: Results['raw'],
-): Promise<void> {
-	const sandbox = await startSandbox({ rateLimit: null });
-	try {
-		const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench main');
-		const specs = measuredSpecs(packages);
-		const lasting = specs.filter((spec) => spec.dedupe !== 'fresh');
-		const live = new Map<TargetKey, Target>();
-		for (const spec of lasting) {
-			live.set(spec.key, await createTarget(n8n, sandbox, credentialId, spec));
-		}
-		const priming: PrimingRecord[] = (raw.priming[setting] = []);
-		for (const spec of specs.filter(isPrimed)) {
-			markLoad(`${setting}: priming ${spec.key} with ${settings.primeEvents} distinct events`);
-			const target = live.get(spec.key)!;
-			const primed = await primeTarget(n8n, target, settings.primeEvents, template);
-			priming.push({
-				target: spec.key,
-				...primed,
-				savedStaticDataBytes: await savedStaticDataBytes(n8n, target.workflowId),
-			});
-			log(`primed ${spec.key}: ${primed.events} events in ${primed.seconds.toFixed(0)} s`);
-		}
-		const idleRate = await idleCpuRate(pid);
-		raw.idleCpuRate[setting] = idleRate;
-		const runs: ThroughputRun[] = (raw.throughput[setting] = []);
-		const latency: LatencyRound[] = (raw.latency[setting] = []);
-		for (let round = 1; round <= settings.rounds; round++) {
-			markLoad(`${setting}: round ${round}`);
-			for (const concurrency of only.has(1) ? settings.concurrencies : []) {
-				for (const spec of roundOrder(measuringOrder(specs), round)) {
-					const fresh = spec.dedupe === 'fresh';
-					const target = fresh
-						? await createTarget(n8n, sandbox, credentialId, spec)
-						: live.get(spec.key)!;
-					const run = await measureRun(n8n, pid, idleRate, target, {
-						concurrency,
-						pauseMs: settings.pauseSeconds * 1000,
-						warmupMs: settings.warmupSeconds * 1000,
-						durationMs: settings.durationSeconds * 1000,
-						template,
-						round,
-					});
-					run.load1 = loadSample().load[0];
-					runs.push(run);
-					if (fresh) await n8n.deactivateWorkflow(target.workflowId);
-					log(
-						`${setting} round ${round} c=${concurrency} ${spec.key.padEnd(9)} ${run.eventsPerSecond.toFixed(1)} ev/s ` +
-							`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
-							`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(1)} ms/req, errors ${run.errors}, ` +
-							`executions ${run.executionsFinished} (${run.executionsFailed} failed)`,
-					);
-					if (run.errors > 0 || run.executionsFailed > 0) {
-						throw new Error(
-							`${spec.key} answered errors or had failed executions: ${run.firstError ?? ''}`,
-						);
-					}
-				}
-			}
-			if (only.has(5)) {
-				latency.push(
-					...(await measureLatency(n8n, [...live.values()], template, {
-						round,
-						events: settings.latency.eventsPerRound,
-						gapMs: settings.latency.gapMs,
-						log,
-					})),
-				);
-			}
-		}
-		for (const record of priming) {
-			record.savedStaticDataBytesAtEnd = await savedStaticDataBytes(
-				n8n,
-				live.get(record.target)!.workflowId,
-			);
-		}
-		for (const target of live.values()) await n8n.deactivateWorkflow(target.workflowId);
-	} finally {
-		await sandbox.stop();
-	}
-}
-
-/** Items 2 and 3: the action node's API traffic, in n8n's default setting. */
-async function apiItems(n8n: N8nInstance, raw: Results['raw']): Promise<void> {
-	if (only.has(2)) {
-		markLoad('item 2: token economy');
-		for (const mode of ['sequential', 'concurrent'] as const) {
-			for (let i = 0; i < settings.tokenEconomy.repetitions; i++) {
-				const run: TokenEconomyRun = await measureTokenEconomy(n8n, {
-					mode,
-					executions: settings.tokenEconomy.executions,
-					itemsPerExecution: settings.tokenEconomy.itemsPerExecution,
-				});
-				raw.tokenEconomy.push(run);
-				log(
-					`tokens ${mode}: ${run.tokenRequests} token requests for ${run.apiCalls} API calls ` +
-						`(${run.tokenRequestsPer1000Calls.toFixed(2)} per 1,000), ${run.unauthorized} x 401, ` +
-						`${run.failedExecutions} failed executions`,
-				);
-			}
-		}
-	}
-	if (only.has(3)) {
-		markLoad('item 3: rate-limit efficiency');
-		for (const announced of [true, false]) {
-			const reps = announced
-				? settings.rateLimit.repetitions
-				: settings.rateLimit.repetitionsUnannounced;
-			for (const testCase of settings.rateLimit.cases) {
-				for (let i = 0; i < reps; i++) {
-					const run: RateLimitRun = await measureRateLimit(n8n, { ...testCase, announced });
-					raw.rateLimit.push(run);
-					log(
-						`rate limit N=${run.n} R=${run.ratePerSecond}/s ${announced ? 'announced' : 'unannounced'}: ` +
-							`${run.seconds.toFixed(2)} s (ideal ${run.idealSeconds} s, ratio ${run.ratio.toFixed(3)}), ` +
-							`${run.failures} failures, ${run.rateLimited} x 429`,
-					);
-				}
-			}
-		}
-	}
-}
-
 async function main() {
 	if (values.report) return await reportOnly(values.report);
-	let quietWait: Results['quietWait'];
-	if (values['wait-quiet']) {
-		const wait = await waitForQuietMachine(Number(values['wait-quiet']), 20, log);
-		quietWait = {
-			threshold: Number(values['wait-quiet']),
-			quiet: wait.quiet,
-			waitedSeconds: wait.waitedSeconds,
-		};
-		log(
-			wait.quiet
-				? `machine quiet after ${wait.waitedSeconds} s (load ${wait.sample.load.join(' ')})`
-				: `machine still busy after 20 min (load ${wait.sample.load.join(' ')}); measuring anyway`,
-		);
-	}
+	const quietWait = values['wait-quiet']
+		? await waitQuiet(Number(values['wait-quiet']))
+		: undefined;
 	const measuringSince = Date.now();
 	markLoad('start');
 	const n8nDir = resolveN8nDir();
-	const modules = join(n8nDir, 'node_modules');
 	const template: EventTemplate = await eventTemplate(settings.bodyBytes);
+	const raw = emptyRaw();
+	await inProcessItems(n8nDir, template, raw);
+	let packages: BuiltPackages | undefined;
+	let targets: Results['targets'] = {};
+	try {
+		if ([1, 2, 3, 5, 6].some((item) => only.has(item))) {
+			packages = await buildForN8n();
+			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
+			await n8nItems(packages, template, raw);
+		}
+	} finally {
+		await packages?.remove();
+	}
+	markLoad('end');
+	const results = assembleResults({
+		measuringSince,
+		quietWait,
+		n8nDir,
+		packages,
+		targets,
+		template,
+		raw,
+	});
+	await writeResults(results);
+	printTable(results);
+	if (values['update-doc']) await updateFigures(results);
+}
 
-	const raw: Results['raw'] = {
+/** --wait-quiet: waits up to 20 min for the 1-minute load to fall below `threshold`, and says how it went. */
+async function waitQuiet(threshold: number): Promise<Results['quietWait']> {
+	const wait = await waitForQuietMachine(threshold, 20, log);
+	log(
+		wait.quiet
+			? `machine quiet after ${wait.waitedSeconds} s (load ${wait.sample.load.join(' ')})`
+			: `machine still busy after 20 min (load ${wait.sample.load.join(' ')}); measuring anyway`,
+	);
+	return { threshold, quiet: wait.quiet, waitedSeconds: wait.waitedSeconds };
+}
+
+function emptyRaw(): Results['raw'] {
+	return {
 		throughput: {},
 		idleCpuRate: {},
 		priming: {},
@@ -424,7 +322,14 @@ async function main() {
 		receiveCost: [],
 		isolateCycle: [],
 	};
+}
 
+/** Items 4 and 7, and item 6's isolate cycle: no n8n server, measured before one starts. */
+async function inProcessItems(
+	n8nDir: string,
+	template: EventTemplate,
+	raw: Results['raw'],
+): Promise<void> {
 	if (only.has(4)) {
 		markLoad('item 4: receive path (in-process)');
 		for (let i = 0; i < settings.receiveCost.repetitions; i++) {
@@ -446,121 +351,323 @@ async function main() {
 			);
 		}
 	}
+}
 
-	const needsN8n = [1, 2, 3, 5, 6].some((item) => only.has(item));
-	let packages: BuiltPackages | undefined;
-	let targets: Results['targets'] = {};
-	try {
-		if (needsN8n) {
-			log('building the package and the floor in a temp dir');
-			packages = await buildPackages({ previewV2: settings.previewV2 });
-			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
-			log(
-				`trigger typeVersions ${packages.trigger.versions.join(', ')}, default ${packages.trigger.defaultVersion}` +
-					(packages.trigger.preview ? ' (preview build)' : ''),
-			);
-		}
-		let apiDone = !(only.has(2) || only.has(3));
-		for (const setting of only.has(1) || only.has(5) ? settingKeys : []) {
-			await withN8n(packages!, N8N_SETTINGS[setting].env, async (n8n, pid) => {
-				await floorComparison(n8n, pid, packages!, setting, template, raw);
-				if (setting === 'default' && !apiDone) {
-					await apiItems(n8n, raw);
-					apiDone = true;
-				}
-			});
-		}
-		if (!apiDone) await withN8n(packages!, {}, async (n8n) => await apiItems(n8n, raw));
-		// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
-		for (const setting of only.has(6) ? settingKeys.filter((k) => k !== 'legacy') : []) {
-			await withN8n(
-				packages!,
-				{ ...N8N_SETTINGS[setting].env, N8N_METRICS: 'true' },
-				async (n8n) => {
-					const sandbox = await startSandbox({ rateLimit: null });
-					try {
-						const credentialId = await createCaptioningCredential(n8n, sandbox, 'bench diag');
-						const live: Target[] = [];
-						for (const spec of measuredSpecs(packages!)) {
-							if (spec.dedupe !== 'fresh') {
-								live.push(await createTarget(n8n, sandbox, credentialId, spec));
-							}
-						}
-						markLoad(`item 6 (${setting}): isolates per request`);
-						const counts: IsolateCount[] = await countIsolates(
-							n8n,
-							live,
-							template,
-							settings.isolateCountRequests,
-						);
-						raw.isolates[setting] = counts;
-						for (const c of counts) {
-							log(
-								`isolates (${setting}) ${c.target}: ${c.isolatesPerRequest.toFixed(2)} per request ` +
-									`(${c.syncColdStartsPerRequest.toFixed(2)} built synchronously), ` +
-									`${c.evaluationsPerRequest.toFixed(2)} evaluations`,
-							);
-						}
-					} finally {
-						await sandbox.stop();
-					}
-				},
-			);
-		}
-	} finally {
-		await packages?.remove();
+async function buildForN8n(): Promise<BuiltPackages> {
+	log('building the package and the floor in a temp dir');
+	const packages = await buildPackages({ previewV2: settings.previewV2 });
+	log(
+		`trigger typeVersions ${packages.trigger.versions.join(', ')}, default ${packages.trigger.defaultVersion}` +
+			(packages.trigger.preview ? ' (preview build)' : ''),
+	);
+	return packages;
+}
+
+/**
+ * Items 1 and 5 in an n8n per setting; 2 and 3 in the default setting's n8n, or in one of their own; item 6's
+ * counts in an n8n per setting with /metrics on.
+ */
+async function n8nItems(
+	packages: BuiltPackages,
+	template: EventTemplate,
+	raw: Results['raw'],
+): Promise<void> {
+	let apiDone = !(only.has(2) || only.has(3));
+	for (const setting of only.has(1) || only.has(5) ? settingKeys : []) {
+		await withN8n(packages, N8N_SETTINGS[setting].env, async (n8n, pid) => {
+			await floorComparison(n8n, pid, packages, setting, template, raw);
+			if (setting === 'default' && !apiDone) {
+				await apiItems(n8n, raw);
+				apiDone = true;
+			}
+		});
 	}
-	markLoad('end');
+	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
+	// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
+	for (const setting of only.has(6) ? settingKeys.filter((k) => k !== 'legacy') : []) {
+		const env = { ...N8N_SETTINGS[setting].env, N8N_METRICS: 'true' };
+		await withN8n(packages, env, async (n8n) => {
+			raw.isolates[setting] = await isolateCounts(n8n, packages, setting, template);
+		});
+	}
+}
 
+/** One setting's n8n with a sandbox and a credential for it: what item 1, 5 or 6 measures against. */
+interface Bench {
+	n8n: N8nInstance;
+	sandbox: Sandbox;
+	credentialId: string;
+	setting: string;
+	template: EventTemplate;
+}
+
+async function withSandbox(
+	n8n: N8nInstance,
+	setting: string,
+	template: EventTemplate,
+	credentialName: string,
+	body: (bench: Bench) => Promise<void>,
+): Promise<void> {
+	const sandbox = await startSandbox({ rateLimit: null });
+	try {
+		const credentialId = await createCaptioningCredential(n8n, sandbox, credentialName);
+		await body({ n8n, sandbox, credentialId, setting, template });
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+/** The targets that last the whole setting (all but the fresh state), created and activated, in spec order. */
+async function createLasting(bench: Bench, specs: TargetSpec[]): Promise<Map<TargetKey, Target>> {
+	const live = new Map<TargetKey, Target>();
+	for (const spec of specs.filter((s) => s.dedupe !== 'fresh')) {
+		live.set(spec.key, await createTarget(bench.n8n, bench.sandbox, bench.credentialId, spec));
+	}
+	return live;
+}
+
+/** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds. */
+async function floorComparison(
+	n8n: N8nInstance,
+	pid: number,
+	packages: BuiltPackages,
+	setting: string,
+	template: EventTemplate,
+	raw: Results['raw'],
+): Promise<void> {
+	await withSandbox(n8n, setting, template, 'bench main', async (bench) => {
+		const specs = measuredSpecs(packages);
+		const live = await createLasting(bench, specs);
+		const priming = (raw.priming[setting] = await primeTargets(bench, specs, live));
+		const idleRate = (raw.idleCpuRate[setting] = await idleCpuRate(pid));
+		const runs: ThroughputRun[] = (raw.throughput[setting] = []);
+		const latency: LatencyRound[] = (raw.latency[setting] = []);
+		for (let round = 1; round <= settings.rounds; round++) {
+			markLoad(`${setting}: round ${round}`);
+			for (const concurrency of only.has(1) ? settings.concurrencies : []) {
+				for (const spec of roundOrder(measuringOrder(specs), round)) {
+					runs.push(await throughputRun(bench, pid, idleRate, spec, live, concurrency, round));
+				}
+			}
+			if (only.has(5)) {
+				const options = {
+					round,
+					events: settings.latency.eventsPerRound,
+					gapMs: settings.latency.gapMs,
+					log,
+				};
+				latency.push(...(await measureLatency(n8n, [...live.values()], template, options)));
+			}
+		}
+		for (const record of priming) {
+			const { workflowId } = live.get(record.target)!;
+			record.savedStaticDataBytesAtEnd = await savedStaticDataBytes(n8n, workflowId);
+		}
+		for (const target of live.values()) await n8n.deactivateWorkflow(target.workflowId);
+	});
+}
+
+/** Distinct events through each target measured primed (ours in its steady state); what n8n saved after. */
+async function primeTargets(
+	bench: Bench,
+	specs: TargetSpec[],
+	live: Map<TargetKey, Target>,
+): Promise<PrimingRecord[]> {
+	const records: PrimingRecord[] = [];
+	for (const spec of specs.filter(isPrimed)) {
+		markLoad(`${bench.setting}: priming ${spec.key} with ${settings.primeEvents} distinct events`);
+		const target = live.get(spec.key)!;
+		const primed = await primeTarget(bench.n8n, target, settings.primeEvents, bench.template);
+		records.push({
+			target: spec.key,
+			...primed,
+			savedStaticDataBytes: await savedStaticDataBytes(bench.n8n, target.workflowId),
+		});
+		log(`primed ${spec.key}: ${primed.events} events in ${primed.seconds.toFixed(0)} s`);
+	}
+	return records;
+}
+
+/** One run of item 1 against one target; the fresh state gets a workflow of its own for it. */
+async function throughputRun(
+	bench: Bench,
+	pid: number,
+	idleRate: number,
+	spec: TargetSpec,
+	live: Map<TargetKey, Target>,
+	concurrency: number,
+	round: number,
+): Promise<ThroughputRun> {
+	const { n8n, setting } = bench;
+	const fresh = spec.dedupe === 'fresh';
+	const target = fresh
+		? await createTarget(n8n, bench.sandbox, bench.credentialId, spec)
+		: live.get(spec.key)!;
+	const run = await measureRun(n8n, pid, idleRate, target, {
+		concurrency,
+		pauseMs: settings.pauseSeconds * 1000,
+		warmupMs: settings.warmupSeconds * 1000,
+		durationMs: settings.durationSeconds * 1000,
+		template: bench.template,
+		round,
+	});
+	run.load1 = loadSample().load[0];
+	if (fresh) await n8n.deactivateWorkflow(target.workflowId);
+	log(
+		`${setting} round ${round} c=${concurrency} ${spec.key.padEnd(9)} ${run.eventsPerSecond.toFixed(1)} ev/s ` +
+			`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
+			`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(1)} ms/req, errors ${run.errors}, ` +
+			`executions ${run.executionsFinished} (${run.executionsFailed} failed)`,
+	);
+	if (run.errors > 0 || run.executionsFailed > 0) {
+		throw new Error(
+			`${spec.key} answered errors or had failed executions: ${run.firstError ?? ''}`,
+		);
+	}
+	return run;
+}
+
+/** Item 6's counts in one setting: isolates per request of each lasting target. */
+async function isolateCounts(
+	n8n: N8nInstance,
+	packages: BuiltPackages,
+	setting: string,
+	template: EventTemplate,
+): Promise<IsolateCount[]> {
+	let counts: IsolateCount[] = [];
+	await withSandbox(n8n, setting, template, 'bench diag', async (bench) => {
+		const live = await createLasting(bench, measuredSpecs(packages));
+		markLoad(`item 6 (${setting}): isolates per request`);
+		counts = await countIsolates(n8n, [...live.values()], template, settings.isolateCountRequests);
+	});
+	for (const c of counts) {
+		log(
+			`isolates (${setting}) ${c.target}: ${c.isolatesPerRequest.toFixed(2)} per request ` +
+				`(${c.syncColdStartsPerRequest.toFixed(2)} built synchronously), ` +
+				`${c.evaluationsPerRequest.toFixed(2)} evaluations`,
+		);
+	}
+	return counts;
+}
+
+/** Items 2 and 3: the action node's API traffic, in n8n's default setting. */
+async function apiItems(n8n: N8nInstance, raw: Results['raw']): Promise<void> {
+	if (only.has(2)) raw.tokenEconomy.push(...(await tokenEconomyItem(n8n)));
+	if (only.has(3)) raw.rateLimit.push(...(await rateLimitItem(n8n)));
+}
+
+async function tokenEconomyItem(n8n: N8nInstance): Promise<TokenEconomyRun[]> {
+	markLoad('item 2: token economy');
+	const runs: TokenEconomyRun[] = [];
+	for (const mode of ['sequential', 'concurrent'] as const) {
+		for (let i = 0; i < settings.tokenEconomy.repetitions; i++) {
+			const run = await measureTokenEconomy(n8n, {
+				mode,
+				executions: settings.tokenEconomy.executions,
+				itemsPerExecution: settings.tokenEconomy.itemsPerExecution,
+			});
+			runs.push(run);
+			log(
+				`tokens ${mode}: ${run.tokenRequests} token requests for ${run.apiCalls} API calls ` +
+					`(${run.tokenRequestsPer1000Calls.toFixed(2)} per 1,000), ${run.unauthorized} x 401, ` +
+					`${run.failedExecutions} failed executions`,
+			);
+		}
+	}
+	return runs;
+}
+
+async function rateLimitItem(n8n: N8nInstance): Promise<RateLimitRun[]> {
+	markLoad('item 3: rate-limit efficiency');
+	const runs: RateLimitRun[] = [];
+	for (const announced of [true, false]) {
+		const reps = announced
+			? settings.rateLimit.repetitions
+			: settings.rateLimit.repetitionsUnannounced;
+		for (const testCase of settings.rateLimit.cases) {
+			for (let i = 0; i < reps; i++) {
+				const run = await measureRateLimit(n8n, { ...testCase, announced });
+				runs.push(run);
+				log(
+					`rate limit N=${run.n} R=${run.ratePerSecond}/s ${announced ? 'announced' : 'unannounced'}: ` +
+						`${run.seconds.toFixed(2)} s (ideal ${run.idealSeconds} s, ratio ${run.ratio.toFixed(3)}), ` +
+						`${run.failures} failures, ${run.rateLimited} x 429`,
+				);
+			}
+		}
+	}
+	return runs;
+}
+
+function assembleResults(run: {
+	measuringSince: number;
+	quietWait: Results['quietWait'];
+	n8nDir: string;
+	packages: BuiltPackages | undefined;
+	targets: Results['targets'];
+	template: EventTemplate;
+	raw: Results['raw'];
+}): Results {
+	const { measuringSince, raw } = run;
 	const results: Results = {
 		schema: 2,
 		date: new Date(measuringSince).toISOString(),
 		durationSeconds: Math.round((Date.now() - measuringSince) / 1000),
 		command,
-		quietWait,
+		quietWait: run.quietWait,
 		machine: machineInfo(),
 		load: loads,
-		versions: {
-			node: process.version,
-			n8n: readVersion(join(modules, 'n8n', 'package.json')),
-			n8nCore: readVersion(join(modules, 'n8n-core', 'package.json')),
-			n8nWorkflow: readVersion(join(modules, 'n8n-workflow', 'package.json')),
-			expressionRuntime: readVersion(join(modules, '@n8n', 'expression-runtime', 'package.json')),
-			isolatedVm: readVersion(join(modules, 'isolated-vm', 'package.json')),
-			package: readVersion(join(PROJECT_ROOT, 'package.json')),
-			triggerTypeVersions: packages
-				? `${packages.trigger.versions.join(',')} (default ${packages.trigger.defaultVersion}${packages.trigger.preview ? ', preview build' : ''})`
-				: 'not built',
-		},
-		settings: { ...settings, bodyBytes: template.bytes },
-		targets,
+		versions: versions(run.n8nDir, run.packages),
+		settings: { ...settings, bodyBytes: run.template.bytes },
+		targets: run.targets,
 		n8nSettings: Object.fromEntries(settingKeys.map((k) => [k, N8N_SETTINGS[k]])),
 		summary: { throughput: {}, isolates: {}, latency: {} },
 		raw,
 	};
 	results.summary = buildSummary(results);
-	await mkdir(dirname(outFile), { recursive: true });
-	await writeFile(outFile, JSON.stringify(results, null, '\t') + '\n');
-	await prettier(outFile);
+	return results;
+}
+
+function versions(n8nDir: string, packages: BuiltPackages | undefined): Record<string, string> {
+	const modules = join(n8nDir, 'node_modules');
+	const trigger = packages?.trigger;
+	return {
+		node: process.version,
+		n8n: readVersion(join(modules, 'n8n', 'package.json')),
+		n8nCore: readVersion(join(modules, 'n8n-core', 'package.json')),
+		n8nWorkflow: readVersion(join(modules, 'n8n-workflow', 'package.json')),
+		expressionRuntime: readVersion(join(modules, '@n8n', 'expression-runtime', 'package.json')),
+		isolatedVm: readVersion(join(modules, 'isolated-vm', 'package.json')),
+		package: readVersion(join(PROJECT_ROOT, 'package.json')),
+		triggerTypeVersions: trigger
+			? `${trigger.versions.join(',')} (default ${trigger.defaultVersion}${trigger.preview ? ', preview build' : ''})`
+			: 'not built',
+	};
+}
+
+/** results.json, and bench/summary.json when item 1 or 5 ran; item 7 alone adds its figures to the summary. */
+async function writeResults(results: Results): Promise<void> {
+	await writeJson(outFile, results);
 	log(`wrote ${outFile}`);
-	if (Object.keys(raw.throughput).length) {
-		await mkdir(dirname(summaryFile), { recursive: true });
-		await writeFile(summaryFile, JSON.stringify(buildBenchSummary(results), null, '\t') + '\n');
-		await prettier(summaryFile);
+	if (Object.keys(results.raw.throughput).length) {
+		await writeJson(summaryFile, buildBenchSummary(results));
 		log(`wrote ${summaryFile}`);
-	} else if (raw.captions) {
+	} else if (results.raw.captions) {
 		// item 7 alone: its ratios join the summary the last full run wrote
 		const summary = (
 			existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : {}
 		) as Record<string, unknown>;
-		await mkdir(dirname(summaryFile), { recursive: true });
-		summary.captions = buildCaptionsSummary(results.date, raw.captions);
-		await writeFile(summaryFile, JSON.stringify(summary, null, '\t') + '\n');
-		await prettier(summaryFile);
+		summary.captions = buildCaptionsSummary(results.date, results.raw.captions);
+		await writeJson(summaryFile, summary);
 		log(`wrote the captions figures into ${summaryFile}`);
 	}
-	printTable(results);
-	if (values['update-doc']) await updateFigures(results);
+}
+
+/** Writes `value` as tab-indented JSON, formatted as `npm run format` leaves it. */
+async function writeJson(file: string, value: unknown): Promise<void> {
+	await mkdir(dirname(file), { recursive: true });
+	await writeFile(file, JSON.stringify(value, null, '\t') + '\n');
+	await prettier(file);
 }
 
 main().catch((error) => {

@@ -107,14 +107,8 @@ async function readLedger(path: string): Promise<NodesLedger | null> {
 }
 
 /**
- * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` the way n8n's (2.41 and 1.123 alike)
- * CommunityPackagesService.downloadPackage does after its `npm pack <name>@<version>`: untar into
- * node_modules/<name>, drop devDependencies, peerDependencies and optionalDependencies from its
- * package.json, `npm install` its remaining dependencies in place with n8n's flags, and record it in the
- * ledger package.json n8n keeps in the nodes folder. n8n then loads it at start-up
- * (CommunityPackagesModule.nodeLoaders scans nodes/node_modules for n8n-nodes-* packages).
- * Not done: the installed_packages/installed_nodes DB rows, which only feed the Settings > Community
- * nodes list and the reinstall-missing check; loading does not read them.
+ * Installs an `npm pack` tarball into `<userFolder>/.n8n/nodes` as n8n's CommunityPackagesService does, for
+ * n8n to load at start-up; the steps it mirrors and the one it leaves out: docs/development.md, "The harness".
  */
 export async function installCommunityPackage(
 	userFolder: string,

@@ -19,13 +19,19 @@ import {
 	delay,
 	freePort,
 	n8nEnvironment,
+	type ProcessOutput,
 	type RunningProcess,
 	spawnN8n,
 	tail,
 	terminate,
 	writeWatchdog,
 } from './process';
-import { createOwnerSession, type N8nClient, type OwnerCredentials } from './rest';
+import {
+	createOwnerSession,
+	type N8nClient,
+	type OwnerCredentials,
+	type OwnerSession,
+} from './rest';
 
 /** What n8n's start command prints once it has activated the active workflows: start-up is over. */
 export const STARTED_LINE = 'Editor is now accessible via';
@@ -100,134 +106,209 @@ export const E2E_OWNER: OwnerCredentials = {
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
 	assertNode24();
 	const n8nDir = resolveN8nDir();
-	const ownsFolder = options.userFolder === undefined;
-	const userFolder = options.userFolder ?? (await mkdtemp(join(tmpdir(), 'captioning-n8n-')));
-	assertIsolatedFolder(userFolder);
-	const keep = options.keepUserFolder === true || process.env.CAPTIONING_E2E_KEEP === '1';
+	const folder = await openUserFolder(options);
 	const owner = options.owner ?? E2E_OWNER;
-	const apiKeyLabel = options.apiKeyLabel ?? 'captioning-e2e';
 	const output = captureOutput(options.onOutput);
-	const { logs } = output;
-
-	let proc: RunningProcess | undefined;
-	let stopped = false;
+	let main: MainProcess | undefined;
 	const cleanup = async (): Promise<void> => {
-		if (proc) await terminate(proc);
-		if (ownsFolder && !keep) await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+		await main?.halt();
+		await folder.remove();
 	};
-
 	try {
-		const installedPackages: InstalledPackage[] = [];
-		const tarballs =
-			options.packageTarball === undefined
-				? []
-				: Array.isArray(options.packageTarball)
-					? options.packageTarball
-					: [options.packageTarball];
-		for (const tarball of tarballs) {
-			installedPackages.push(await installCommunityPackage(userFolder, tarball));
-		}
-
-		const port = options.port ?? (await freePort());
-		let brokerPort = await freePort();
-		while (brokerPort === port) brokerPort = await freePort();
+		const installedPackages = await installPackages(folder.path, options.packageTarball);
+		const { port, brokerPort } = await twoFreePorts(options.port);
 		const env = n8nEnvironment(
-			{ userFolder, port, brokerPort, logLevel: options.logLevel ?? 'info' },
+			{ userFolder: folder.path, port, brokerPort, logLevel: options.logLevel ?? 'info' },
 			options.env,
 		);
-		const watchdog = await writeWatchdog(userFolder);
-
-		const baseUrl = `http://127.0.0.1:${port}`;
-		const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
-		const timings: StartupTiming[] = [];
-		const session = createOwnerSession(baseUrl, logs);
-
-		// Ready: /healthz/readiness answers 200 and the start command has printed its last line, after it
-		// activated the active workflows. 1.x answers readiness once its DB is migrated, before its REST
-		// routes exist; 2.x once the server is configured, and activates workflows after that.
-		const waitUntilReady = async (
-			started: number,
-			current: RunningProcess,
-			outputFrom: number,
-		): Promise<void> => {
-			const deadline = started + readyTimeoutMs;
-			let ready = false;
-			for (;;) {
-				if (current.hasExited()) {
-					const { code, signal } = await current.exited;
-					throw new Error(
-						`n8n exited during start-up (code ${code}, signal ${signal}). Output:\n${tail(logs())}`,
-					);
-				}
-				ready ||= await answersOk(`${baseUrl}/healthz/readiness`);
-				if (ready && output.chunks.slice(outputFrom).join('').includes(STARTED_LINE)) return;
-				if (Date.now() > deadline) {
-					throw new Error(
-						`n8n was not ${ready ? 'started' : 'ready'} within ${readyTimeoutMs / 1000} s. ` +
-							`Output:\n${tail(logs())}`,
-					);
-				}
-				await delay(250);
-			}
+		const launch: Launch = {
+			n8nDir,
+			userFolder: folder.path,
+			env,
+			watchdog: await writeWatchdog(folder.path),
+			baseUrl: `http://127.0.0.1:${port}`,
+			readyTimeoutMs: options.readyTimeoutMs ?? 180_000,
+			output,
 		};
+		const session = createOwnerSession(launch.baseUrl, output.logs);
+		const apiKeyLabel = options.apiKeyLabel ?? 'captioning-e2e';
+		main = mainProcess(launch, session, { owner, apiKeyLabel, reusedFolder: !folder.owned });
+		await main.boot(false);
+		const facts = { port, owner, installedPackages };
+		return n8nInstance(launch, facts, session, main, cleanup);
+	} catch (error) {
+		await cleanup().catch(() => undefined);
+		throw error;
+	}
+}
 
-		const boot = async (isRestart: boolean): Promise<void> => {
+interface UserFolder {
+	path: string;
+	/** Made by this start (a temp dir), not given by the caller. */
+	owned: boolean;
+	/** Removes it unless the caller gave it or asked to keep it. */
+	remove(): Promise<void>;
+}
+
+async function openUserFolder(options: StartOptions): Promise<UserFolder> {
+	const owned = options.userFolder === undefined;
+	const path = options.userFolder ?? (await mkdtemp(join(tmpdir(), 'captioning-n8n-')));
+	assertIsolatedFolder(path);
+	const keep = options.keepUserFolder === true || process.env.CAPTIONING_E2E_KEEP === '1';
+	return {
+		path,
+		owned,
+		async remove() {
+			if (owned && !keep) await rm(path, { recursive: true, force: true, maxRetries: 3 });
+		},
+	};
+}
+
+async function installPackages(
+	userFolder: string,
+	tarballs: StartOptions['packageTarball'],
+): Promise<InstalledPackage[]> {
+	const installed: InstalledPackage[] = [];
+	for (const tarball of [tarballs ?? []].flat()) {
+		installed.push(await installCommunityPackage(userFolder, tarball));
+	}
+	return installed;
+}
+
+/** n8n's port (the given one, or a free one) and another free one for its task runner broker. */
+async function twoFreePorts(
+	given: number | undefined,
+): Promise<{ port: number; brokerPort: number }> {
+	const port = given ?? (await freePort());
+	let brokerPort = await freePort();
+	while (brokerPort === port) brokerPort = await freePort();
+	return { port, brokerPort };
+}
+
+/** How to start this n8n, the same at every boot. */
+interface Launch {
+	n8nDir: string;
+	userFolder: string;
+	env: NodeJS.ProcessEnv;
+	watchdog: string;
+	baseUrl: string;
+	readyTimeoutMs: number;
+	output: ProcessOutput;
+}
+
+interface SignIn {
+	owner: OwnerCredentials;
+	apiKeyLabel: string;
+	reusedFolder: boolean;
+}
+
+/** n8n's main process across restarts: each boot spawns it, waits until it has started, signs in. */
+interface MainProcess {
+	readonly timings: readonly StartupTiming[];
+	boot(isRestart: boolean): Promise<void>;
+	/** Stops the current process, if one was spawned. */
+	halt(): Promise<void>;
+}
+
+function mainProcess(launch: Launch, session: OwnerSession, signIn: SignIn): MainProcess {
+	let proc: RunningProcess | undefined;
+	const timings: StartupTiming[] = [];
+	return {
+		timings,
+		async boot(isRestart) {
 			const started = Date.now();
-			const outputFrom = output.chunks.length;
+			const outputFrom = launch.output.chunks.length;
+			const { n8nDir, userFolder, watchdog, env, output } = launch;
 			proc = spawnN8n(n8nDir, userFolder, watchdog, env, output.onOutput);
-			await waitUntilReady(started, proc, outputFrom);
+			await waitUntilStarted(launch, proc, started, outputFrom);
 			const readySeconds = (Date.now() - started) / 1000;
-			if (!isRestart) await session.setUpOwner(owner, { reusedFolder: !ownsFolder });
+			const { owner, apiKeyLabel, reusedFolder } = signIn;
+			if (!isRestart) await session.setUpOwner(owner, { reusedFolder });
 			await session.login(owner);
-			if (!session.apiKey) {
-				await session.createApiKey(apiKeyLabel, { reusedFolder: !ownsFolder });
-			}
+			if (!session.apiKey) await session.createApiKey(apiKeyLabel, { reusedFolder });
 			timings.push({
 				readySeconds,
 				totalSeconds: (Date.now() - started) / 1000,
 				restart: isRestart,
 			});
-		};
+		},
+		async halt() {
+			if (proc) await terminate(proc);
+		},
+	};
+}
 
-		await boot(false);
-
-		return {
-			baseUrl,
-			webhookBaseUrl: `${baseUrl}/webhook`,
-			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
-			get apiKey() {
-				return session.apiKey;
-			},
-			userFolder,
-			n8nDir,
-			port,
-			owner,
-			installedPackages,
-			timings,
-			api: session.api,
-			rest: session.rest,
-			request: session.request,
-			requestAsOwner: session.requestAsOwner,
-			createWorkflow: session.createWorkflow,
-			createCredential: session.createCredential,
-			activateWorkflow: session.activateWorkflow,
-			deactivateWorkflow: session.deactivateWorkflow,
-			waitForExecutions: session.waitForExecutions,
-			logs,
-			async restart(restartOptions = {}) {
-				if (stopped) throw new Error('restart() after stop()');
-				if (proc) await terminate(proc);
-				await restartOptions.whileStopped?.();
-				await boot(true);
-			},
-			async stop() {
-				if (stopped) return;
-				stopped = true;
-				await cleanup();
-			},
-		};
-	} catch (error) {
-		await cleanup().catch(() => undefined);
-		throw error;
+// Started: /healthz/readiness answers 200 and the start command has printed STARTED_LINE, after it activated
+// the active workflows. 1.x answers readiness once its DB is migrated, before its REST routes exist; 2.x
+// once the server is configured, and activates workflows after that.
+async function waitUntilStarted(
+	launch: Launch,
+	current: RunningProcess,
+	started: number,
+	outputFrom: number,
+): Promise<void> {
+	const { baseUrl, output, readyTimeoutMs } = launch;
+	const deadline = started + readyTimeoutMs;
+	let ready = false;
+	for (;;) {
+		if (current.hasExited()) {
+			const { code, signal } = await current.exited;
+			throw new Error(
+				`n8n exited during start-up (code ${code}, signal ${signal}). Output:\n${tail(output.logs())}`,
+			);
+		}
+		ready ||= await answersOk(`${baseUrl}/healthz/readiness`);
+		if (ready && output.chunks.slice(outputFrom).join('').includes(STARTED_LINE)) return;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`n8n was not ${ready ? 'started' : 'ready'} within ${readyTimeoutMs / 1000} s. ` +
+					`Output:\n${tail(output.logs())}`,
+			);
+		}
+		await delay(250);
 	}
+}
+
+function n8nInstance(
+	launch: Launch,
+	facts: Pick<N8nInstance, 'port' | 'owner' | 'installedPackages'>,
+	session: OwnerSession,
+	main: MainProcess,
+	cleanup: () => Promise<void>,
+): N8nInstance {
+	const { baseUrl } = launch;
+	let stopped = false;
+	return {
+		baseUrl,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		get apiKey() {
+			return session.apiKey;
+		},
+		userFolder: launch.userFolder,
+		n8nDir: launch.n8nDir,
+		...facts,
+		timings: main.timings,
+		api: session.api,
+		rest: session.rest,
+		request: session.request,
+		requestAsOwner: session.requestAsOwner,
+		createWorkflow: session.createWorkflow,
+		createCredential: session.createCredential,
+		activateWorkflow: session.activateWorkflow,
+		deactivateWorkflow: session.deactivateWorkflow,
+		waitForExecutions: session.waitForExecutions,
+		logs: launch.output.logs,
+		async restart(restartOptions = {}) {
+			if (stopped) throw new Error('restart() after stop()');
+			await main.halt();
+			await restartOptions.whileStopped?.();
+			await main.boot(true);
+		},
+		async stop() {
+			if (stopped) return;
+			stopped = true;
+			await cleanup();
+		},
+	};
 }

@@ -122,210 +122,263 @@ export interface OwnerSession extends N8nClient {
 	createApiKey(label: string, options: { reusedFolder: boolean }): Promise<void>;
 }
 
+/** What a session keeps between calls: the owner's browser id and login cookie, and the API key. */
+interface Connection {
+	readonly baseUrl: string;
+	readonly logs: () => string;
+	readonly browserId: string;
+	cookie: string;
+	apiKey: string;
+}
+
 /** A client of the n8n at `baseUrl`; `logs` gives n8n's output for the errors of waits that time out. */
 export function createOwnerSession(baseUrl: string, logs: () => string): OwnerSession {
-	const browserId = randomUUID();
-	let cookie = '';
-	let apiKey = '';
-
-	const request: N8nClient['request'] = async (method, urlOrPath, requestOptions = {}) => {
-		const url = urlOrPath.startsWith('http') ? urlOrPath : `${baseUrl}${urlOrPath}`;
-		const headers: Record<string, string> = {
-			accept: 'application/json',
-			...requestOptions.headers,
-		};
-		let body: string | undefined;
-		if (requestOptions.body !== undefined) {
-			headers['content-type'] ??= 'application/json';
-			body =
-				typeof requestOptions.body === 'string'
-					? requestOptions.body
-					: JSON.stringify(requestOptions.body);
-		}
-		const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) });
-		const text = await res.text();
-		let parsed: unknown = text;
-		if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') {
-			try {
-				parsed = JSON.parse(text);
-			} catch {
-				parsed = text;
-			}
-		}
-		return { status: res.status, headers: res.headers, body: parsed };
-	};
-
-	const expectOk = async (
-		method: HttpMethod,
-		path: string,
-		body: unknown,
-		headers: Record<string, string>,
-	): Promise<HttpResponse> => {
-		const res = await request(method, path, { body, headers });
-		if (res.status < 200 || res.status >= 300) {
-			throw new N8nHttpError(method, `${baseUrl}${path}`, res.status, res.body);
-		}
-		return res;
-	};
-
-	const restHeaders = (): Record<string, string> => ({
-		'browser-id': browserId,
-		...(cookie ? { cookie } : {}),
-	});
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	const rest = async <T = any>(method: HttpMethod, path: string, body?: unknown): Promise<T> => {
-		const res = await expectOk(method, `/rest${path}`, body, restHeaders());
-		const payload = res.body as { data?: T } | T;
-		return payload !== null && typeof payload === 'object' && 'data' in payload
-			? (payload.data as T)
-			: (payload as T);
-	};
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	const api = async <T = any>(method: HttpMethod, path: string, body?: unknown): Promise<T> => {
-		const res = await expectOk(method, `/api/v1${path}`, body, { 'x-n8n-api-key': apiKey });
-		return res.body as T;
-	};
-
-	// n8n 1.x adds "Allowed HTTP Request Domains" to credentials that authenticate requests, and its public
-	// API's schema then wants `allowedDomains` unless the choice is given: set it as the editor saves it.
-	const withEditorDefaults = async (
-		type: string,
-		data: Record<string, unknown>,
-	): Promise<Record<string, unknown>> => {
-		if (n8nProfile().major >= 2 || 'allowedHttpRequestDomains' in data) return data;
-		const schema = await api<{ properties?: Record<string, unknown> }>(
-			'GET',
-			`/credentials/schema/${encodeURIComponent(type)}`,
-		);
-		return schema.properties?.allowedHttpRequestDomains
-			? { allowedHttpRequestDomains: 'all', ...data }
-			: data;
-	};
-
-	const waitForPublication = async (
-		id: string,
-		want: 'published' | 'not_published',
-		timeoutMs: number,
-	): Promise<void> => {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const res = await request(
-				'GET',
-				`/rest/workflows/${encodeURIComponent(id)}/publication-status`,
-				{ headers: restHeaders() },
-			);
-			// 404: N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, (de)activation was synchronous
-			if (res.status === 404) return;
-			const status = (res.body as { data?: PublicationStatus }).data;
-			if (res.status !== 200 || !status) {
-				throw new N8nHttpError(
-					'GET',
-					`${baseUrl}/rest/workflows/${id}/publication-status`,
-					res.status,
-					res.body,
-				);
-			}
-			if (status.status === want && status.pendingVersionId === null) return;
-			if (want === 'published' && (status.status === 'failed' || status.status === 'partial')) {
-				throw new Error(`publishing workflow ${id} failed: ${JSON.stringify(status.triggers)}`);
-			}
-			if (Date.now() > deadline) {
-				throw new Error(`workflow ${id} still ${status.status} (want ${want})\n${tail(logs())}`);
-			}
-			await delay(100);
-		}
-	};
-
+	const c: Connection = { baseUrl, logs, browserId: randomUUID(), cookie: '', apiKey: '' };
 	return {
 		get apiKey() {
-			return apiKey;
+			return c.apiKey;
 		},
-		api,
-		rest,
-		request,
-		async requestAsOwner(method, urlOrPath, requestOptions = {}) {
-			return await request(method, urlOrPath, {
-				...requestOptions,
-				headers: { ...restHeaders(), ...requestOptions.headers },
-			});
-		},
-		async setUpOwner(owner, { reusedFolder }) {
-			const setup = await request('POST', '/rest/owner/setup', {
-				body: owner,
-				headers: { 'browser-id': browserId },
-			});
-			// a reused user folder already has its owner
-			if (setup.status !== 200 && !(setup.status === 400 && reusedFolder)) {
-				throw new N8nHttpError('POST', `${baseUrl}/rest/owner/setup`, setup.status, setup.body);
-			}
-		},
-		async login(owner) {
-			const res = await expectOk(
-				'POST',
-				'/rest/login',
-				{ emailOrLdapLoginId: owner.email, password: owner.password },
-				{ 'browser-id': browserId },
-			);
-			const auth = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-			if (!auth) throw new Error('login answered without an n8n-auth cookie');
-			cookie = auth.split(';')[0];
-		},
-		async createApiKey(label, { reusedFolder }) {
-			if (reusedFolder) {
-				type Key = { id: string; label: string };
-				const listed = await rest<Key[] | { items: Key[] }>('GET', '/api-keys?ownership=mine');
-				const existing = Array.isArray(listed) ? listed : listed.items;
-				for (const key of existing.filter((k) => k.label === label)) {
-					await rest('DELETE', `/api-keys/${encodeURIComponent(key.id)}`);
-				}
-			}
-			const scopes = await rest<string[]>('GET', '/api-keys/scopes');
-			const created = await rest<{ rawApiKey: string }>('POST', '/api-keys', {
-				label,
-				scopes,
-				expiresAt: null,
-			});
-			apiKey = created.rawApiKey;
-		},
-		async createWorkflow(workflow) {
-			return await api('POST', '/workflows', workflow);
-		},
-		async createCredential(name, type, data) {
-			return await api('POST', '/credentials', {
+		api: (method, path, body) => callApi(c, method, path, body),
+		rest: (method, path, body) => callRest(c, method, path, body),
+		request: (method, urlOrPath, options) => send(baseUrl, method, urlOrPath, options),
+		requestAsOwner: (method, urlOrPath, options = {}) =>
+			send(baseUrl, method, urlOrPath, {
+				...options,
+				headers: { ...ownerHeaders(c), ...options.headers },
+			}),
+		setUpOwner: (owner, { reusedFolder }) => setUpOwner(c, owner, reusedFolder),
+		login: (owner) => logIn(c, owner),
+		createApiKey: (label, { reusedFolder }) => createApiKey(c, label, reusedFolder),
+		createWorkflow: (workflow) => callApi(c, 'POST', '/workflows', workflow),
+		createCredential: async (name, type, data) =>
+			await callApi(c, 'POST', '/credentials', {
 				name,
 				type,
-				data: await withEditorDefaults(type, data),
-			});
-		},
-		async activateWorkflow(id, activateOptions = {}) {
-			await api('POST', `/workflows/${encodeURIComponent(id)}/activate`, {});
-			// n8n 2.41 publishes through an outbox: the call returns before the webhooks are registered
-			await waitForPublication(id, 'published', activateOptions.timeoutMs ?? 30_000);
-		},
-		async deactivateWorkflow(id, deactivateOptions = {}) {
-			await api('POST', `/workflows/${encodeURIComponent(id)}/deactivate`, {});
-			await waitForPublication(id, 'not_published', deactivateOptions.timeoutMs ?? 30_000);
-		},
-		async waitForExecutions(workflowId, waitOptions = {}) {
-			const count = waitOptions.count ?? 1;
-			const deadline = Date.now() + (waitOptions.timeoutMs ?? 30_000);
-			for (;;) {
-				const page = await api<{ data: ExecutionSummary[] }>(
-					'GET',
-					`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`,
-				);
-				const done = page.data.filter((e) => e.stoppedAt !== null && e.stoppedAt !== undefined);
-				if (done.length >= count) return done;
-				if (Date.now() > deadline) {
-					throw new Error(
-						`${done.length}/${count} executions of workflow ${workflowId} finished in time; ` +
-							`listed: ${JSON.stringify(page.data.map((e) => [e.id, e.status]))}\n${tail(logs())}`,
-					);
-				}
-				await delay(250);
-			}
-		},
+				data: await withEditorDefaults(c, type, data),
+			}),
+		activateWorkflow: (id, options = {}) => publish(c, id, 'published', options.timeoutMs),
+		deactivateWorkflow: (id, options = {}) => publish(c, id, 'not_published', options.timeoutMs),
+		waitForExecutions: (workflowId, options = {}) => waitForExecutions(c, workflowId, options),
 	};
+}
+
+type RequestOptions = Parameters<N8nClient['request']>[2];
+
+/** One request (an absolute URL or a path on baseUrl); JSON bodies are sent and read as JSON. */
+async function send(
+	baseUrl: string,
+	method: HttpMethod,
+	urlOrPath: string,
+	options: RequestOptions = {},
+): Promise<HttpResponse> {
+	const url = urlOrPath.startsWith('http') ? urlOrPath : `${baseUrl}${urlOrPath}`;
+	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+	let body: string | undefined;
+	if (options.body !== undefined) {
+		headers['content-type'] ??= 'application/json';
+		body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+	}
+	const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) });
+	return {
+		status: res.status,
+		headers: res.headers,
+		body: readBody(res.headers, await res.text()),
+	};
+}
+
+/** Parsed JSON when the answer says it is JSON and parses, else the text. */
+function readBody(headers: Headers, text: string): unknown {
+	if (!(headers.get('content-type') ?? '').includes('json') || text === '') return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+async function expectOk(
+	c: Connection,
+	method: HttpMethod,
+	path: string,
+	body: unknown,
+	headers: Record<string, string>,
+): Promise<HttpResponse> {
+	const res = await send(c.baseUrl, method, path, { body, headers });
+	if (res.status < 200 || res.status >= 300) {
+		throw new N8nHttpError(method, `${c.baseUrl}${path}`, res.status, res.body);
+	}
+	return res;
+}
+
+/** What the internal REST API wants of the owner's requests: the browser id, and the cookie once logged in. */
+function ownerHeaders(c: Connection): Record<string, string> {
+	return { 'browser-id': c.browserId, ...(c.cookie ? { cookie: c.cookie } : {}) };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function callRest<T = any>(
+	c: Connection,
+	method: HttpMethod,
+	path: string,
+	body?: unknown,
+): Promise<T> {
+	const res = await expectOk(c, method, `/rest${path}`, body, ownerHeaders(c));
+	const payload = res.body as { data?: T } | T;
+	return payload !== null && typeof payload === 'object' && 'data' in payload
+		? (payload.data as T)
+		: (payload as T);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function callApi<T = any>(
+	c: Connection,
+	method: HttpMethod,
+	path: string,
+	body?: unknown,
+): Promise<T> {
+	const res = await expectOk(c, method, `/api/v1${path}`, body, { 'x-n8n-api-key': c.apiKey });
+	return res.body as T;
+}
+
+async function setUpOwner(
+	c: Connection,
+	owner: OwnerCredentials,
+	reusedFolder: boolean,
+): Promise<void> {
+	const setup = await send(c.baseUrl, 'POST', '/rest/owner/setup', {
+		body: owner,
+		headers: { 'browser-id': c.browserId },
+	});
+	// a reused user folder already has its owner
+	if (setup.status !== 200 && !(setup.status === 400 && reusedFolder)) {
+		throw new N8nHttpError('POST', `${c.baseUrl}/rest/owner/setup`, setup.status, setup.body);
+	}
+}
+
+async function logIn(c: Connection, owner: OwnerCredentials): Promise<void> {
+	const res = await expectOk(
+		c,
+		'POST',
+		'/rest/login',
+		{ emailOrLdapLoginId: owner.email, password: owner.password },
+		{ 'browser-id': c.browserId },
+	);
+	const auth = res.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+	if (!auth) throw new Error('login answered without an n8n-auth cookie');
+	c.cookie = auth.split(';')[0];
+}
+
+async function createApiKey(c: Connection, label: string, reusedFolder: boolean): Promise<void> {
+	if (reusedFolder) await deleteApiKeys(c, label);
+	const scopes = await callRest<string[]>(c, 'GET', '/api-keys/scopes');
+	const created = await callRest<{ rawApiKey: string }>(c, 'POST', '/api-keys', {
+		label,
+		scopes,
+		expiresAt: null,
+	});
+	c.apiKey = created.rawApiKey;
+}
+
+/** Deletes the owner's API keys labelled `label`, left by earlier starts of a reused user folder. */
+async function deleteApiKeys(c: Connection, label: string): Promise<void> {
+	type Key = { id: string; label: string };
+	const listed = await callRest<Key[] | { items: Key[] }>(c, 'GET', '/api-keys?ownership=mine');
+	const existing = Array.isArray(listed) ? listed : listed.items;
+	for (const key of existing.filter((k) => k.label === label)) {
+		await callRest(c, 'DELETE', `/api-keys/${encodeURIComponent(key.id)}`);
+	}
+}
+
+// n8n 1.x adds "Allowed HTTP Request Domains" to credentials that authenticate requests, and its public
+// API's schema then wants `allowedDomains` unless the choice is given: set it as the editor saves it.
+async function withEditorDefaults(
+	c: Connection,
+	type: string,
+	data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+	if (n8nProfile().major >= 2 || 'allowedHttpRequestDomains' in data) return data;
+	const schema = await callApi<{ properties?: Record<string, unknown> }>(
+		c,
+		'GET',
+		`/credentials/schema/${encodeURIComponent(type)}`,
+	);
+	return schema.properties?.allowedHttpRequestDomains
+		? { allowedHttpRequestDomains: 'all', ...data }
+		: data;
+}
+
+/** Activates or deactivates the workflow, then waits until n8n's publication outbox has done it. */
+async function publish(
+	c: Connection,
+	id: string,
+	want: 'published' | 'not_published',
+	timeoutMs = 30_000,
+): Promise<void> {
+	const action = want === 'published' ? 'activate' : 'deactivate';
+	await callApi(c, 'POST', `/workflows/${encodeURIComponent(id)}/${action}`, {});
+	// n8n 2.41 publishes through an outbox: the call returns before the webhooks are (un)registered
+	await waitForPublication(c, id, want, timeoutMs);
+}
+
+async function waitForPublication(
+	c: Connection,
+	id: string,
+	want: 'published' | 'not_published',
+	timeoutMs: number,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await send(
+			c.baseUrl,
+			'GET',
+			`/rest/workflows/${encodeURIComponent(id)}/publication-status`,
+			{ headers: ownerHeaders(c) },
+		);
+		// 404: N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, (de)activation was synchronous
+		if (res.status === 404) return;
+		const status = (res.body as { data?: PublicationStatus }).data;
+		if (res.status !== 200 || !status) {
+			throw new N8nHttpError(
+				'GET',
+				`${c.baseUrl}/rest/workflows/${id}/publication-status`,
+				res.status,
+				res.body,
+			);
+		}
+		if (status.status === want && status.pendingVersionId === null) return;
+		if (want === 'published' && (status.status === 'failed' || status.status === 'partial')) {
+			throw new Error(`publishing workflow ${id} failed: ${JSON.stringify(status.triggers)}`);
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`workflow ${id} still ${status.status} (want ${want})\n${tail(c.logs())}`);
+		}
+		await delay(100);
+	}
+}
+
+async function waitForExecutions(
+	c: Connection,
+	workflowId: string,
+	options: WaitForExecutionsOptions,
+): Promise<ExecutionSummary[]> {
+	const count = options.count ?? 1;
+	const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+	for (;;) {
+		const page = await callApi<{ data: ExecutionSummary[] }>(
+			c,
+			'GET',
+			`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`,
+		);
+		const done = page.data.filter((e) => e.stoppedAt !== null && e.stoppedAt !== undefined);
+		if (done.length >= count) return done;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`${done.length}/${count} executions of workflow ${workflowId} finished in time; ` +
+					`listed: ${JSON.stringify(page.data.map((e) => [e.id, e.status]))}\n${tail(c.logs())}`,
+			);
+		}
+		await delay(250);
+	}
 }
 
 /**

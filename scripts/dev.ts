@@ -411,46 +411,74 @@ function watchExecutions(
 	};
 }
 
+/** What is running so far, for the shutdown to stop in reverse order; each field is set as its part starts. */
+interface Running {
+	sandbox?: Sandbox;
+	n8n?: N8nInstance;
+	stopWatching?: () => Promise<void>;
+	releaseFolder?: () => Promise<void>;
+	log?: WriteStream;
+	stopping?: Promise<void>;
+}
+
 async function main(): Promise<void> {
+	const options = optionsOrUsage();
+	if (!options) return;
+	const started = Date.now();
+	const running: Running = {};
+	const shutdown = (reason: string, code: number) => stopAll(running, reason, code);
+	onSignals(running, shutdown);
+	try {
+		await startStack(options, running, started, shutdown);
+	} catch (error) {
+		step(`${paint(31, 'failed:')} ${(error as Error).message}`);
+		await shutdown('start-up failed', 1);
+	}
+}
+
+/** The parsed options; undefined once the usage was printed (for --help, or after a bad option). */
+function optionsOrUsage(): Options | undefined {
 	let options: Options;
 	try {
 		options = parseOptions();
 	} catch (error) {
 		process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
 		process.exitCode = 2;
-		return;
+		return undefined;
 	}
 	if (options.help) {
 		process.stdout.write(USAGE);
-		return;
+		return undefined;
 	}
-	const started = Date.now();
-	let sandbox: Sandbox | undefined;
-	let n8n: N8nInstance | undefined;
-	let stopWatching: (() => Promise<void>) | undefined;
-	let releaseFolder: (() => Promise<void>) | undefined;
-	let log: WriteStream | undefined;
-	let stopping: Promise<void> | undefined;
+	return options;
+}
 
-	const shutdown = (reason: string, code: number): Promise<void> => {
-		stopping ??= (async () => {
-			say();
-			// during start-up n8n is not ours to stop yet: the harness's exit hook kills it on exit
-			step(`${reason}: stopping n8n and the sandbox`);
-			await stopWatching?.().catch(() => undefined);
-			await n8n?.stop().catch((error: Error) => step(`stopping n8n: ${error.message}`));
-			await sandbox?.stop().catch(() => undefined);
-			await releaseFolder?.().catch(() => undefined);
-			await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
-			step('stopped');
-			process.exit(code);
-		})();
-		return stopping;
-	};
+/** Stops what runs, once however often it is asked, and exits with `code`. */
+function stopAll(running: Running, reason: string, code: number): Promise<void> {
+	running.stopping ??= (async () => {
+		say();
+		// during start-up n8n is not ours to stop yet: the harness's exit hook kills it on exit
+		step(`${reason}: stopping n8n and the sandbox`);
+		await running.stopWatching?.().catch(() => undefined);
+		await running.n8n?.stop().catch((error: Error) => step(`stopping n8n: ${error.message}`));
+		await running.sandbox?.stop().catch(() => undefined);
+		await running.releaseFolder?.().catch(() => undefined);
+		const { log } = running;
+		await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
+		step('stopped');
+		process.exit(code);
+	})();
+	return running.stopping;
+}
+
+type Shutdown = (reason: string, code: number) => Promise<void>;
+
+/** The first signal stops everything in order; a later one stops at once. */
+function onSignals(running: Running, shutdown: Shutdown): void {
 	let firstSignalAt = 0;
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.on(signal, () => {
-			if (!stopping) {
+			if (!running.stopping) {
 				firstSignalAt = Date.now();
 				void shutdown(signal, 0);
 				return;
@@ -462,112 +490,158 @@ async function main(): Promise<void> {
 			process.exit(130);
 		});
 	}
+}
 
-	try {
-		await assertPortFree(options.port, 'n8n', '--port');
-		await assertPortFree(options.sandboxPort, 'the sandbox', '--sandbox-port');
-		if (options.fresh) {
-			await assertFolderFree(options.userFolder);
-			step(`--fresh: removing ${options.userFolder}`);
-			await rm(options.userFolder, { recursive: true, force: true });
-		}
-		await mkdir(options.userFolder, { recursive: true });
-		releaseFolder = await claimUserFolder(options.userFolder);
-		const stateFile = join(options.userFolder, 'captioning-dev.json');
-		const state = await readState(stateFile);
-		const firstStart = !existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
+/** The whole start: user folder, sandbox, package, n8n, credential and workflow, then the banner and the watch. */
+async function startStack(
+	options: Options,
+	running: Running,
+	started: number,
+	shutdown: Shutdown,
+): Promise<void> {
+	await assertPortFree(options.port, 'n8n', '--port');
+	await assertPortFree(options.sandboxPort, 'the sandbox', '--sandbox-port');
+	const firstStart = await prepareUserFolder(options, running);
+	const stateFile = join(options.userFolder, 'captioning-dev.json');
+	const state = await readState(stateFile);
 
-		sandbox = await startSandbox({
-			port: options.sandboxPort,
-			logRequests: !options.quiet,
-			variants: options.variants,
-		});
-		step(`sandbox listening on ${sandbox.url}`);
-		const playing = nonDefaultVariants(sandbox.variants);
-		if (playing.length) step(`sandbox variants: ${playing.join(', ')}`);
+	const sandbox = await startDevSandbox(options);
+	running.sandbox = sandbox;
+	const pkg = await ensurePackage(options, state);
+	await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
 
-		const pkg = await ensurePackage(options, state);
-		await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
+	const logFile = join(options.userFolder, 'n8n.log');
+	const n8n = await startDevN8n(options, running, logFile, firstStart);
 
-		// Files the Read/Write Files from Disk node may use (examples/store-vtt-and-srt.json)
-		const filesDir = join(options.userFolder, 'files');
-		await mkdir(filesDir, { recursive: true });
-		const logFile = join(options.userFolder, 'n8n.log');
-		const logStream = createWriteStream(logFile, { flags: 'w' });
-		log = logStream;
-		const n8nStarted = Date.now();
-		step(
-			firstStart
-				? `starting n8n ${N8N_VERSION} on a new user folder (it runs its migrations once)`
-				: `starting n8n ${N8N_VERSION}`,
-		);
-		n8n = await startN8n({
-			userFolder: options.userFolder,
-			port: options.port,
-			owner: DEV_OWNER,
-			apiKeyLabel: 'captioning-dev',
-			keepUserFolder: true,
-			env: {
-				N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
-				// the folder persists: keep a week of executions, not all of them forever
-				EXECUTIONS_DATA_PRUNE: 'true',
-				EXECUTIONS_DATA_MAX_AGE: '168',
-			},
-			onOutput: (chunk) => {
-				logStream.write(chunk);
-				if (options.verbose) process.stderr.write(chunk);
-			},
-		});
-		const [timing] = n8n.timings;
-		step(
-			`n8n ready on ${n8n.baseUrl} (${seconds(n8nStarted)}; ` +
-				`answering after ${timing.readySeconds.toFixed(1)} s)`,
-		);
+	const credential = await ensureCredential(n8n, sandbox, state);
+	const workflow = await ensureWorkflow(n8n, credential, state);
+	await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
+	await ensureRegistered(n8n, sandbox, workflow.id, logFile);
 
-		const credential = await ensureCredential(n8n, sandbox, state);
-		const workflow = await ensureWorkflow(n8n, credential, state);
-		await writeFile(stateFile, JSON.stringify(state, null, 2), 'utf8');
-		await ensureRegistered(n8n, sandbox, workflow.id, logFile);
+	printReady({ started, n8n, sandbox, workflow, credential, pkg, logFile });
+	running.stopWatching = watchStack(n8n, workflow.id, logFile, shutdown);
+}
 
-		const simulate =
-			`curl -s -X POST ${sandbox.url}/_sandbox/transcriptions ` +
-			`-H 'content-type: application/json' -d '{"title":"My first captions"}'`;
-		say();
-		say(paint(1, `Captioning dev stack ready in ${seconds(started)}`));
-		say();
-		say(`  n8n editor  ${n8n.baseUrl}/workflow/${workflow.id}`);
-		say(`  login       ${DEV_OWNER.email} / ${DEV_OWNER.password}`);
-		say(`  workflow    "${workflow.name}" (active; examples/${EXAMPLE_FILE})`);
-		say(
-			`  package     ${PACKAGE_NAME} ${pkg.version}, installed from its npm tarball` +
-				(pkg.built ? '' : ' (unchanged; --rebuild forces a build)'),
-		);
-		say(`  sandbox     ${sandbox.url} (credential "${credential.name}")`);
-		say(`  n8n log     ${logFile}`);
-		say();
-		say('Simulate a transcription (two executions follow: created, then transcribed):');
-		say(`  ${simulate}`);
-		say();
-		say('Ctrl-C stops n8n and the sandbox.');
-		say();
-
-		const instance = n8n;
-		const stopExecutions = watchExecutions(instance, workflow.id, () => {
-			void shutdown(`n8n stopped answering (see ${logFile})`, 1);
-		});
-		const watched = launchers();
-		const launcherCheck = setInterval(() => {
-			if (watched.every(isAlive)) return;
-			void shutdown('the npm run dev that started this is gone', 0);
-		}, 1000);
-		stopWatching = async () => {
-			clearInterval(launcherCheck);
-			await stopExecutions();
-		};
-	} catch (error) {
-		step(`${paint(31, 'failed:')} ${(error as Error).message}`);
-		await shutdown('start-up failed', 1);
+/** --fresh empties the folder; the folder is then claimed for this process. Whether n8n has yet to migrate it. */
+async function prepareUserFolder(options: Options, running: Running): Promise<boolean> {
+	if (options.fresh) {
+		await assertFolderFree(options.userFolder);
+		step(`--fresh: removing ${options.userFolder}`);
+		await rm(options.userFolder, { recursive: true, force: true });
 	}
+	await mkdir(options.userFolder, { recursive: true });
+	running.releaseFolder = await claimUserFolder(options.userFolder);
+	return !existsSync(join(options.userFolder, '.n8n', 'database.sqlite'));
+}
+
+async function startDevSandbox(options: Options): Promise<Sandbox> {
+	const sandbox = await startSandbox({
+		port: options.sandboxPort,
+		logRequests: !options.quiet,
+		variants: options.variants,
+	});
+	step(`sandbox listening on ${sandbox.url}`);
+	const playing = nonDefaultVariants(sandbox.variants);
+	if (playing.length) step(`sandbox variants: ${playing.join(', ')}`);
+	return sandbox;
+}
+
+/** n8n on the persistent folder, its output to n8n.log (and stderr with --verbose). */
+async function startDevN8n(
+	options: Options,
+	running: Running,
+	logFile: string,
+	firstStart: boolean,
+): Promise<N8nInstance> {
+	// Files the Read/Write Files from Disk node may use (examples/store-vtt-and-srt.json)
+	const filesDir = join(options.userFolder, 'files');
+	await mkdir(filesDir, { recursive: true });
+	const logStream = createWriteStream(logFile, { flags: 'w' });
+	running.log = logStream;
+	const n8nStarted = Date.now();
+	step(
+		firstStart
+			? `starting n8n ${N8N_VERSION} on a new user folder (it runs its migrations once)`
+			: `starting n8n ${N8N_VERSION}`,
+	);
+	const n8n = await startN8n({
+		userFolder: options.userFolder,
+		port: options.port,
+		owner: DEV_OWNER,
+		apiKeyLabel: 'captioning-dev',
+		keepUserFolder: true,
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+			// the folder persists: keep a week of executions, not all of them forever
+			EXECUTIONS_DATA_PRUNE: 'true',
+			EXECUTIONS_DATA_MAX_AGE: '168',
+		},
+		onOutput: (chunk) => {
+			logStream.write(chunk);
+			if (options.verbose) process.stderr.write(chunk);
+		},
+	});
+	running.n8n = n8n;
+	const [timing] = n8n.timings;
+	step(
+		`n8n ready on ${n8n.baseUrl} (${seconds(n8nStarted)}; ` +
+			`answering after ${timing.readySeconds.toFixed(1)} s)`,
+	);
+	return n8n;
+}
+
+function printReady(stack: {
+	started: number;
+	n8n: N8nInstance;
+	sandbox: Sandbox;
+	workflow: WorkflowSummary;
+	credential: CredentialSummary;
+	pkg: { version: string; built: boolean };
+	logFile: string;
+}): void {
+	const { n8n, sandbox, workflow, credential, pkg } = stack;
+	const simulate =
+		`curl -s -X POST ${sandbox.url}/_sandbox/transcriptions ` +
+		`-H 'content-type: application/json' -d '{"title":"My first captions"}'`;
+	say();
+	say(paint(1, `Captioning dev stack ready in ${seconds(stack.started)}`));
+	say();
+	say(`  n8n editor  ${n8n.baseUrl}/workflow/${workflow.id}`);
+	say(`  login       ${DEV_OWNER.email} / ${DEV_OWNER.password}`);
+	say(`  workflow    "${workflow.name}" (active; examples/${EXAMPLE_FILE})`);
+	say(
+		`  package     ${PACKAGE_NAME} ${pkg.version}, installed from its npm tarball` +
+			(pkg.built ? '' : ' (unchanged; --rebuild forces a build)'),
+	);
+	say(`  sandbox     ${sandbox.url} (credential "${credential.name}")`);
+	say(`  n8n log     ${stack.logFile}`);
+	say();
+	say('Simulate a transcription (two executions follow: created, then transcribed):');
+	say(`  ${simulate}`);
+	say();
+	say('Ctrl-C stops n8n and the sandbox.');
+	say();
+}
+
+/** Prints each execution as it ends; stops everything when n8n or the launching npm is gone. */
+function watchStack(
+	n8n: N8nInstance,
+	workflowId: string,
+	logFile: string,
+	shutdown: Shutdown,
+): () => Promise<void> {
+	const stopExecutions = watchExecutions(n8n, workflowId, () => {
+		void shutdown(`n8n stopped answering (see ${logFile})`, 1);
+	});
+	const watched = launchers();
+	const launcherCheck = setInterval(() => {
+		if (watched.every(isAlive)) return;
+		void shutdown('the npm run dev that started this is gone', 0);
+	}, 1000);
+	return async () => {
+		clearInterval(launcherCheck);
+		await stopExecutions();
+	};
 }
 
 void main();

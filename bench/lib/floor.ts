@@ -10,12 +10,8 @@ export const FLOOR_CREDENTIAL_TYPE = 'captioningApi';
 /** Its best typeVersion: at 2, n8n evaluates no expression for the request (webhook-helpers parseRequestBody). */
 export const FLOOR_BEST_VERSION = 2;
 
-// Plain CommonJS, no dependency: a node file n8n loads as it loads a compiled TypeScript node. It answers
-// through n8n (responseMode onReceived), emits one item (the body n8n has parsed), and evaluates nothing.
-// `options` mirrors the Captioning Trigger's collection, so that n8n's typeVersion-1 evaluation of
-// $parameter["options"]["binaryData"] finds what it finds there. It may carry the Captioning credential (not
-// required, never read): n8n checks every credential a workflow's nodes carry before each execution, a cost
-// any trigger that registers itself through an API pays, so `floorCred` is the floor of such triggers.
+// Plain CommonJS, no dependency: answers through n8n, emits the parsed body, evaluates nothing. Why its
+// `options` and its optional credential look as they do: docs/development.md, "The benchmark".
 const NODE_SOURCE = `'use strict';
 Object.defineProperty(exports, '__esModule', { value: true });
 exports.FloorTrigger = void 0;

@@ -55,6 +55,34 @@ export function steadyStateList(nowMs = Date.now()): string {
 
 /** One repetition: `iterations` distinct events through each step and through the whole path. */
 export function measureReceiveCost(template: EventTemplate, iterations: number): ReceiveCost {
+	const events = distinctEvents(template, iterations);
+	const sink: Sink = { count: 0 };
+	const steps = stepRunners(events, sink);
+	// warm-up: every path compiled and optimised before anything is timed
+	for (const step of Object.values(steps)) step();
+	wholePath(events, sink)();
+
+	const stepsUs: Record<string, number> = {};
+	for (const [name, step] of Object.entries(steps)) {
+		stepsUs[name] = cpuMicros(step) / iterations;
+	}
+	const totalUs = cpuMicros(wholePath(events, sink)) / iterations;
+	if (sink.count === 0) throw new Error('nothing ran');
+	return {
+		iterations,
+		totalUs,
+		stepsUs,
+		staticDataBytes: JSON.stringify({ [SEEN_FIELDS.production]: steadyStateList() }).length,
+	};
+}
+
+/** What every timed loop adds to, so that no result is optimised away. */
+interface Sink {
+	count: number;
+}
+
+/** `iterations` distinct deliveries: their raw bodies, the bodies parsed, and the events' validated heads. */
+function distinctEvents(template: EventTemplate, iterations: number) {
 	const bodies = Array.from({ length: iterations }, () => Buffer.from(template.next(), 'utf8'));
 	const parsed = bodies.map((raw) => {
 		const body = readDeliveryBody(CONTENT_TYPE, raw);
@@ -66,86 +94,81 @@ export function measureReceiveCost(template: EventTemplate, iterations: number):
 		if (!head.ok) throw new Error(head.rejection.message);
 		return head.event;
 	});
+	return { iterations, bodies, parsed, heads };
+}
+
+type Events = ReturnType<typeof distinctEvents>;
+
+/** The whole path as n8n runs it: the stored list as loaded for each request, answered 2xx right after. */
+function wholePath(events: Events, sink: Sink): () => void {
+	const stored = steadyStateList();
+	const key = `bench:${randomUUID()}`;
 	const clock = { nowMs: () => Date.now() };
-	let sink = 0;
-
-	/** As n8n runs it: the stored list as loaded for each request, answered 2xx right after. */
-	const whole = () => {
-		const stored = steadyStateList();
-		const key = `bench:${randomUUID()}`;
-		return () => {
-			for (let i = 0; i < iterations; i++) {
-				const staticData = { [SEEN_FIELDS.production]: stored };
-				let answer: ((ok: boolean) => void) | undefined;
-				const dedupe: DedupeAccess = {
-					key,
-					...seenStore(staticData, 'webhook'),
-					answered: () => undefined,
-					onAnswered: (listener) => (answer = listener),
-				};
-				const delivery: Delivery = {
-					registration: 'api',
-					manualToken: '',
-					registeredTokenHash: hashToken(TOKEN),
-					givenToken: TOKEN,
-					contentType: CONTENT_TYPE,
-					rawBody: bodies[i],
-					selectedEvents: SELECTED,
-					options: {},
-				};
-				const decision = receiveNow(delivery, dedupe, clock);
-				if (decision.kind !== 'start') throw new Error(`not started: ${decision.kind}`);
-				answer?.(true);
-				sink += Object.keys(decision.item.json).length;
-			}
-		};
+	const { iterations, bodies } = events;
+	return () => {
+		for (let i = 0; i < iterations; i++) {
+			const staticData = { [SEEN_FIELDS.production]: stored };
+			let answer: ((ok: boolean) => void) | undefined;
+			const dedupe: DedupeAccess = {
+				key,
+				...seenStore(staticData, 'webhook'),
+				answered: () => undefined,
+				onAnswered: (listener) => (answer = listener),
+			};
+			const delivery: Delivery = {
+				registration: 'api',
+				manualToken: '',
+				registeredTokenHash: hashToken(TOKEN),
+				givenToken: TOKEN,
+				contentType: CONTENT_TYPE,
+				rawBody: bodies[i],
+				selectedEvents: SELECTED,
+				options: {},
+			};
+			const decision = receiveNow(delivery, dedupe, clock);
+			if (decision.kind !== 'start') throw new Error(`not started: ${decision.kind}`);
+			answer?.(true);
+			sink.count += Object.keys(decision.item.json).length;
+		}
 	};
+}
 
-	const steps: Record<string, () => void> = {
+/** Each step's function alone, over the same events. */
+function stepRunners(events: Events, sink: Sink): Record<string, () => void> {
+	const { iterations, bodies, parsed, heads } = events;
+	return {
 		checkToken: () => {
-			for (let i = 0; i < iterations; i++) if (checkToken(TOKEN, TOKEN)) sink++;
+			for (let i = 0; i < iterations; i++) if (checkToken(TOKEN, TOKEN)) sink.count++;
 		},
 		readDeliveryBody: () => {
 			for (let i = 0; i < iterations; i++) {
-				if (readDeliveryBody(CONTENT_TYPE, bodies[i]).ok) sink++;
+				if (readDeliveryBody(CONTENT_TYPE, bodies[i]).ok) sink.count++;
 			}
 		},
 		validateEvent: () => {
-			for (let i = 0; i < iterations; i++) if (validateEvent(parsed[i]).ok) sink++;
+			for (let i = 0; i < iterations; i++) if (validateEvent(parsed[i]).ok) sink.count++;
 		},
-		claimAndCheckStored: (() => {
-			const stored = steadyStateList();
-			const key = `bench:${randomUUID()}`;
-			return () => {
-				for (let i = 0; i < iterations; i++) {
-					const now = Date.now();
-					claimInProcess(key, heads[i].id, now, () => undefined);
-					checkStored(key, heads[i].id, stored, now, () => sink++);
-					settleInProcess(key, heads[i].id, true, now);
-				}
-			};
-		})(),
+		claimAndCheckStored: claimAndCheckStored(events, sink),
 		flattenEvent: () => {
 			for (let i = 0; i < iterations; i++) {
-				sink += Object.keys(flattenEvent(parsed[i], heads[i])).length;
+				sink.count += Object.keys(flattenEvent(parsed[i], heads[i])).length;
 			}
 		},
 	};
+}
 
-	// warm-up: every path compiled and optimised before anything is timed
-	for (const step of Object.values(steps)) step();
-	whole()();
-
-	const stepsUs: Record<string, number> = {};
-	for (const [name, step] of Object.entries(steps)) {
-		stepsUs[name] = cpuMicros(step) / iterations;
-	}
-	const totalUs = cpuMicros(whole()) / iterations;
-	if (sink === 0) throw new Error('nothing ran');
-	return {
-		iterations,
-		totalUs,
-		stepsUs,
-		staticDataBytes: JSON.stringify({ [SEEN_FIELDS.production]: steadyStateList() }).length,
+/** The exactly-once steps: an in-process claim, the stored list checked, the claim settled. */
+function claimAndCheckStored(events: Events, sink: Sink): () => void {
+	const stored = steadyStateList();
+	const key = `bench:${randomUUID()}`;
+	const { iterations, heads } = events;
+	return () => {
+		for (let i = 0; i < iterations; i++) {
+			const now = Date.now();
+			const { id } = heads[i];
+			claimInProcess(key, id, now, () => undefined);
+			checkStored(key, id, stored, now, () => sink.count++);
+			settleInProcess(key, id, true, now);
+		}
 	};
 }

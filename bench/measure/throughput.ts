@@ -72,6 +72,11 @@ export interface TargetSpec {
  * ours does) and at 1, and n8n's Webhook node.
  */
 export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
+	return [...oursSpecs(trigger), ...floorSpecs(), ...webhookSpecs()];
+}
+
+/** Ours at n8n's default typeVersion (steady state and fresh), and at 1 for the record when that is not the default. */
+function oursSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
 	const v = trigger.defaultVersion;
 	const preview = trigger.preview ? ' (preview build)' : '';
 	const specs: TargetSpec[] = [
@@ -99,45 +104,51 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			label: 'Captioning Trigger v1, steady state',
 		});
 	}
-	specs.push(
+	return specs;
+}
+
+/** The do-nothing floor at its best typeVersion (bare, carrying a credential, and the opt-in bisections) and at 1. */
+function floorSpecs(): TargetSpec[] {
+	const best = FLOOR_BEST_VERSION;
+	return [
 		{
 			key: 'floor',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
-			label: `floor: do-nothing community trigger v${FLOOR_BEST_VERSION}`,
+			typeVersion: best,
+			label: `floor: do-nothing community trigger v${best}`,
 		},
 		{
 			key: 'floorCred',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential (checked by n8n before each execution)`,
+			label: `floor v${best} carrying a credential (checked by n8n before each execution)`,
 		},
 		{
 			key: 'floorCredList',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
 			list: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential and a full de-duplication list in its static data`,
+			label: `floor v${best} carrying a credential and a full de-duplication list in its static data`,
 		},
 		{
 			key: 'floorCredPrimed',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credential: true,
 			primed: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} carrying a credential, after the events that prime ours`,
+			label: `floor v${best} carrying a credential, after the events that prime ours`,
 		},
 		{
 			key: 'floorCredNode',
 			kind: 'floor',
-			typeVersion: FLOOR_BEST_VERSION,
+			typeVersion: best,
 			credentialNode: true,
 			optIn: true,
-			label: `floor v${FLOOR_BEST_VERSION} in a workflow where another node carries a credential`,
+			label: `floor v${best} in a workflow where another node carries a credential`,
 		},
 		{
 			key: 'floorV1',
@@ -145,6 +156,12 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			typeVersion: 1,
 			label: 'floor: do-nothing community trigger v1',
 		},
+	];
+}
+
+/** n8n's Webhook node v2, bare and (opt-in) beside a node that carries a credential. */
+function webhookSpecs(): TargetSpec[] {
+	return [
 		{ key: 'webhook', kind: 'webhook', typeVersion: 2, label: "n8n's Webhook node v2" },
 		{
 			key: 'webhookCredNode',
@@ -154,8 +171,7 @@ export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): T
 			optIn: true,
 			label: "n8n's Webhook node v2 in a workflow where another node carries a credential",
 		},
-	);
-	return specs;
+	];
 }
 
 /** Whether distinct events go through the target before its first run: ours in its steady state, a primed floor. */
@@ -365,11 +381,8 @@ export async function measureRun(
 }
 
 /**
- * The order item 1 runs its targets in (odd rounds; even rounds reverse it). The ratios the targets are judged
- * by come from neighbours: ours sits between the floor and the floor with a credential, the floor beside the
- * Webhook node, each typeVersion-1 target beside the other; the fresh state, which activates and deactivates a
- * workflow around its run, sits at an end. The opt-in targets, when named, sit beside what each is read against:
- * the floors with a credential beside `floorCred` and ours, `webhookCredNode` beside `floorCredNode`.
+ * The order item 1 runs its targets in (odd rounds; even rounds reverse it): each target beside what its ratio
+ * is read against (docs/development.md, "The benchmark").
  */
 export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'oursV1',
@@ -392,10 +405,8 @@ export function measuringOrder<T extends { key: TargetKey }>(specs: readonly T[]
 }
 
 /**
- * Round `round`'s order: as given in odd rounds, reversed in even ones. Every item keeps its neighbours and
- * runs before each of them in every other round, so the ratio of two neighbours compares back-to-back runs
- * whose order alternates, and a drift of the machine over minutes favours neither. (Rotating the order, as an
- * earlier version did, keeps each item's predecessor and set targets up to six runs apart.)
+ * Round `round`'s order: as given in odd rounds, reversed in even ones, so that neighbours run back to back
+ * in alternating order and a drift of the machine favours neither (docs/development.md, "The benchmark").
  */
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
 	return round % 2 === 1 ? [...items] : [...items].reverse();

@@ -1,8 +1,10 @@
-// The benchmark's pure decisions: which versions it measures, how it pairs runs, how it reads a CPU profile.
+// The benchmark's pure decisions: which versions it measures, how it pairs runs, how it reads a CPU profile
+// and n8n's query log.
 //   npm test -- --selectProjects bench
 import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
-import { statementKey } from '../lib/queries';
+import { perRequestTable, type ProfileWindow } from '../lib/profileTable';
+import { countStatements, statementKey } from '../lib/queries';
 import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
 import {
 	ENTRY_CHARS,
@@ -333,6 +335,91 @@ describe('statementKey', () => {
 			'UPDATE workflow_entity',
 		);
 		expect(statementKey('query: BEGIN TRANSACTION')).toBe('BEGIN');
+	});
+});
+
+describe('countStatements', () => {
+	const esc = String.fromCharCode(27);
+	it('counts the query lines per request, colour codes and other lines aside', () => {
+		const output = [
+			`${esc}[2mquery:${esc}[0m SELECT "a" FROM "workflow_entity" "a"`,
+			'Webhook received',
+			'query: INSERT INTO "execution_entity"("id") VALUES (?)',
+			'query: SELECT "b" FROM "workflow_entity" "b"',
+			'query: SELECT "c" FROM "workflow_entity" "c"',
+		].join('\n');
+		const counted = countStatements(output, 2);
+		expect(counted.perRequest).toBe(2);
+		expect(counted.byStatement).toEqual({
+			'SELECT workflow_entity': 1.5,
+			'INSERT execution_entity': 0.5,
+		});
+	});
+	it('counts nothing in output without queries', () => {
+		expect(countStatements('Editor is now accessible via\n', 5)).toEqual({
+			perRequest: 0,
+			byStatement: {},
+		});
+	});
+});
+
+describe('perRequestTable', () => {
+	const window = (target: string, requests: number, over: Partial<ProfileWindow> = {}) =>
+		({
+			target,
+			round: 1,
+			requests,
+			eventsPerSecond: requests / 10,
+			groupCpuMs: requests * 20,
+			// the main thread's CPU is twice the profile's busy time: shares are scaled by 2
+			threadsCpuMs: { 'main (n8n)': requests * 8, 'task runner': requests * 2 },
+			profile: {
+				busyMs: requests * 4,
+				idleMs: 0,
+				byOwner: { n8n: requests * 3 },
+				byMarker: {},
+				byFunction: { 'webhook t.js:1': requests * 0.02, 'tiny t.js:9': requests * 0.001 },
+			},
+			executionDataBytes: 900,
+			load1: 0.5,
+			...over,
+		}) as ProfileWindow;
+
+	it('gives ms per request by cause, scaled to the main thread, median over rounds', () => {
+		const { columns, table } = perRequestTable([
+			window('ours', 100),
+			window('floor', 100, { groupCpuMs: 1500 }),
+			window('ours', 100, { groupCpuMs: 3000, round: 2 }),
+		]);
+		expect(columns).toEqual(['ours', 'floor']);
+		const row = (name: string) => table.find((r) => r.row === name);
+		expect(row('CPU, n8n process group (all threads, task runner)')).toEqual({
+			row: 'CPU, n8n process group (all threads, task runner)',
+			ours: 25,
+			floor: 15,
+			'ours − floor': 10,
+		});
+		expect(row('  thread: main (n8n)')).toMatchObject({ ours: 8, floor: 8 });
+		expect(row('main thread, profiled samples (wall ms, unscaled)')).toMatchObject({ ours: 4 });
+		expect(row('  self: n8n')).toMatchObject({ ours: 6 });
+		expect(row('execution data, bytes')).toMatchObject({ ours: 900 });
+	});
+	it('keeps functions of ours from 0.01 ms per request', () => {
+		const { table } = perRequestTable([window('ours', 100)]);
+		expect(table.map((r) => r.row)).toContain('  ours, function: webhook t.js:1');
+		expect(table.map((r) => r.row)).not.toContain('  ours, function: tiny t.js:9');
+	});
+	it('reports the prefilled state of ours by name, and 0 where a target lacks a row', () => {
+		const { columns, table } = perRequestTable([
+			window('floor', 50, { threadsCpuMs: { main: 400 } }),
+			window('oursFresh', 50),
+		]);
+		expect(columns).toEqual(['floor', 'oursPrefilled']);
+		expect(table.find((r) => r.row === '  thread: task runner')).toEqual({
+			row: '  thread: task runner',
+			floor: 0,
+			oursPrefilled: 2,
+		});
 	});
 });
 
