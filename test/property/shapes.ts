@@ -17,7 +17,7 @@ import {
 	readEndpointDocument,
 	UnexpectedListError,
 	type WebhookEndpoint,
-} from '../../nodes/Captioning/shared/webhookEndpoints';
+} from '../../nodes/Captioning/transport/webhookEndpoints';
 import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
 import {
 	pacerFor,

@@ -14,7 +14,7 @@ import {
 	redactCallbackToken,
 	redactEndpoint,
 	UnexpectedListError,
-} from '../../nodes/Captioning/shared/webhookEndpoints';
+} from '../../nodes/Captioning/transport/webhookEndpoints';
 import { headerValue } from '../../nodes/Captioning/shared/schemas';
 
 const URI = 'https://n8n.example.com/webhook/abc/webhook?token=s3cret';

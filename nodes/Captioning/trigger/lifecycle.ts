@@ -35,7 +35,7 @@ import {
 	readEndpointDocument,
 	tryCall,
 	type WebhookEndpoint,
-} from '../shared/webhookEndpoints';
+} from '../transport/webhookEndpoints';
 import {
 	type Account,
 	accountFingerprint,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
-import { createdEndpoint, ENDPOINTS_PATH, redactEndpoint } from '../../shared/webhookEndpoints';
+import { createdEndpoint, ENDPOINTS_PATH, redactEndpoint } from '../../transport/webhookEndpoints';
 import { captioningApiCall } from '../../transport';
 
 const ID_NOT_GIVEN =

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tryCall } from '../../shared/webhookEndpoints';
+import { tryCall } from '../../transport/webhookEndpoints';
 import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(

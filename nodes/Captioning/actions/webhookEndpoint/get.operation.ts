@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readEndpointDocument, redactEndpoint, tryCall } from '../../shared/webhookEndpoints';
+import { readEndpointDocument, redactEndpoint, tryCall } from '../../transport/webhookEndpoints';
 import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(

@@ -6,7 +6,7 @@ import {
 	classifyFailure,
 	ENDPOINTS_PATH,
 	tryCall,
-} from '../../shared/webhookEndpoints';
+} from '../../transport/webhookEndpoints';
 
 /** The listSearch method behind "From List" (Captioning.node.ts registers it under this name). */
 export const SEARCH_METHOD = 'searchWebhookEndpoints';

@@ -3,8 +3,8 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
-import { networkCode, networkProblem } from './network';
-import { stripQueryStrings } from './redact';
+import { networkCode, networkProblem } from '../shared/network';
+import { stripQueryStrings } from '../shared/redact';
 
 export interface DownloadedFile {
 	format: string;

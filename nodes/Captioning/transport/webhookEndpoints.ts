@@ -12,11 +12,11 @@ import {
 	type CaptioningContext,
 	captioningApiCall,
 	statusOf,
-} from '../transport';
-import { CREDENTIAL_TYPE } from './constants';
-import { normaliseBaseUrl } from './credential/values';
-import { headerValue, isObject, memberOf, readId, readText } from './schemas';
-import { settle } from './settle';
+} from './index';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { normaliseBaseUrl } from '../shared/credential/values';
+import { headerValue, isObject, memberOf, readId, readText } from '../shared/schemas';
+import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
 
