@@ -8,13 +8,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import {
-	BASE_URL_EXPRESSION,
-	bearerToken,
-	CREDENTIAL_TEST_FAILURES,
-	DEFAULT_MEDIA_TYPE,
-	obtainTokens,
-} from '../nodes/Captioning/shared/credential';
+import { CREDENTIAL_TEST_FAILURES } from './CaptioningApi/failures';
+import { obtainTokens } from './CaptioningApi/tokens';
+import { BASE_URL_EXPRESSION, bearerToken, DEFAULT_MEDIA_TYPE } from './CaptioningApi/values';
 
 export class CaptioningApi implements ICredentialType {
 	name = 'captioningApi';

@@ -4,6 +4,7 @@ import {
 	eventIdSchema,
 	headerValue,
 	memberOf,
+	parseBody,
 	readAnnouncement,
 	readCount,
 	readErrorWords,
@@ -145,5 +146,17 @@ describe('deliveries', () => {
 		]) {
 			expect(eventIdSchema.safeParse(bad).success).toBe(false);
 		}
+	});
+});
+
+describe('parseBody', () => {
+	test('objects pass; JSON text is parsed; empty text and nothing are no body; other text stays', () => {
+		expect(parseBody({ a: 1 })).toEqual({ a: 1 });
+		expect(parseBody('{"id":"x"}')).toEqual({ id: 'x' });
+		expect(parseBody('')).toBeUndefined();
+		expect(parseBody('  ')).toBeUndefined();
+		expect(parseBody(undefined)).toBeUndefined();
+		expect(parseBody(null)).toBeUndefined();
+		expect(parseBody('<html>')).toBe('<html>');
 	});
 });

@@ -17,7 +17,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credential/values';
+import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credentialValues';
 import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
 import { describeIssues, readErrorWords } from '../shared/schemas';

@@ -14,8 +14,8 @@ import {
 	statusOf,
 } from './index';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credential/values';
-import { headerValue, isObject, memberOf, readId, readText } from '../shared/schemas';
+import { normaliseBaseUrl } from '../shared/credentialValues';
+import { headerValue, isObject, memberOf, parseBody, readId, readText } from '../shared/schemas';
 import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
@@ -26,17 +26,6 @@ export interface WebhookEndpoint extends IDataObject {
 	id: string | null;
 	callback_uri: string;
 	enabled_events: string[];
-}
-
-/** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
-export function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body ?? undefined;
-	if (body.trim() === '') return undefined;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
 }
 
 /** One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`). */

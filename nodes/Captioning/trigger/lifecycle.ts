@@ -26,7 +26,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { captioningApiCall } from '../transport';
 import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credential/values';
+import { normaliseBaseUrl } from '../shared/credentialValues';
 import {
 	classifyFailure,
 	createdEndpointId,

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from '../shared/credential/values';
+import { normaliseBaseUrl } from '../shared/credentialValues';
 import { readEndpoint, type WebhookEndpoint } from '../transport/webhookEndpoints';
 
 export interface Registration {
