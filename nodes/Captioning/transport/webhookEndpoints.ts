@@ -20,6 +20,9 @@ import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
 
+/** The path of one endpoint. */
+export const endpointPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
+
 /** An endpoint in the one shape the package uses and outputs; other attributes the service sent pass through. */
 export interface WebhookEndpoint extends IDataObject {
 	/** null when the service did not say it. */
@@ -281,6 +284,26 @@ export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Prom
 		// as the transport threw it: a NodeApiError, or a NodeOperationError for a cancelled wait
 		return { ok: false, status: statusOf(error), error: error as Error };
 	}
+}
+
+type Failed = Extract<CallOutcome, { ok: false }>;
+
+/**
+ * Registers an endpoint (contract 4.3: form-encoded, one `enabled_events[]` field per event). The answer is "not
+ * shown": the endpoint is read from a resource, an id, a Location header or nothing at all, and completed with
+ * what was sent.
+ */
+export async function createEndpoint(
+	ctx: CaptioningContext,
+	callbackUri: string,
+	events: string[],
+	itemIndex?: number,
+): Promise<{ ok: true; endpoint: WebhookEndpoint } | Failed> {
+	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
+	for (const event of events) form.push(['enabled_events[]', event]);
+	const outcome = await tryCall(ctx, { method: 'POST', path: ENDPOINTS_PATH, form, itemIndex });
+	if (!outcome.ok) return outcome;
+	return { ok: true, endpoint: createdEndpoint(outcome.response, { callbackUri, events }) };
 }
 
 type ListOutcome =

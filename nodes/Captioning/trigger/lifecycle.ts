@@ -23,14 +23,13 @@ import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { captioningApiCall } from '../transport';
 import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl } from '../shared/credentialValues';
 import {
 	classifyFailure,
-	createdEndpointId,
-	ENDPOINTS_PATH,
+	createEndpoint,
+	endpointPath,
 	listEndpoints,
 	readEndpointDocument,
 	tryCall,
@@ -74,8 +73,6 @@ function wanted(ctx: IHookFunctions) {
 
 const isManual = (ctx: IHookFunctions) => ctx.getNodeParameter('registration', 'api') === 'manual';
 
-const itemPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
-
 /** The service account the credential names now, and its fingerprint. */
 async function accountOf(ctx: IHookFunctions): Promise<Account & { fingerprint: string }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -101,7 +98,7 @@ async function deleteById(
 	id: string,
 	serviceHasReads: boolean,
 ): Promise<Deletion> {
-	const outcome = await tryCall(ctx, { method: 'DELETE', path: itemPath(id) });
+	const outcome = await tryCall(ctx, { method: 'DELETE', path: endpointPath(id) });
 	if (outcome.ok) return { kind: 'deleted' };
 	const kind = classifyFailure(outcome.status, 'item', serviceHasReads);
 	if (kind === 'error') throw outcome.error;
@@ -116,7 +113,7 @@ async function ownershipOf(
 	id: string,
 	registration: Registration,
 ): Promise<Ownership> {
-	const outcome = await tryCall(ctx, { method: 'GET', path: itemPath(id) });
+	const outcome = await tryCall(ctx, { method: 'GET', path: endpointPath(id) });
 	if (!outcome.ok) {
 		const kind = classifyFailure(outcome.status, 'item', isManageable(registration));
 		if (kind === 'error') throw outcome.error;
@@ -160,7 +157,7 @@ type Lookup =
 async function lookUp(ctx: IHookFunctions, stored: Registration): Promise<Lookup> {
 	let endpoint: WebhookEndpoint | undefined;
 	if (stored.endpointId !== undefined) {
-		const outcome = await tryCall(ctx, { method: 'GET', path: itemPath(stored.endpointId) });
+		const outcome = await tryCall(ctx, { method: 'GET', path: endpointPath(stored.endpointId) });
 		if (!outcome.ok) {
 			const kind = classifyFailure(outcome.status, 'item', true);
 			if (kind === 'error') throw outcome.error;
@@ -265,17 +262,6 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		throw new NodeOperationError(this.getNode(), message, { description });
 	}
 	const account = await accountOf(this);
-	const stored = migrateRegistration(staticData);
-	// a registration the service could not delete is reused as it is, with its token
-	if (
-		stored &&
-		!isManageable(stored) &&
-		madeWith(stored, account.fingerprint) &&
-		checkStored(stored, want) === 'current'
-	) {
-		return true;
-	}
-
 	const key = keptKey(account, want.webhookUrl);
 	const list = await listEndpoints(this);
 	if (list.supported) {
@@ -299,22 +285,16 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 	// the only place the plain token exists: the static data gets its hash
 	const token = randomBytes(24).toString('base64url');
-	const form: Array<[string, string]> = [
-		['callback_uri', callbackUriWithToken(want.webhookUrl, token)],
-	];
-	for (const event of want.events) form.push(['enabled_events[]', event]);
-	const response = await captioningApiCall.call(this, {
-		method: 'POST',
-		path: ENDPOINTS_PATH,
-		form,
-	});
+	const callbackUri = callbackUriWithToken(want.webhookUrl, token);
+	const created = await createEndpoint(this, callbackUri, want.events);
+	if (!created.ok) throw created.error;
 	const registration: Registration = {
 		webhookUrl: want.webhookUrl,
 		events: want.events,
 		tokenHash: hashToken(token),
 		account: account.fingerprint,
 	};
-	const id = createdEndpointId(response);
+	const id = created.endpoint.id ?? undefined;
 	if (id !== undefined) registration.endpointId = id;
 	if (!list.supported) registration.manageable = false;
 	// stored at once: a failure after this point makes n8n call delete, which must find it
