@@ -160,3 +160,12 @@ describe('parseBody', () => {
 		expect(parseBody('<html>')).toBe('<html>');
 	});
 });
+
+describe('headerValue for Location (the transport follows redirects with it)', () => {
+	test('reads the header however it is spelt or repeated', () => {
+		expect(headerValue({ location: '/a' }, 'location')).toBe('/a');
+		expect(headerValue({ Location: '/b' }, 'location')).toBe('/b');
+		expect(headerValue({ location: ['/c', '/d'] }, 'location')).toBe('/c');
+		expect(headerValue({}, 'location')).toBeUndefined();
+	});
+});

@@ -14,13 +14,12 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credentialValues';
 import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
-import { describeIssues, readErrorWords } from '../shared/schemas';
+import { headerValue, readErrorWords } from '../shared/schemas';
 import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
@@ -33,7 +32,6 @@ import {
 } from './pacing';
 import {
 	isRedirect,
-	locationOf,
 	MAX_REDIRECTS,
 	type RedirectStep,
 	redirectStep,
@@ -54,9 +52,6 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-/** Total time a call may take (its requests, pauses before them and delays between them) before it gives up. */
-export const MAX_RATE_LIMIT_WAIT_MS = WAIT_BUDGET_MS;
-
 /** The service's whole answer: status, headers (e.g. `Location`) and the body as it came (empty answers too). */
 export interface ApiResponse {
 	statusCode: number;
@@ -64,17 +59,7 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** One call, parsed with `schema`: for answers whose shape the package relies on. */
-export async function captioningApiRequest<S extends ZodTypeAny>(
-	this: CaptioningContext,
-	request: ApiRequest,
-	schema: S,
-): Promise<z.infer<S>> {
-	const response = await captioningApiCall.call(this, request);
-	return parseBody(this, response, schema, request);
-}
-
-/** One call, answered as it came: for answers whose shape the contract leaves open ("not shown"). */
+/** One call, answered as it came: every answer is read by need where it is used. */
 export async function captioningApiCall(
 	this: CaptioningContext,
 	request: ApiRequest,
@@ -190,7 +175,7 @@ async function sendFollowingRedirects(ctx: CaptioningContext, call: Call): Promi
 		if (outcome.ok) return outcome.value as ApiResponse;
 		const failure = readFailure(outcome.error);
 		if (!failure || !isRedirect(failure.status)) throw outcome.error;
-		const step = redirectStep(hop, failure.status, locationOf(failure.headers), baseUrl);
+		const step = redirectStep(hop, failure.status, headerValue(failure.headers, 'location'), baseUrl);
 		if (step.kind !== 'follow') throw new RedirectRefused(failure, step);
 		if (redirects >= MAX_REDIRECTS) throw new RedirectRefused(failure, 'too-many');
 		hop = step;
@@ -210,7 +195,7 @@ export function readFailure(error: unknown): HttpFailure | undefined {
 	};
 }
 
-/** The HTTP status behind an error from captioningApiRequest or from n8n's request helpers. */
+/** The HTTP status behind an error from captioningApiCall or from n8n's request helpers. */
 export function statusOf(error: unknown): number | undefined {
 	const failure = readFailure(error);
 	if (failure) return failure.status;
@@ -232,7 +217,7 @@ export function rateLimitMessage(
 	stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>,
 ): string {
 	const advice = 'Process fewer items per execution, or add a Wait node between batches.';
-	const budget = `${MAX_RATE_LIMIT_WAIT_MS / 1000} s`;
+	const budget = `${WAIT_BUDGET_MS / 1000} s`;
 	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
 	const spent = Math.round(stop.elapsedMs / 1000);
 	if (stop.reason === 'budget') {
@@ -335,26 +320,6 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			message,
 			description: detail,
 			httpCode: String(status),
-			itemIndex: request.itemIndex,
-		},
-	);
-}
-
-function parseBody<S extends ZodTypeAny>(
-	ctx: CaptioningContext,
-	response: ApiResponse,
-	schema: S,
-	request: ApiRequest,
-): z.infer<S> {
-	const parsed = schema.safeParse(response.body ?? {});
-	if (parsed.success) return parsed.data;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ body: JSON.stringify(response.body ?? null).slice(0, 500) },
-		{
-			message: `The service answered ${request.method} ${request.path} with an unexpected body`,
-			description: describeIssues(parsed.error),
-			httpCode: String(response.statusCode),
 			itemIndex: request.itemIndex,
 		},
 	);

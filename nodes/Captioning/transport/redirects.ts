@@ -53,11 +53,3 @@ export function redirectStep(
 		? { kind: 'follow', method: 'GET', url: target, keepBody: false }
 		: { kind: 'follow', method: from.method, url: target, keepBody: true };
 }
-
-/** The Location header of an answer, whichever way its headers are spelt. */
-export function locationOf(
-	headers: Record<string, string | string[] | undefined>,
-): string | undefined {
-	const value = headers.location ?? headers.Location;
-	return Array.isArray(value) ? value[0] : value;
-}
