@@ -41,11 +41,8 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failure: TokenFailure };
 
 /**
- * A refresh that yields no token starts again from the assertion, once: services refuse a rotated, revoked or
- * expired refresh token with any 4xx, with or without a code, and some answer 200 with an OAuth error, no
- * access_token or no JSON at all; a 5xx (the token call is a POST, never repeated) may have spent a rotated token.
- * Only a 429 (the assertion grant would meet the same limit) and an unreachable service (it would be as unreachable)
- * are not answered so.
+ * A refresh that yields no token starts again from the assertion, once, whatever the refusal (docs/design.md);
+ * not after a 429 (the assertion would meet the same limit) or an unreachable service.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
 	if (failure.kind === 'unreachable') return false;

@@ -57,11 +57,7 @@ const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.stat
 async function listEndpoints(h: Harness) {
 	const node = h.makeNode('credentialProbe');
 	const ctx = h.executeContext(node, [{ json: {} }]);
-	return callParsed(
-		ctx,
-		{ method: 'GET', path: '/webhook_endpoints' },
-		webhookEndpointListSchema,
-	);
+	return callParsed(ctx, { method: 'GET', path: '/webhook_endpoints' }, webhookEndpointListSchema);
 }
 
 async function createEndpoint(h: Harness, callbackUri: string) {

@@ -44,7 +44,6 @@ describe('the fingerprint of the values the tokens belong to', () => {
 		expect(tokensMatchValues({ ...input, tokenFingerprint: '' })).toBe(false);
 		expect(tokensMatchValues({ ...input })).toBe(false);
 	});
-
 });
 
 describe('normaliseBaseUrl: the one rule every caller uses', () => {

@@ -1,7 +1,6 @@
-// The one way this package talks to the service: every call of the action node, the trigger's lifecycle and any
-// future list search goes through captioningApiCall, on n8n's httpRequestWithAuthentication (which runs the
-// credential's token handling and retries once after a 401). Around it: rate-limit pacing and retries that always
-// end (pacing.ts), and redirects that never take the token to another origin (redirects.ts).
+// The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
+// httpRequestWithAuthentication (the credential's token handling, one retry after a 401), with pacing and retries
+// that always end (pacing.ts) and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
@@ -30,12 +29,7 @@ import {
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
 } from './pacing';
-import {
-	isRedirect,
-	MAX_REDIRECTS,
-	type RedirectStep,
-	redirectStep,
-} from './redirects';
+import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
 
 export type CaptioningContext =
 	| IExecuteFunctions
@@ -110,10 +104,8 @@ interface Call {
 }
 
 /**
- * Saved tokens obtained with other values (an edited Base URL, Client ID, Client Secret or Assertion Token) are
- * renewed before the call, not after a refusal: a service may answer them 400 or 403 rather than 401. n8n runs the
- * credential's preAuthentication when the expirable token is empty (n8n 2.41.1 and 1.123: credentials-helper), so
- * the call hands n8n its own read of the credential with that token emptied; n8n saves what the grant returns.
+ * Saved tokens of other values are renewed before the call: n8n runs preAuthentication when the access token is
+ * empty, so the call hands n8n the credential with it emptied (docs/design.md, "Tokens of other values").
  */
 function credentialsFor(
 	ctx: CaptioningContext,
@@ -175,7 +167,12 @@ async function sendFollowingRedirects(ctx: CaptioningContext, call: Call): Promi
 		if (outcome.ok) return outcome.value as ApiResponse;
 		const failure = readFailure(outcome.error);
 		if (!failure || !isRedirect(failure.status)) throw outcome.error;
-		const step = redirectStep(hop, failure.status, headerValue(failure.headers, 'location'), baseUrl);
+		const step = redirectStep(
+			hop,
+			failure.status,
+			headerValue(failure.headers, 'location'),
+			baseUrl,
+		);
 		if (step.kind !== 'follow') throw new RedirectRefused(failure, step);
 		if (redirects >= MAX_REDIRECTS) throw new RedirectRefused(failure, 'too-many');
 		hop = step;

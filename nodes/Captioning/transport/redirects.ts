@@ -1,7 +1,6 @@
-// Redirects of API calls, decided here rather than by n8n's HTTP client: n8n 2.41 follows them and sends the
-// credentials to any origin unless `sendCredentialsOnCrossOriginRedirect: false` (older n8n has no such option).
-// The transport asks n8n not to follow at all, follows a redirect within the Base URL's origin itself (with the
-// token), and stops at one to another origin with an error that says where the service pointed.
+// Redirects of API calls, decided here rather than by n8n's HTTP client, which may send the token to any origin:
+// within the Base URL's origin one is followed, with the token; to another it stops with an error that says where
+// the service pointed (docs/design.md, "Redirects").
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 /** Redirects followed within one call, as browsers bound them. */

@@ -1,8 +1,6 @@
-// Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
-// answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
-// These pure functions read every plausible shape by need (shared/schemas.ts): an endpoint is its callback_uri,
-// with an id and enabled_events when usable; nothing else of it can fail an answer. The calls at the end are thin
-// wiring over the transport.
+// The API's one resource, webhook endpoints: their answers read by need (an endpoint is its callback_uri, with an
+// id and enabled_events when usable; ASSUMPTIONS.md A7, A9), and at the end the calls, thin wiring over the
+// transport, that the action node and the trigger's lifecycle share.
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 

@@ -1,24 +1,6 @@
-// The trigger's webhookMethods, in the manner of n8n's Stripe trigger, for a service that may or may not let
-// n8n list, read and delete webhook endpoints (the contract publishes only their creation). The registration
-// lives in the node's static data. Where the service has reads, checkExists verifies it and a stale or deleted
-// endpoint is replaced; where it has none, the stored registration is trusted and kept for the next activation.
-//
-// What n8n 2.41.1 does around these methods (packages/cli/src/workflows/triggers/):
-// - activation: WebhookTriggerRegistrar.register runs checkExists, then create when it answered false; after a
-//   failure it runs delete on the same in-memory static data, and retryTriggerActivation tries up to 5 times
-//   (TRIGGER_ACTIVATION_MAX_ATTEMPTS); WorkflowTriggerActivator.activateInternal then saves the static data.
-//   So create and delete must be idempotent, and create stores the registration as soon as it exists.
-// - deactivation: WorkflowTriggerActivator.deregisterWebhookTriggers runs delete (3 attempts when it throws)
-//   and saves the static data afterwards: what delete keeps is there at the next activation.
-// - restart: the publication reconciler re-adds only webhooks missing from n8n's webhook table, so a restart
-//   calls neither checkExists nor create.
-// - "Listen for test event" (packages/cli/src/webhooks/test-webhooks.ts, needsWebhook): the static data starts
-//   empty every time and is never saved; delete gets what create wrote.
-// The static data keeps only a hash of the callback token (registration.ts); the token itself is sent once, in
-// the callback URI create registers. A registration saved with the plain token is rewritten when read here.
-// A registration knows the account (Base URL and Client ID, as a hash) it was made with: one of another account
-// is stale on activation and deactivation; nothing is deleted there, the log says what to delete by hand. No
-// endpoint is ever deleted unless its callback URI (query removed) is this trigger's webhook URL.
+// The trigger's webhookMethods, in the manner of n8n's Stripe trigger: the registration lives in the node's static
+// data, is verified where the service has reads and trusted where it has none, and knows its account. What n8n
+// does around these methods, and why they are idempotent: docs/design.md, "The trigger's lifecycle".
 import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -58,9 +40,7 @@ import {
 
 /**
  * Registrations the service could not delete, per service account and webhook URL, for this process. A
- * production registration is also kept in the static data n8n saves; the test URL's static data is thrown away
- * after every "Listen for test event", so without this each listen on a service without deletes would register
- * one more endpoint for the test URL. With it, the test URL has at most one endpoint per n8n process.
+ * "Listen for test event" reuses its own, as its static data is never saved (docs/design.md).
  */
 const kept = new Map<string, Registration>();
 

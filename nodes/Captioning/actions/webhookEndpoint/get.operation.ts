@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readEndpointDocument, endpointPath, redactEndpoint, tryCall } from '../../transport/webhookEndpoints';
+import {
+	readEndpointDocument,
+	endpointPath,
+	redactEndpoint,
+	tryCall,
+} from '../../transport/webhookEndpoints';
 import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
