@@ -8,13 +8,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import {
-	BASE_URL_EXPRESSION,
-	bearerToken,
-	CREDENTIAL_TEST_FAILURES,
-	DEFAULT_MEDIA_TYPE,
-	obtainTokens,
-} from '../nodes/Captioning/shared/credential';
+import { CREDENTIAL_TEST_FAILURES } from './CaptioningApi/failures';
+import { obtainTokens } from './CaptioningApi/tokens';
+import { BASE_URL_EXPRESSION, bearerToken, DEFAULT_MEDIA_TYPE } from './CaptioningApi/values';
 
 export class CaptioningApi implements ICredentialType {
 	name = 'captioningApi';
@@ -105,10 +101,8 @@ export class CaptioningApi implements ICredentialType {
 	];
 
 	/**
-	 * n8n runs this when the access token is empty (the package's transport empties it when the saved tokens were
-	 * obtained with other values), after a 401, and in every credential test: renews with the refresh token, or
-	 * starts again from the assertion when there is none, when it was obtained with other values, or when the
-	 * refresh yields no token.
+	 * n8n runs this when the access token is empty, after a 401 and in every credential test: a token's way through
+	 * CaptioningApi/ is in docs/design.md ("A token's way").
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
@@ -132,11 +126,8 @@ export class CaptioningApi implements ICredentialType {
 	}
 
 	/**
-	 * n8n runs preAuthentication in every test, so a grant (or one made for the same values in the last 10 s)
-	 * proves Base URL, Client ID, Client Secret and Assertion Token. Then one read: where the service has it, it
-	 * proves the token and the API Media Type too; a service without that endpoint (404, 405, 501) does not fail
-	 * the test, as only POST /webhook_endpoints is published. n8n 1.123 ignores `except`: there the read
-	 * never fails the test, and the grant alone is checked.
+	 * The grant n8n runs first proves the four values; the read proves the token and the API Media Type where the
+	 * service has it (404/405/501 pass). n8n 1.123 ignores `except`: there the grant alone is checked.
 	 */
 	test: ICredentialTestRequest = {
 		request: {

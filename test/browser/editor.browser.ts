@@ -21,7 +21,7 @@ import {
 	toPublicApiBody,
 	useCredential,
 } from '../../harness';
-import { redactCallbackToken } from '../../nodes/Captioning/shared/webhookEndpoints';
+import { redactCallbackToken } from '../../nodes/Captioning/transport/webhookEndpoints';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { createEndpoint, obtainToken } from '../helpers/sandboxClient';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';

@@ -24,7 +24,11 @@ import {
 	startSandbox,
 } from '../../sandbox/server';
 import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
-import { captioningApiCall, captioningApiRequest } from '../../nodes/Captioning/transport';
+import {
+	type ApiRequest,
+	captioningApiCall,
+	type CaptioningContext,
+} from '../../nodes/Captioning/transport';
 import { z } from 'zod';
 
 // the sandbox's default reading (JSON:API documents): these tests are about the credential, not endpoint shapes
@@ -37,6 +41,15 @@ const webhookEndpointListSchema = z.object({
 
 let sandbox: Sandbox;
 
+/** One call through the transport as the nodes make it, its answer read with `schema`. */
+async function callParsed(
+	ctx: CaptioningContext,
+	request: ApiRequest,
+	schema: z.ZodTypeAny,
+): Promise<z.infer<z.ZodTypeAny>> {
+	return schema.parse((await captioningApiCall.call(ctx, request)).body);
+}
+
 const tokenCalls = (s: Sandbox) => s.requestLog.filter((r) => r.path === '/oauth/token');
 const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.status}`);
 
@@ -44,16 +57,12 @@ const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.stat
 async function listEndpoints(h: Harness) {
 	const node = h.makeNode('credentialProbe');
 	const ctx = h.executeContext(node, [{ json: {} }]);
-	return captioningApiRequest.call(
-		ctx,
-		{ method: 'GET', path: '/webhook_endpoints' },
-		webhookEndpointListSchema,
-	);
+	return callParsed(ctx, { method: 'GET', path: '/webhook_endpoints' }, webhookEndpointListSchema);
 }
 
 async function createEndpoint(h: Harness, callbackUri: string) {
 	const ctx = h.executeContext(h.makeNode('credentialProbe'), [{ json: {} }]);
-	return captioningApiRequest.call(
+	return callParsed(
 		ctx,
 		{
 			method: 'POST',
@@ -92,7 +101,7 @@ describe('token economy', () => {
 		const node = h.makeNode('credentialProbe');
 		const ctx = h.executeContext(node, [{ json: {} }]);
 		for (let i = 0; i < 100; i++) {
-			await captioningApiRequest.call(
+			await callParsed(
 				ctx,
 				{ method: 'GET', path: '/webhook_endpoints', itemIndex: i },
 				webhookEndpointListSchema,
@@ -1168,7 +1177,7 @@ describe.each(['seconds', 'zero', 'date', 'absent'] as const)('retry-after=%s', 
 		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
 		const ctx = h.executeContext(h.makeNode('credentialProbe'), [{ json: {} }]);
 		for (let i = 0; i < 5; i++) {
-			await captioningApiRequest.call(
+			await callParsed(
 				ctx,
 				{ method: 'GET', path: '/webhook_endpoints', itemIndex: i },
 				webhookEndpointListSchema,

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { NodeApiError } from 'n8n-workflow';
 
-import { listEndpoints } from '../../nodes/Captioning/shared/webhookEndpoints';
+import { listEndpoints } from '../../nodes/Captioning/transport/webhookEndpoints';
 import { createHarness } from '../helpers/n8nContext';
 import {
 	type Answer,

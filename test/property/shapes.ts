@@ -3,12 +3,12 @@
 // package's own code reads it (run: the real parsers, token flow, transport wording and receive pipeline).
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CredentialError } from '../../nodes/Captioning/shared/credential/values';
-import { obtainTokens } from '../../nodes/Captioning/shared/credential/tokens';
+import { CredentialError } from '../../credentials/CaptioningApi/values';
+import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
 import {
 	credentialValues,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credential/values';
+} from '../../nodes/Captioning/shared/credentialValues';
 import {
 	collectEndpoints,
 	createdEndpoint,
@@ -17,7 +17,7 @@ import {
 	readEndpointDocument,
 	UnexpectedListError,
 	type WebhookEndpoint,
-} from '../../nodes/Captioning/shared/webhookEndpoints';
+} from '../../nodes/Captioning/transport/webhookEndpoints';
 import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
 import {
 	pacerFor,

@@ -7,7 +7,7 @@ import {
 	credentialValues,
 	normaliseBaseUrl,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credential/values';
+} from '../../nodes/Captioning/shared/credentialValues';
 
 const type = new CaptioningApi();
 const values = {

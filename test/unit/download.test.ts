@@ -1,11 +1,11 @@
-// The signed-file download (shared/download.ts): file names from Content-Disposition, else from the title, and
+// The signed-file download (transport/download.ts): file names from Content-Disposition, else from the title, and
 // what a failed download tells the user. The trigger names files after it has answered the delivery: nothing
 // here may throw.
 import {
 	describeDownloadFailure,
 	fileNameFor,
 	fileNameFromContentDisposition,
-} from '../../nodes/Captioning/shared/download';
+} from '../../nodes/Captioning/transport/download';
 
 describe('fileNameFromContentDisposition', () => {
 	test.each([

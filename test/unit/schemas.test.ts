@@ -4,6 +4,7 @@ import {
 	eventIdSchema,
 	headerValue,
 	memberOf,
+	parseBody,
 	readAnnouncement,
 	readCount,
 	readErrorWords,
@@ -145,5 +146,26 @@ describe('deliveries', () => {
 		]) {
 			expect(eventIdSchema.safeParse(bad).success).toBe(false);
 		}
+	});
+});
+
+describe('parseBody', () => {
+	test('objects pass; JSON text is parsed; empty text and nothing are no body; other text stays', () => {
+		expect(parseBody({ a: 1 })).toEqual({ a: 1 });
+		expect(parseBody('{"id":"x"}')).toEqual({ id: 'x' });
+		expect(parseBody('')).toBeUndefined();
+		expect(parseBody('  ')).toBeUndefined();
+		expect(parseBody(undefined)).toBeUndefined();
+		expect(parseBody(null)).toBeUndefined();
+		expect(parseBody('<html>')).toBe('<html>');
+	});
+});
+
+describe('headerValue for Location (the transport follows redirects with it)', () => {
+	test('reads the header however it is spelt or repeated', () => {
+		expect(headerValue({ location: '/a' }, 'location')).toBe('/a');
+		expect(headerValue({ Location: '/b' }, 'location')).toBe('/b');
+		expect(headerValue({ location: ['/c', '/d'] }, 'location')).toBe('/c');
+		expect(headerValue({}, 'location')).toBeUndefined();
 	});
 });

@@ -1,10 +1,7 @@
 // Redirect decisions and the transport's messages, branch by branch.
-import {
-	MAX_RATE_LIMIT_WAIT_MS,
-	rateLimitMessage,
-	redirectMessage,
-} from '../../nodes/Captioning/transport';
-import { isRedirect, locationOf, redirectStep } from '../../nodes/Captioning/transport/redirects';
+import { rateLimitMessage, redirectMessage } from '../../nodes/Captioning/transport';
+import { WAIT_BUDGET_MS } from '../../nodes/Captioning/transport/pacing';
+import { isRedirect, redirectStep } from '../../nodes/Captioning/transport/redirects';
 
 const BASE = 'https://api.example.com';
 const GET = { method: 'GET' as const, url: `${BASE}/webhook_endpoints` };
@@ -87,13 +84,6 @@ describe('redirectStep', () => {
 		});
 		expect(redirectStep(GET, 302, 'http://[::1', BASE)).toEqual({ kind: 'no-location' });
 	});
-
-	test('locationOf reads the header however it is spelt or repeated', () => {
-		expect(locationOf({ location: '/a' })).toBe('/a');
-		expect(locationOf({ Location: '/b' })).toBe('/b');
-		expect(locationOf({ location: ['/c', '/d'] })).toBe('/c');
-		expect(locationOf({})).toBeUndefined();
-	});
 });
 
 describe('redirectMessage', () => {
@@ -149,6 +139,6 @@ describe('rateLimitMessage', () => {
 	});
 
 	test('the budget is the README’s 60 s', () => {
-		expect(MAX_RATE_LIMIT_WAIT_MS).toBe(60_000);
+		expect(WAIT_BUDGET_MS).toBe(60_000);
 	});
 });

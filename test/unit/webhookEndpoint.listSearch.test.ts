@@ -1,5 +1,5 @@
 import { endpointSearchResults } from '../../nodes/Captioning/actions/webhookEndpoint/listSearch';
-import type { WebhookEndpoint } from '../../nodes/Captioning/shared/webhookEndpoints';
+import type { WebhookEndpoint } from '../../nodes/Captioning/transport/webhookEndpoints';
 
 const endpoint = (id: string | null, uri: string, events: string[] = []): WebhookEndpoint => ({
 	id,

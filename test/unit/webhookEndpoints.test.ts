@@ -7,14 +7,13 @@ import {
 	idFromLocation,
 	nextFromLinkHeader,
 	nextPagePath,
-	parseBody,
 	readEndpoint,
 	readEndpointDocument,
 	readEndpointPage,
 	redactCallbackToken,
 	redactEndpoint,
 	UnexpectedListError,
-} from '../../nodes/Captioning/shared/webhookEndpoints';
+} from '../../nodes/Captioning/transport/webhookEndpoints';
 import { headerValue } from '../../nodes/Captioning/shared/schemas';
 
 const URI = 'https://n8n.example.com/webhook/abc/webhook?token=s3cret';
@@ -37,18 +36,6 @@ const normalised = {
 	enabled_events: EVENTS,
 	created_at: '2026-01-01T00:00:00.000Z',
 };
-
-describe('parseBody', () => {
-	test('objects pass; JSON text is parsed; empty text and nothing are no body; other text stays', () => {
-		expect(parseBody({ a: 1 })).toEqual({ a: 1 });
-		expect(parseBody('{"id":"x"}')).toEqual({ id: 'x' });
-		expect(parseBody('')).toBeUndefined();
-		expect(parseBody('  ')).toBeUndefined();
-		expect(parseBody(undefined)).toBeUndefined();
-		expect(parseBody(null)).toBeUndefined();
-		expect(parseBody('<html>')).toBe('<html>');
-	});
-});
 
 describe('readEndpoint', () => {
 	test('a JSON:API resource and a flat object read the same; the envelope is dropped', () => {

@@ -1,8 +1,6 @@
 // Every answer of the service, read by need: one small parser per answer shape takes the members the code uses
-// and nothing else. Only a member the code cannot do without can fail an answer, and the failure names it; every
-// other member may be absent, null, of another type or extra, and changes nothing. A member the code can do
-// without is read when usable (readText, readCount, readId) and is otherwise absent. docs/design.md has the why.
-// The webhook-endpoint shapes (create, item, list page) are read the same way in webhookEndpoints.ts.
+// and nothing else, from the readers below (docs/design.md, "Answers are read by need"). The webhook-endpoint
+// shapes are read the same way in transport/webhookEndpoints.ts.
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -39,6 +37,17 @@ export function readId(value: unknown): string | undefined {
 	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 		? String(value)
 		: undefined;
+}
+
+/** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
+export function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body ?? undefined;
+	if (body.trim() === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
 }
 
 /** A member the code can do without, in a zod shape: its value when `read` can use it, else undefined. */

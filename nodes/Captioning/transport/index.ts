@@ -1,7 +1,6 @@
-// The one way this package talks to the service: every call of the action node, the trigger's lifecycle and any
-// future list search goes through captioningApiCall, on n8n's httpRequestWithAuthentication (which runs the
-// credential's token handling and retries once after a 401). Around it: rate-limit pacing and retries that always
-// end (pacing.ts), and redirects that never take the token to another origin (redirects.ts).
+// The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
+// httpRequestWithAuthentication (the credential's token handling, one retry after a 401), with pacing and retries
+// that always end (pacing.ts) and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
@@ -14,13 +13,12 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { z, ZodTypeAny } from 'zod';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credential/values';
+import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credentialValues';
 import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
-import { describeIssues, readErrorWords } from '../shared/schemas';
+import { headerValue, readErrorWords } from '../shared/schemas';
 import { settle } from '../shared/settle';
 import {
 	type CancelSignal,
@@ -31,13 +29,7 @@ import {
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
 } from './pacing';
-import {
-	isRedirect,
-	locationOf,
-	MAX_REDIRECTS,
-	type RedirectStep,
-	redirectStep,
-} from './redirects';
+import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
 
 export type CaptioningContext =
 	| IExecuteFunctions
@@ -54,9 +46,6 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-/** Total time a call may take (its requests, pauses before them and delays between them) before it gives up. */
-export const MAX_RATE_LIMIT_WAIT_MS = WAIT_BUDGET_MS;
-
 /** The service's whole answer: status, headers (e.g. `Location`) and the body as it came (empty answers too). */
 export interface ApiResponse {
 	statusCode: number;
@@ -64,17 +53,7 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** One call, parsed with `schema`: for answers whose shape the package relies on. */
-export async function captioningApiRequest<S extends ZodTypeAny>(
-	this: CaptioningContext,
-	request: ApiRequest,
-	schema: S,
-): Promise<z.infer<S>> {
-	const response = await captioningApiCall.call(this, request);
-	return parseBody(this, response, schema, request);
-}
-
-/** One call, answered as it came: for answers whose shape the contract leaves open ("not shown"). */
+/** One call, answered as it came: every answer is read by need where it is used. */
 export async function captioningApiCall(
 	this: CaptioningContext,
 	request: ApiRequest,
@@ -125,10 +104,8 @@ interface Call {
 }
 
 /**
- * Saved tokens obtained with other values (an edited Base URL, Client ID, Client Secret or Assertion Token) are
- * renewed before the call, not after a refusal: a service may answer them 400 or 403 rather than 401. n8n runs the
- * credential's preAuthentication when the expirable token is empty (n8n 2.41.1 and 1.123: credentials-helper), so
- * the call hands n8n its own read of the credential with that token emptied; n8n saves what the grant returns.
+ * Saved tokens of other values are renewed before the call: n8n runs preAuthentication when the access token is
+ * empty, so the call hands n8n the credential with it emptied (docs/design.md, "Tokens of other values").
  */
 function credentialsFor(
 	ctx: CaptioningContext,
@@ -190,7 +167,12 @@ async function sendFollowingRedirects(ctx: CaptioningContext, call: Call): Promi
 		if (outcome.ok) return outcome.value as ApiResponse;
 		const failure = readFailure(outcome.error);
 		if (!failure || !isRedirect(failure.status)) throw outcome.error;
-		const step = redirectStep(hop, failure.status, locationOf(failure.headers), baseUrl);
+		const step = redirectStep(
+			hop,
+			failure.status,
+			headerValue(failure.headers, 'location'),
+			baseUrl,
+		);
 		if (step.kind !== 'follow') throw new RedirectRefused(failure, step);
 		if (redirects >= MAX_REDIRECTS) throw new RedirectRefused(failure, 'too-many');
 		hop = step;
@@ -210,7 +192,7 @@ export function readFailure(error: unknown): HttpFailure | undefined {
 	};
 }
 
-/** The HTTP status behind an error from captioningApiRequest or from n8n's request helpers. */
+/** The HTTP status behind an error from captioningApiCall or from n8n's request helpers. */
 export function statusOf(error: unknown): number | undefined {
 	const failure = readFailure(error);
 	if (failure) return failure.status;
@@ -232,7 +214,7 @@ export function rateLimitMessage(
 	stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>,
 ): string {
 	const advice = 'Process fewer items per execution, or add a Wait node between batches.';
-	const budget = `${MAX_RATE_LIMIT_WAIT_MS / 1000} s`;
+	const budget = `${WAIT_BUDGET_MS / 1000} s`;
 	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
 	const spent = Math.round(stop.elapsedMs / 1000);
 	if (stop.reason === 'budget') {
@@ -335,26 +317,6 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			message,
 			description: detail,
 			httpCode: String(status),
-			itemIndex: request.itemIndex,
-		},
-	);
-}
-
-function parseBody<S extends ZodTypeAny>(
-	ctx: CaptioningContext,
-	response: ApiResponse,
-	schema: S,
-	request: ApiRequest,
-): z.infer<S> {
-	const parsed = schema.safeParse(response.body ?? {});
-	if (parsed.success) return parsed.data;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ body: JSON.stringify(response.body ?? null).slice(0, 500) },
-		{
-			message: `The service answered ${request.method} ${request.path} with an unexpected body`,
-			description: describeIssues(parsed.error),
-			httpCode: String(response.statusCode),
 			itemIndex: request.itemIndex,
 		},
 	);

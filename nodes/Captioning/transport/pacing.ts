@@ -1,9 +1,6 @@
-// Keeping within the service's rate limit (contract 8: strict, limits not shown), with waiting that always ends.
-// Two mechanisms: wait out a 429 for its Retry-After, and, where the service announces X-RateLimit-Remaining/Reset,
-// pause before the request that would be refused. One budget (WAIT_BUDGET_MS) bounds a call: it counts the time
-// spent in requests as well as in pauses and retry delays, attempts are capped, each retry waits at least
-// MIN_RETRY_DELAY_MS, and a cancelled execution ends any wait, and the request in flight, at once. The decisions
-// are pure functions; the loop takes its clock and sleep as inputs. The headers are read in shared/schemas.ts.
+// Keeping within the service's rate limit (contract 8: strict, limits not shown) with waiting that always ends: a
+// 429 waited out for its Retry-After, an announced pause before the request that would be refused, one budget per
+// call (docs/design.md, "One budget per call"). Pure decisions; the loop takes its clock and sleep as inputs.
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 

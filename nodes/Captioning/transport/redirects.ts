@@ -1,7 +1,6 @@
-// Redirects of API calls, decided here rather than by n8n's HTTP client: n8n 2.41 follows them and sends the
-// credentials to any origin unless `sendCredentialsOnCrossOriginRedirect: false` (older n8n has no such option).
-// The transport asks n8n not to follow at all, follows a redirect within the Base URL's origin itself (with the
-// token), and stops at one to another origin with an error that says where the service pointed.
+// Redirects of API calls, decided here rather than by n8n's HTTP client, which may send the token to any origin:
+// within the Base URL's origin one is followed, with the token; to another it stops with an error that says where
+// the service pointed (docs/design.md, "Redirects").
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 /** Redirects followed within one call, as browsers bound them. */
@@ -52,12 +51,4 @@ export function redirectStep(
 	return toGet
 		? { kind: 'follow', method: 'GET', url: target, keepBody: false }
 		: { kind: 'follow', method: from.method, url: target, keepBody: true };
-}
-
-/** The Location header of an answer, whichever way its headers are spelt. */
-export function locationOf(
-	headers: Record<string, string | string[] | undefined>,
-): string | undefined {
-	const value = headers.location ?? headers.Location;
-	return Array.isArray(value) ? value[0] : value;
 }

@@ -10,7 +10,7 @@ import type {
 
 import { transcriptFromCaptions } from '../captions';
 import { TRANSCRIPT_SOURCES } from '../captions/formats';
-import { fetchSignedFile } from '../shared/download';
+import { fetchSignedFile } from '../transport/download';
 import { stripQueryStrings } from '../shared/redact';
 import type { Download } from './receive';
 

@@ -1,41 +1,22 @@
-// The trigger's webhookMethods, in the manner of n8n's Stripe trigger, for a service that may or may not let
-// n8n list, read and delete webhook endpoints (the contract publishes only their creation). The registration
-// lives in the node's static data. Where the service has reads, checkExists verifies it and a stale or deleted
-// endpoint is replaced; where it has none, the stored registration is trusted and kept for the next activation.
-//
-// What n8n 2.41.1 does around these methods (packages/cli/src/workflows/triggers/):
-// - activation: WebhookTriggerRegistrar.register runs checkExists, then create when it answered false; after a
-//   failure it runs delete on the same in-memory static data, and retryTriggerActivation tries up to 5 times
-//   (TRIGGER_ACTIVATION_MAX_ATTEMPTS); WorkflowTriggerActivator.activateInternal then saves the static data.
-//   So create and delete must be idempotent, and create stores the registration as soon as it exists.
-// - deactivation: WorkflowTriggerActivator.deregisterWebhookTriggers runs delete (3 attempts when it throws)
-//   and saves the static data afterwards: what delete keeps is there at the next activation.
-// - restart: the publication reconciler re-adds only webhooks missing from n8n's webhook table, so a restart
-//   calls neither checkExists nor create.
-// - "Listen for test event" (packages/cli/src/webhooks/test-webhooks.ts, needsWebhook): the static data starts
-//   empty every time and is never saved; delete gets what create wrote.
-// The static data keeps only a hash of the callback token (registration.ts); the token itself is sent once, in
-// the callback URI create registers. A registration saved with the plain token is rewritten when read here.
-// A registration knows the account (Base URL and Client ID, as a hash) it was made with: one of another account
-// is stale on activation and deactivation; nothing is deleted there, the log says what to delete by hand. No
-// endpoint is ever deleted unless its callback URI (query removed) is this trigger's webhook URL.
+// The trigger's webhookMethods, in the manner of n8n's Stripe trigger: the registration lives in the node's static
+// data, is verified where the service has reads and trusted where it has none, and knows its account. What n8n
+// does around these methods, and why they are idempotent: docs/design.md, "The trigger's lifecycle".
 import { randomBytes } from 'node:crypto';
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { captioningApiCall } from '../transport';
 import { checkReachability } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credential/values';
+import { normaliseBaseUrl } from '../shared/credentialValues';
 import {
 	classifyFailure,
-	createdEndpointId,
-	ENDPOINTS_PATH,
+	createEndpoint,
+	endpointPath,
 	listEndpoints,
 	readEndpointDocument,
 	tryCall,
 	type WebhookEndpoint,
-} from '../shared/webhookEndpoints';
+} from '../transport/webhookEndpoints';
 import {
 	type Account,
 	accountFingerprint,
@@ -59,9 +40,7 @@ import {
 
 /**
  * Registrations the service could not delete, per service account and webhook URL, for this process. A
- * production registration is also kept in the static data n8n saves; the test URL's static data is thrown away
- * after every "Listen for test event", so without this each listen on a service without deletes would register
- * one more endpoint for the test URL. With it, the test URL has at most one endpoint per n8n process.
+ * "Listen for test event" reuses its own, as its static data is never saved (docs/design.md).
  */
 const kept = new Map<string, Registration>();
 
@@ -73,8 +52,6 @@ function wanted(ctx: IHookFunctions) {
 }
 
 const isManual = (ctx: IHookFunctions) => ctx.getNodeParameter('registration', 'api') === 'manual';
-
-const itemPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
 
 /** The service account the credential names now, and its fingerprint. */
 async function accountOf(ctx: IHookFunctions): Promise<Account & { fingerprint: string }> {
@@ -101,7 +78,7 @@ async function deleteById(
 	id: string,
 	serviceHasReads: boolean,
 ): Promise<Deletion> {
-	const outcome = await tryCall(ctx, { method: 'DELETE', path: itemPath(id) });
+	const outcome = await tryCall(ctx, { method: 'DELETE', path: endpointPath(id) });
 	if (outcome.ok) return { kind: 'deleted' };
 	const kind = classifyFailure(outcome.status, 'item', serviceHasReads);
 	if (kind === 'error') throw outcome.error;
@@ -116,7 +93,7 @@ async function ownershipOf(
 	id: string,
 	registration: Registration,
 ): Promise<Ownership> {
-	const outcome = await tryCall(ctx, { method: 'GET', path: itemPath(id) });
+	const outcome = await tryCall(ctx, { method: 'GET', path: endpointPath(id) });
 	if (!outcome.ok) {
 		const kind = classifyFailure(outcome.status, 'item', isManageable(registration));
 		if (kind === 'error') throw outcome.error;
@@ -160,7 +137,7 @@ type Lookup =
 async function lookUp(ctx: IHookFunctions, stored: Registration): Promise<Lookup> {
 	let endpoint: WebhookEndpoint | undefined;
 	if (stored.endpointId !== undefined) {
-		const outcome = await tryCall(ctx, { method: 'GET', path: itemPath(stored.endpointId) });
+		const outcome = await tryCall(ctx, { method: 'GET', path: endpointPath(stored.endpointId) });
 		if (!outcome.ok) {
 			const kind = classifyFailure(outcome.status, 'item', true);
 			if (kind === 'error') throw outcome.error;
@@ -265,17 +242,6 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		throw new NodeOperationError(this.getNode(), message, { description });
 	}
 	const account = await accountOf(this);
-	const stored = migrateRegistration(staticData);
-	// a registration the service could not delete is reused as it is, with its token
-	if (
-		stored &&
-		!isManageable(stored) &&
-		madeWith(stored, account.fingerprint) &&
-		checkStored(stored, want) === 'current'
-	) {
-		return true;
-	}
-
 	const key = keptKey(account, want.webhookUrl);
 	const list = await listEndpoints(this);
 	if (list.supported) {
@@ -299,22 +265,16 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 	// the only place the plain token exists: the static data gets its hash
 	const token = randomBytes(24).toString('base64url');
-	const form: Array<[string, string]> = [
-		['callback_uri', callbackUriWithToken(want.webhookUrl, token)],
-	];
-	for (const event of want.events) form.push(['enabled_events[]', event]);
-	const response = await captioningApiCall.call(this, {
-		method: 'POST',
-		path: ENDPOINTS_PATH,
-		form,
-	});
+	const callbackUri = callbackUriWithToken(want.webhookUrl, token);
+	const created = await createEndpoint(this, callbackUri, want.events);
+	if (!created.ok) throw created.error;
 	const registration: Registration = {
 		webhookUrl: want.webhookUrl,
 		events: want.events,
 		tokenHash: hashToken(token),
 		account: account.fingerprint,
 	};
-	const id = createdEndpointId(response);
+	const id = created.endpoint.id ?? undefined;
 	if (id !== undefined) registration.endpointId = id;
 	if (!list.supported) registration.manageable = false;
 	// stored at once: a failure after this point makes n8n call delete, which must find it

@@ -6,8 +6,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from '../shared/credential/values';
-import { readEndpoint, type WebhookEndpoint } from '../shared/webhookEndpoints';
+import { normaliseBaseUrl } from '../shared/credentialValues';
+import { readEndpoint, type WebhookEndpoint } from '../transport/webhookEndpoints';
 
 export interface Registration {
 	/** Absent when the service did not say it and no list could tell it. */

@@ -2,7 +2,7 @@
 import {
 	CREDENTIAL_TEST_FAILURES,
 	describeTokenFailure,
-} from '../../../nodes/Captioning/shared/credential/failures';
+} from '../../../credentials/CaptioningApi/failures';
 import { ASSERTION, creds, SECRET } from './helpers';
 
 describe('describeTokenFailure names the cause and the fix, and no secret', () => {

@@ -1,17 +1,15 @@
 // One grant's decisions (contract 4.1, 4.2, 5.2), branch by branch.
 import {
-	chooseGrant,
 	grantParameters,
 	readTokenAnswer,
 	shouldFallBackToAssertion,
 	toSavedTokens,
-} from '../../../nodes/Captioning/shared/credential/grant';
-import { valuesFingerprint } from '../../../nodes/Captioning/shared/credential/values';
+} from '../../../credentials/CaptioningApi/grant';
+import { valuesFingerprint } from '../../../nodes/Captioning/shared/credentialValues';
 import { ASSERTION, creds, SECRET } from './helpers';
 
-describe('chooseGrant and grantParameters (contract 4.1, 4.2)', () => {
-	test('without a refresh token: the assertion grant with provider dashboard and the exact scope', () => {
-		expect(chooseGrant(creds)).toBe('assertion');
+describe('grantParameters (contract 4.1, 4.2)', () => {
+	test('the assertion grant with provider dashboard and the exact scope', () => {
 		expect(grantParameters('assertion', creds)).toEqual({
 			grant_type: 'assertion',
 			provider: 'dashboard',
@@ -22,45 +20,18 @@ describe('chooseGrant and grantParameters (contract 4.1, 4.2)', () => {
 		});
 	});
 
-	test('with a refresh token of the current values: the refresh-token grant, without assertion or scope', () => {
+	test('the refresh-token grant, without assertion or scope', () => {
 		const withRefresh = {
 			...creds,
 			refreshToken: 'rt-1',
 			tokenFingerprint: valuesFingerprint(creds),
 		};
-		expect(chooseGrant(withRefresh)).toBe('refresh_token');
 		expect(grantParameters('refresh_token', withRefresh)).toEqual({
 			grant_type: 'refresh_token',
 			refresh_token: 'rt-1',
 			client_id: 'client-1',
 			client_secret: SECRET,
 		});
-	});
-
-	test.each([
-		['no fingerprint (saved before fingerprints existed)', undefined],
-		['the fingerprint of another assertion', valuesFingerprint({ ...creds, assertion: 'old' })],
-		[
-			'the fingerprint of another client secret',
-			valuesFingerprint({ ...creds, clientSecret: 'x' }),
-		],
-		['the fingerprint of another client ID', valuesFingerprint({ ...creds, clientId: 'other' })],
-		[
-			'the fingerprint of another Base URL',
-			valuesFingerprint({ ...creds, baseUrl: 'https://b.c' }),
-		],
-	])('a refresh token with %s: the assertion grant', (_name, tokenFingerprint) => {
-		expect(chooseGrant({ ...creds, refreshToken: 'rt-1', tokenFingerprint })).toBe('assertion');
-	});
-
-	test('a refresh token that was dropped (a refresh with it yielded no token): the assertion grant', () => {
-		const withRefresh = {
-			...creds,
-			refreshToken: 'rt-1',
-			tokenFingerprint: valuesFingerprint(creds),
-		};
-		expect(chooseGrant(withRefresh, (token) => token === 'rt-1')).toBe('assertion');
-		expect(chooseGrant(withRefresh, (token) => token === 'rt-other')).toBe('refresh_token');
 	});
 });
 

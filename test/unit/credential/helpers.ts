@@ -2,7 +2,7 @@
 import {
 	type CaptioningCredentials,
 	readCredentials,
-} from '../../../nodes/Captioning/shared/credential/values';
+} from '../../../credentials/CaptioningApi/values';
 
 export const SECRET = 'cs-very-secret-123';
 export const ASSERTION = 'as-very-secret-456';

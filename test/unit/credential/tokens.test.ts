@@ -3,14 +3,15 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	canShareGrant,
+	chooseGrant,
 	grantKey,
-	obtainTokens,
 	SHARED_GRANT_MS,
-} from '../../../nodes/Captioning/shared/credential/tokens';
+} from '../../../credentials/CaptioningApi/sharing';
+import { obtainTokens } from '../../../credentials/CaptioningApi/tokens';
 import {
 	credentialValues,
 	valuesFingerprint,
-} from '../../../nodes/Captioning/shared/credential/values';
+} from '../../../nodes/Captioning/shared/credentialValues';
 import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';
@@ -273,5 +274,46 @@ describe('grantKey', () => {
 			grantKey({ ...stale, refreshToken: 'b' }),
 		);
 		expect(grantKey({ ...stale, refreshToken: 'a' })).toBe(grantKey(creds));
+	});
+});
+
+describe('chooseGrant (contract 4.1, 4.2, 5.2)', () => {
+	test('without a refresh token: the assertion grant', () => {
+		expect(chooseGrant(creds)).toBe('assertion');
+	});
+
+	test('with a refresh token of the current values: the refresh-token grant', () => {
+		const withRefresh = {
+			...creds,
+			refreshToken: 'rt-1',
+			tokenFingerprint: valuesFingerprint(creds),
+		};
+		expect(chooseGrant(withRefresh)).toBe('refresh_token');
+	});
+
+	test.each([
+		['no fingerprint (saved before fingerprints existed)', undefined],
+		['the fingerprint of another assertion', valuesFingerprint({ ...creds, assertion: 'old' })],
+		[
+			'the fingerprint of another client secret',
+			valuesFingerprint({ ...creds, clientSecret: 'x' }),
+		],
+		['the fingerprint of another client ID', valuesFingerprint({ ...creds, clientId: 'other' })],
+		[
+			'the fingerprint of another Base URL',
+			valuesFingerprint({ ...creds, baseUrl: 'https://b.c' }),
+		],
+	])('a refresh token with %s: the assertion grant', (_name, tokenFingerprint) => {
+		expect(chooseGrant({ ...creds, refreshToken: 'rt-1', tokenFingerprint })).toBe('assertion');
+	});
+
+	test('a refresh token that was dropped (a refresh with it yielded no token): the assertion grant', () => {
+		const withRefresh = {
+			...creds,
+			refreshToken: 'rt-1',
+			tokenFingerprint: valuesFingerprint(creds),
+		};
+		expect(chooseGrant(withRefresh, (token) => token === 'rt-1')).toBe('assertion');
+		expect(chooseGrant(withRefresh, (token) => token === 'rt-other')).toBe('refresh_token');
 	});
 });

@@ -22,7 +22,7 @@ import {
 	formatFromUrl,
 	INPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { type DownloadedFile, fetchSignedFile } from '../../shared/download';
+import { type DownloadedFile, fetchSignedFile } from '../../transport/download';
 
 /** Downloads a signed caption file, or throws what the file server said as a NodeApiError. */
 export async function downloadOrThrow(

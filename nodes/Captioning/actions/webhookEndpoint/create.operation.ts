@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
-import { createdEndpoint, ENDPOINTS_PATH, redactEndpoint } from '../../shared/webhookEndpoints';
-import { captioningApiCall } from '../../transport';
+import { createEndpoint, redactEndpoint } from '../../transport/webhookEndpoints';
+import { explainFailure } from './shared';
 
 const ID_NOT_GIVEN =
 	'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.';
@@ -56,17 +56,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Select at least one event', { itemIndex: i });
 	}
-	// contract 4.3: form-encoded, one enabled_events[] field per event
-	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
-	for (const event of events) form.push(['enabled_events[]', event]);
-	// the answer is "not shown" (contract 4.3): a resource, an id, a Location header or nothing at all
-	const response = await captioningApiCall.call(this, {
-		method: 'POST',
-		path: ENDPOINTS_PATH,
-		form,
-		itemIndex: i,
-	});
-	const endpoint = redactEndpoint(createdEndpoint(response, { callbackUri, events }));
+	const created = await createEndpoint(this, callbackUri, events, i);
+	if (!created.ok) throw await explainFailure(this, created, 'create', i);
+	const endpoint = redactEndpoint(created.endpoint);
 	if (endpoint.id === null) endpoint.note = ID_NOT_GIVEN;
 	return [{ json: endpoint, pairedItem: { item: i } }];
 }

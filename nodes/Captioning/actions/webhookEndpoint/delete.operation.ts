@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tryCall } from '../../shared/webhookEndpoints';
-import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
+import { endpointPath, tryCall } from '../../transport/webhookEndpoints';
+import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['delete'] } },
@@ -11,7 +11,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = readEndpointId(this, i);
-	const outcome = await tryCall(this, { method: 'DELETE', path: itemPath(id), itemIndex: i });
-	if (!outcome.ok) throw await explainItemFailure(this, outcome, 'delete', id, i);
+	const outcome = await tryCall(this, { method: 'DELETE', path: endpointPath(id), itemIndex: i });
+	if (!outcome.ok) throw await explainFailure(this, outcome, 'delete', i, id);
 	return [{ json: { id, deleted: true }, pairedItem: { item: i } }];
 }

@@ -1,8 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readEndpointDocument, redactEndpoint, tryCall } from '../../shared/webhookEndpoints';
-import { endpointIdProperty, explainItemFailure, itemPath, readEndpointId } from './shared';
+import {
+	readEndpointDocument,
+	endpointPath,
+	redactEndpoint,
+	tryCall,
+} from '../../transport/webhookEndpoints';
+import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -11,8 +16,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = readEndpointId(this, i);
-	const outcome = await tryCall(this, { method: 'GET', path: itemPath(id), itemIndex: i });
-	if (!outcome.ok) throw await explainItemFailure(this, outcome, 'read', id, i);
+	const outcome = await tryCall(this, { method: 'GET', path: endpointPath(id), itemIndex: i });
+	if (!outcome.ok) throw await explainFailure(this, outcome, 'read', i, id);
 	const endpoint = readEndpointDocument(outcome.response.body);
 	if (!endpoint) {
 		throw new NodeApiError(

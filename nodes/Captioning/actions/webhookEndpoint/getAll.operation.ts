@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { listEndpoints, redactEndpoint } from '../../shared/webhookEndpoints';
+import { listEndpoints, redactEndpoint } from '../../transport/webhookEndpoints';
 import { notOffered } from './shared';
 
 const properties: INodeProperties[] = [

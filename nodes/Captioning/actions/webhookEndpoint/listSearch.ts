@@ -7,7 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { listEndpoints, redactEndpoint, type WebhookEndpoint } from '../../shared/webhookEndpoints';
+import {
+	listEndpoints,
+	redactEndpoint,
+	type WebhookEndpoint,
+} from '../../transport/webhookEndpoints';
 
 /** The list entries for `filter` (case-insensitive, in the URI, the ID or an event); endpoints without an ID cannot be picked. */
 export function endpointSearchResults(

@@ -6,7 +6,7 @@ import {
 	classifyFailure,
 	ENDPOINTS_PATH,
 	tryCall,
-} from '../../shared/webhookEndpoints';
+} from '../../transport/webhookEndpoints';
 
 /** The listSearch method behind "From List" (Captioning.node.ts registers it under this name). */
 export const SEARCH_METHOD = 'searchWebhookEndpoints';
@@ -50,8 +50,6 @@ export function readEndpointId(ctx: IExecuteFunctions, i: number): string {
 	return id;
 }
 
-export const itemPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
-
 const DASHBOARD_ADVICE = {
 	read: 'See the endpoint in the service’s developers dashboard.',
 	list: 'See the endpoints in the service’s developers dashboard.',
@@ -80,16 +78,18 @@ export function notOffered(
 }
 
 /**
- * Why a read or delete of one endpoint failed. A 405/501 is a route the service lacks; a 404 is either an id
- * that does not exist or a route the service lacks, which its answer on the collection tells apart.
+ * Why a call on webhook endpoints failed. Creation is the one route the contract publishes: its failure is the
+ * transport's, as thrown. On one endpoint, a 405/501 is a route the service lacks; a 404 is either an id that does
+ * not exist or a route the service lacks, which its answer on the collection tells apart.
  */
-export async function explainItemFailure(
+export async function explainFailure(
 	ctx: IExecuteFunctions,
 	failure: Extract<CallOutcome, { ok: false }>,
-	action: 'read' | 'delete',
-	id: string,
+	action: 'create' | 'read' | 'delete',
 	itemIndex: number,
+	id = '',
 ): Promise<Error> {
+	if (action === 'create') return failure.error;
 	const request = `${action === 'read' ? 'GET' : 'DELETE'} ${ENDPOINTS_PATH}/{id}`;
 	if (failure.status === 404) {
 		const collection = await tryCall(ctx, { method: 'GET', path: ENDPOINTS_PATH, itemIndex });

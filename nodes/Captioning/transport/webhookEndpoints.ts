@@ -1,8 +1,6 @@
-// Webhook endpoints as the service may describe them. The contract shows only the creation request (4.3): its
-// answer, and whether endpoints can be listed, read or deleted at all, are "not shown" (ASSUMPTIONS.md A7, A9).
-// These pure functions read every plausible shape by need (shared/schemas.ts): an endpoint is its callback_uri,
-// with an id and enabled_events when usable; nothing else of it can fail an answer. The calls at the end are thin
-// wiring over the transport.
+// The API's one resource, webhook endpoints: their answers read by need (an endpoint is its callback_uri, with an
+// id and enabled_events when usable; ASSUMPTIONS.md A7, A9), and at the end the calls, thin wiring over the
+// transport, that the action node and the trigger's lifecycle share.
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -12,13 +10,16 @@ import {
 	type CaptioningContext,
 	captioningApiCall,
 	statusOf,
-} from '../transport';
-import { CREDENTIAL_TYPE } from './constants';
-import { normaliseBaseUrl } from './credential/values';
-import { headerValue, isObject, memberOf, readId, readText } from './schemas';
-import { settle } from './settle';
+} from './index';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { normaliseBaseUrl } from '../shared/credentialValues';
+import { headerValue, isObject, memberOf, parseBody, readId, readText } from '../shared/schemas';
+import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
+
+/** The path of one endpoint. */
+export const endpointPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
 
 /** An endpoint in the one shape the package uses and outputs; other attributes the service sent pass through. */
 export interface WebhookEndpoint extends IDataObject {
@@ -26,17 +27,6 @@ export interface WebhookEndpoint extends IDataObject {
 	id: string | null;
 	callback_uri: string;
 	enabled_events: string[];
-}
-
-/** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
-export function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body ?? undefined;
-	if (body.trim() === '') return undefined;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
 }
 
 /** One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`). */
@@ -292,6 +282,26 @@ export async function tryCall(ctx: CaptioningContext, request: ApiRequest): Prom
 		// as the transport threw it: a NodeApiError, or a NodeOperationError for a cancelled wait
 		return { ok: false, status: statusOf(error), error: error as Error };
 	}
+}
+
+type Failed = Extract<CallOutcome, { ok: false }>;
+
+/**
+ * Registers an endpoint (contract 4.3: form-encoded, one `enabled_events[]` field per event). The answer is "not
+ * shown": the endpoint is read from a resource, an id, a Location header or nothing at all, and completed with
+ * what was sent.
+ */
+export async function createEndpoint(
+	ctx: CaptioningContext,
+	callbackUri: string,
+	events: string[],
+	itemIndex?: number,
+): Promise<{ ok: true; endpoint: WebhookEndpoint } | Failed> {
+	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
+	for (const event of events) form.push(['enabled_events[]', event]);
+	const outcome = await tryCall(ctx, { method: 'POST', path: ENDPOINTS_PATH, form, itemIndex });
+	if (!outcome.ok) return outcome;
+	return { ok: true, endpoint: createdEndpoint(outcome.response, { callbackUri, events }) };
 }
 
 type ListOutcome =

@@ -3,8 +3,9 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
-import { networkCode, networkProblem } from './network';
-import { stripQueryStrings } from './redact';
+import { networkCode, networkProblem } from '../shared/network';
+import { stripQueryStrings } from '../shared/redact';
+import { headerValue } from '../shared/schemas';
 
 export interface DownloadedFile {
 	format: string;
@@ -173,14 +174,14 @@ export async function fetchSignedFile(
 	// the service's own formats have a known type, whatever the file server calls them
 	const mimeType = isServiceFormat(format)
 		? captionMimeType(format)
-		: (response.headers['content-type'] ?? captionMimeType(format)).split(';')[0];
+		: (headerValue(response.headers, 'content-type') ?? captionMimeType(format)).split(';')[0];
 	return {
 		ok: true,
 		file: {
 			format,
 			data: body,
 			mimeType,
-			fileName: fileNameFor(format, title, response.headers['content-disposition']),
+			fileName: fileNameFor(format, title, headerValue(response.headers, 'content-disposition')),
 		},
 	};
 }

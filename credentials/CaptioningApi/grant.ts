@@ -1,33 +1,22 @@
-// One grant at the token endpoint, as pure decisions: which grant to ask for, its parameters, how to read the
-// answer (by need: shared/schemas.ts), whether a refresh that yields no token starts again from the assertion, and
-// what the credential saves.
+// One grant at the token endpoint: its parameters, the call, the answer read by need
+// (nodes/Captioning/shared/schemas.ts), one fall-back from a refresh that yields no token to the assertion, and
+// what the credential saves; a failure is worded by failures.ts.
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import { networkCode } from '../../nodes/Captioning/shared/network';
 import {
 	describeIssues,
+	headerValue,
 	isObject,
+	parseBody,
 	readOAuthError,
 	type TokenAnswer,
 	tokenAnswerSchema,
-} from '../schemas';
-import { type CaptioningCredentials, valuesFingerprint } from './values';
+} from '../../nodes/Captioning/shared/schemas';
+import { describeTokenFailure, type Grant, REQUIRED_SCOPE, type TokenFailure } from './failures';
+import { type CaptioningCredentials, CredentialError } from './values';
 
-/** Contract 4.1: the assertion grant must ask for exactly these scopes. */
-export const REQUIRED_SCOPE = 'write_transcriptions write_media';
-
-export type Grant = 'assertion' | 'refresh_token';
-
-/**
- * Section 5.2: renew with the refresh token when there is one, it was obtained with the current values and it was
- * not dropped (a refresh with it yielded no token); else start from the assertion (a refresh token of the old values
- * would keep serving the old account).
- */
-export function chooseGrant(
-	credentials: CaptioningCredentials,
-	isDropped: (refreshToken: string) => boolean = () => false,
-): Grant {
-	const current = credentials.tokenFingerprint === valuesFingerprint(credentials);
-	const usable = credentials.refreshToken && !isDropped(credentials.refreshToken);
-	return usable && current ? 'refresh_token' : 'assertion';
-}
+export type Http = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** Query parameters of the token call (sections 4.1 and 4.2: they go in the query string, not a body). */
 export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<string, string> {
@@ -49,35 +38,15 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 	};
 }
 
-export type TokenFailure =
-	| { kind: 'unreachable'; code: string }
-	| { kind: 'refused'; status: number; error?: string; description?: string }
-	| { kind: 'server'; status: number }
-	| { kind: 'not-json'; status: number; contentType: string }
-	| { kind: 'invalid-response'; detail: string };
-
 export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failure: TokenFailure };
 
 /**
- * A refresh that yields no token starts again from the assertion, once: services refuse a rotated, revoked or
- * expired refresh token with any 4xx, with or without a code, and some answer 200 with an OAuth error, no
- * access_token or no JSON at all; a 5xx (the token call is a POST, never repeated) may have spent a rotated token.
- * Only a 429 (the assertion grant would meet the same limit) and an unreachable service (it would be as unreachable)
- * are not answered so.
+ * A refresh that yields no token starts again from the assertion, once, whatever the refusal (docs/design.md);
+ * not after a 429 (the assertion would meet the same limit) or an unreachable service.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
 	if (failure.kind === 'unreachable') return false;
 	return !('status' in failure && failure.status === 429);
-}
-
-/** A body n8n left as text (JSON sent under another content type) is read as JSON. */
-function asJson(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
 }
 
 /**
@@ -86,7 +55,7 @@ function asJson(body: unknown): unknown {
  */
 export function readTokenAnswer(status: number, contentType: string, body: unknown): TokenOutcome {
 	if (status >= 500) return { ok: false, failure: { kind: 'server', status } };
-	const json = asJson(body);
+	const json = parseBody(body);
 	if (!isObject(json)) return { ok: false, failure: { kind: 'not-json', status, contentType } };
 	const token = tokenAnswerSchema.safeParse(json);
 	if (status >= 200 && status < 300 && token.success) return { ok: true, token: token.data };
@@ -126,6 +95,55 @@ export function toSavedTokens(
 		refreshToken:
 			token.refresh_token ?? (grant === 'refresh_token' ? (used.refreshToken ?? '') : ''),
 		expiresAt: now + (token.expires_in ?? 7200) * 1000,
-		tokenFingerprint: valuesFingerprint(used),
+		tokenFingerprint: used.fingerprint,
 	};
+}
+
+async function callTokenEndpoint(
+	http: Http,
+	grant: Grant,
+	credentials: CaptioningCredentials,
+): Promise<TokenOutcome> {
+	let response: { statusCode: number; headers: Record<string, string | undefined>; body: unknown };
+	try {
+		response = (await http({
+			method: 'POST',
+			url: `${credentials.baseUrl}/oauth/token`,
+			qs: grantParameters(grant, credentials),
+			headers: { Accept: 'application/json' },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 30_000,
+		})) as typeof response;
+	} catch (error) {
+		return { ok: false, failure: { kind: 'unreachable', code: networkCode(error) } };
+	}
+	return readTokenAnswer(
+		response.statusCode,
+		headerValue(response.headers, 'content-type') ?? '',
+		response.body,
+	);
+}
+
+/**
+ * The grant `chosen`, and the assertion grant once after a refresh that yielded no token (`onRefreshRefused` is
+ * told of that refresh token first). Throws a CredentialError that names the cause and the fix.
+ */
+export async function grantTokens(
+	http: Http,
+	credentials: CaptioningCredentials,
+	chosen: Grant,
+	onRefreshRefused: (refreshToken: string) => void,
+	now: () => number,
+): Promise<SavedTokens> {
+	let grant = chosen;
+	let outcome = await callTokenEndpoint(http, grant, credentials);
+	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
+		onRefreshRefused(credentials.refreshToken ?? '');
+		grant = 'assertion';
+		outcome = await callTokenEndpoint(http, grant, credentials);
+	}
+	if (outcome.ok) return toSavedTokens(outcome.token, grant, credentials, now());
+	throw new CredentialError(describeTokenFailure(outcome.failure, grant, credentials));
 }

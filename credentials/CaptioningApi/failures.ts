@@ -1,9 +1,21 @@
 // What the user reads when the credential fails: a refused or failed grant, and the credential test's read. Each
 // message names the cause and what to change in the credential, and never holds a secret.
-import { networkProblem } from '../network';
-import { redact } from '../redact';
-import { type Grant, REQUIRED_SCOPE, type TokenFailure } from './grant';
+import { networkProblem } from '../../nodes/Captioning/shared/network';
+import { redact } from '../../nodes/Captioning/shared/redact';
 import type { CaptioningCredentials } from './values';
+
+/** Contract 4.1: the assertion grant must ask for exactly these scopes. */
+export const REQUIRED_SCOPE = 'write_transcriptions write_media';
+
+export type Grant = 'assertion' | 'refresh_token';
+
+/** How a grant failed: what the user is told about. */
+export type TokenFailure =
+	| { kind: 'unreachable'; code: string }
+	| { kind: 'refused'; status: number; error?: string; description?: string }
+	| { kind: 'server'; status: number }
+	| { kind: 'not-json'; status: number; contentType: string }
+	| { kind: 'invalid-response'; detail: string };
 
 /** The message a user sees: the cause, and what to change. Never a secret. */
 export function describeTokenFailure(

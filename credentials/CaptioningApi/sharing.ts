@@ -1,0 +1,103 @@
+// Which grant (refresh when the saved refresh token belongs to the current values and was not dropped, else the
+// assertion), and one grant (grant.ts) for the callers that ask together. A refresh token that yielded no token is
+// dropped: never sent again by this process.
+import { createHash } from 'node:crypto';
+
+import type { Grant } from './failures';
+import { grantTokens, type Http, type SavedTokens } from './grant';
+import type { CaptioningCredentials } from './values';
+
+/** Refresh tokens that yielded no token, by hash, oldest first: the saved one may still be such a token when the
+ * assertion grant after it failed too (nothing was saved then). */
+const dropped = new Set<string>();
+const MAX_DROPPED = 1_000;
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+function dropRefreshToken(token: string): void {
+	dropped.add(hashOf(token));
+	if (dropped.size > MAX_DROPPED) dropped.delete(dropped.values().next().value as string);
+}
+
+const isDropped = (token: string) => dropped.has(hashOf(token));
+
+/**
+ * Section 5.2: renew with the refresh token when there is one, it was obtained with the current values and it was
+ * not dropped (a refresh with it yielded no token); else start from the assertion (a refresh token of the old values
+ * would keep serving the old account).
+ */
+export function chooseGrant(
+	credentials: CaptioningCredentials,
+	isRefused: (refreshToken: string) => boolean = () => false,
+): Grant {
+	const current = credentials.tokenFingerprint === credentials.fingerprint;
+	const usable = credentials.refreshToken && !isRefused(credentials.refreshToken);
+	return usable && current ? 'refresh_token' : 'assertion';
+}
+
+/** How long a fresh grant answers callers that read the credential before it was saved. */
+export const SHARED_GRANT_MS = 10_000;
+interface SharedGrant {
+	promise: Promise<SavedTokens>;
+	/** The access token the caller that started it held ('' for none): the state the grant answers. */
+	startedWith: string;
+	settledAt?: number;
+}
+const grants = new Map<string, SharedGrant>();
+
+/**
+ * Whether a caller may take a grant another caller started: only while it is fresh, and only when the caller holds
+ * the access token the starter held (it read the credential before the grant was saved). A caller with any other
+ * token, the one that grant issued (the service refused it) or a newer one, gets a grant of its own.
+ */
+export function canShareGrant(
+	shared: Pick<SharedGrant, 'settledAt' | 'startedWith'> | undefined,
+	callerAccessToken: string | undefined,
+	nowMs: number,
+): boolean {
+	if (!shared || shared.startedWith !== (callerAccessToken ?? '')) return false;
+	return shared.settledAt === undefined || nowMs - shared.settledAt < SHARED_GRANT_MS;
+}
+
+/** Callers with the same credential values (and the same usable refresh token) share one grant. */
+export function grantKey(c: CaptioningCredentials, grant = chooseGrant(c, isDropped)): string {
+	const refresh = grant === 'refresh_token' ? (c.refreshToken ?? '') : '';
+	return createHash('sha256')
+		.update(JSON.stringify([c.baseUrl, c.clientId, c.clientSecret, c.assertion, refresh]))
+		.digest('hex');
+}
+
+/** Forgets the grants that settled more than SHARED_GRANT_MS ago. */
+function forgetOldGrants(nowMs: number) {
+	for (const [k, v] of grants) {
+		if (v.settledAt !== undefined && nowMs - v.settledAt >= SHARED_GRANT_MS) grants.delete(k);
+	}
+}
+
+/**
+ * Executions that start together on a credential without a token all run preAuthentication before the first
+ * token is saved: within a process they share one grant instead of each asking for one.
+ */
+export async function sharedGrant(
+	http: Http,
+	credentials: CaptioningCredentials,
+	now: () => number,
+): Promise<SavedTokens> {
+	const grant = chooseGrant(credentials, isDropped);
+	const key = grantKey(credentials, grant);
+	const shared = grants.get(key);
+	if (shared && canShareGrant(shared, credentials.accessToken, now())) return await shared.promise;
+	const entry: SharedGrant = {
+		promise: grantTokens(http, credentials, grant, dropRefreshToken, now),
+		startedWith: credentials.accessToken ?? '',
+	};
+	grants.set(key, entry);
+	entry.promise.then(
+		() => {
+			entry.settledAt = now();
+			forgetOldGrants(now());
+		},
+		// a failure is not shared: the next call tries again (after the user fixed the credential)
+		() => grants.delete(key),
+	);
+	return await entry.promise;
+}
