@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
-import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
-import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
+import { SEEN_FIELDS, SEEN_LIMIT } from '../nodes/Captioning/trigger';
 import { startSandbox } from '../sandbox/server';
 import { buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';

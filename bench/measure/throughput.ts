@@ -3,8 +3,13 @@
 import { randomUUID } from 'node:crypto';
 
 import type { N8nInstance } from '../../harness';
-import { SEEN_FIELDS } from '../../nodes/Captioning/trigger/pipeline';
-import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../../nodes/Captioning/trigger/seen';
+import {
+	eventHash,
+	minuteOf,
+	SEEN_FIELDS,
+	SEEN_LIMIT,
+	seenEntry,
+} from '../../nodes/Captioning/trigger';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';

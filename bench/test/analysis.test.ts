@@ -12,7 +12,7 @@ import {
 	SEEN_LIMIT,
 	seenCount,
 	seenEntry,
-} from '../../nodes/Captioning/trigger/seen';
+} from '../../nodes/Captioning/trigger';
 import {
 	fullSeenList,
 	isPrimed,

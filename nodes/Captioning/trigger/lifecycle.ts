@@ -45,7 +45,6 @@ import {
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
-	hashToken,
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
@@ -56,6 +55,7 @@ import {
 	type Registration,
 	unsupportedReason,
 } from './registration';
+import { hashToken } from './token';
 
 /**
  * Registrations the service could not delete, per service account and webhook URL, for this process. A

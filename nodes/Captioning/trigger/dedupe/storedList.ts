@@ -1,5 +1,5 @@
 // The list of recently started event ids that the trigger keeps in its static data, for other processes and
-// for restarts (the per-process claim in recent.ts is the primary guard). n8n wraps every object of static
+// for restarts (the per-process claim in claims.ts is the primary guard). n8n wraps every object of static
 // data in a Proxy when it builds a Workflow, serialises it into each execution and rewrites it when it saves:
 // so the list is one short string, not an array of arrays. Each entry has a fixed width:
 //

@@ -5,7 +5,7 @@
 // answered that request with a 2xx, which n8n does only after it has created (in queue mode: queued) the
 // execution. A failed start is forgotten, so that the service's redelivery starts it.
 //
-// The static data carries the ids to other processes and across restarts where n8n saves it (seen.ts). n8n
+// The static data carries the ids to other processes and across restarts where n8n saves it (storedList.ts). n8n
 // saves each request's whole copy, read when the request began; so each copy gets every id this process
 // knows started (`known`: its own starts and the stored lists it has read), and the ids that start meanwhile
 // are written into the copies of the requests still starting. (n8n 2.41.1 skips that save when the webhook
@@ -22,7 +22,7 @@ import {
 	readStoredSeen,
 	seenEntry,
 	storedFingerprint,
-} from './seen';
+} from './storedList';
 
 const MAX_PER_TRIGGER = 10_000;
 const TTL_MS = 24 * 60 * 60_000;
