@@ -1,7 +1,6 @@
-// The trigger's receive pipeline: from what webhook() read off the request and the node, one decision. The
-// order is the order of the questions that can end a delivery: is it ours (token), can it be read (413, 415, 400),
-// is it wanted (ignore, before anything else of it is checked), has it an id (400), has it started before
-// (duplicate, or a wait while another request of this process starts it), and else the item and the files to fetch.
+// The trigger's receive pipeline: from what webhook() read off the request and the node, one decision, asking
+// the stages in the order of the questions that can end a delivery: token.ts, body.ts, event.ts, dedupe/, then
+// the item and the files to fetch. docs/design.md ("A delivery's way") walks it.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { readEventType } from '../shared/schemas';
