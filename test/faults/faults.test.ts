@@ -29,8 +29,8 @@ import {
 	triggerWorkflow,
 	webhookNode,
 } from '../../harness';
-import { checkIdBytes, readDeliveryBody } from '../../nodes/Captioning/trigger/body';
-import { validateEvent } from '../../nodes/Captioning/trigger/event';
+import { readDeliveryBody } from '../../nodes/Captioning/trigger/body';
+import { checkIdBytes, validateEvent } from '../../nodes/Captioning/trigger/event';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
 import {

@@ -1,10 +1,5 @@
 // The body stage (trigger/body.ts), branch by branch: the bytes as n8n read them, and their JSON.
-import {
-	checkIdBytes,
-	isTooLarge,
-	readDeliveryBody,
-	readRawBody,
-} from '../../nodes/Captioning/trigger/body';
+import { isTooLarge, readDeliveryBody, readRawBody } from '../../nodes/Captioning/trigger/body';
 import { sampleEvent } from '../helpers/deliveryEvent';
 
 describe('readDeliveryBody', () => {
@@ -51,15 +46,6 @@ describe('readDeliveryBody', () => {
 		expect(readDeliveryBody('application/json', Buffer.from('{"title":"\uFFFD"}'))).toMatchObject({
 			lossy: false,
 		});
-	});
-
-	test('an id is refused only when bytes that were not UTF-8 became part of it', () => {
-		expect(checkIdBytes('a\uFFFDb', true)).toEqual({
-			status: 400,
-			message: expect.stringMatching(/data\.id\) is not valid UTF-8/),
-		});
-		expect(checkIdBytes('a\uFFFDb', false)).toBeUndefined();
-		expect(checkIdBytes('ab', true)).toBeUndefined();
 	});
 
 	test('a body that could not be read gets 415 naming the content type', () => {

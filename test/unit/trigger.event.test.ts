@@ -1,5 +1,6 @@
 // The event stage (trigger/event.ts), branch by branch: selection, the id, the item and the files to fetch.
 import {
+	checkIdBytes,
 	EVENT_KINDS,
 	flattenEvent,
 	ignoredBecause,
@@ -61,6 +62,17 @@ describe('validateEvent: only the event id is required', () => {
 
 	test('an id of 200 characters is an id', () => {
 		expect(validateEvent({ data: { id: 'i'.repeat(200) } }).ok).toBe(true);
+	});
+});
+
+describe('checkIdBytes: the id exactly as sent', () => {
+	test('an id is refused only when bytes that were not UTF-8 became part of it', () => {
+		expect(checkIdBytes('a\uFFFDb', true)).toEqual({
+			status: 400,
+			message: expect.stringMatching(/data\.id\) is not valid UTF-8/),
+		});
+		expect(checkIdBytes('a\uFFFDb', false)).toBeUndefined();
+		expect(checkIdBytes('ab', true)).toBeUndefined();
 	});
 });
 

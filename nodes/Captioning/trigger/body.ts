@@ -70,16 +70,6 @@ export function readDeliveryBody(contentType: string | undefined, raw: RawBody):
 	}
 }
 
-/** De-duplication needs the id exactly: bytes that were not UTF-8 leave it unknown (two ids would be one). */
-export function checkIdBytes(id: string, lossy: boolean): Rejection | undefined {
-	return lossy && id.includes('\uFFFD')
-		? {
-				status: 400,
-				message: 'Not a webhook event: its id (data.id) is not valid UTF-8.',
-			}
-		: undefined;
-}
-
 /** What n8n's request carries of the body (n8n-core's augmented IncomingMessage). */
 export interface WebhookRequest {
 	rawBody?: unknown;

@@ -35,6 +35,16 @@ export function validateEvent(body: unknown): EventResult {
 	return { ok: true, event: { id: parsed.data.data.id, eventType: readEventType(body) } };
 }
 
+/** De-duplication needs the id exactly: bytes that were not UTF-8 leave it unknown (two ids would be one). */
+export function checkIdBytes(id: string, lossy: boolean): Rejection | undefined {
+	return lossy && id.includes('\uFFFD')
+		? {
+				status: 400,
+				message: 'Not a webhook event: its id (data.id) is not valid UTF-8.',
+			}
+		: undefined;
+}
+
 export function isSelectedEvent(
 	eventType: string | undefined,
 	selected: readonly string[],
@@ -193,4 +203,3 @@ function isHttpUrl(text: string): boolean {
 		return false;
 	}
 }
-

@@ -4,10 +4,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { readEventType } from '../shared/schemas';
-import { checkIdBytes, type RawBody, readDeliveryBody } from './body';
+import { type RawBody, readDeliveryBody } from './body';
 import { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
 import type { DedupeAccess } from './dedupe/staticData';
 import {
+	checkIdBytes,
 	type Download,
 	flattenEvent,
 	ignoredBecause,

@@ -67,7 +67,6 @@ export function checkToken(expectedHash: string | undefined, given: unknown): To
 	return { ok: true, token: value };
 }
 
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The text without the secret: a query parameter carrying it goes entirely, any other occurrence is masked. */
