@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
-import { SEEN_FIELDS } from '../nodes/Captioning/trigger/pipeline';
-import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
+import { SEEN_FIELDS, SEEN_LIMIT } from '../nodes/Captioning/trigger';
 import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
@@ -75,9 +74,11 @@ const MARKERS: Marker[] = [
 		functionName: 'webhook',
 	},
 	{ label: 'ours: trigger/pipeline.js', url: `${OURS}trigger/pipeline.js` },
-	{ label: 'ours: trigger/receive.js', url: `${OURS}trigger/receive.js` },
-	{ label: 'ours: trigger/recent.js (in-process claims)', url: `${OURS}trigger/recent.js` },
-	{ label: 'ours: trigger/seen.js (stored list)', url: `${OURS}trigger/seen.js` },
+	{ label: 'ours: trigger/token.js', url: `${OURS}trigger/token.js` },
+	{ label: 'ours: trigger/body.js', url: `${OURS}trigger/body.js` },
+	{ label: 'ours: trigger/event.js', url: `${OURS}trigger/event.js` },
+	{ label: 'ours: trigger/dedupe/claims.js (in-process claims)', url: `${OURS}trigger/dedupe/claims.js` },
+	{ label: 'ours: trigger/dedupe/storedList.js (stored list)', url: `${OURS}trigger/dedupe/storedList.js` },
 	{ label: 'ours: zod', url: '/node_modules/zod/' },
 	{ label: 'floor: webhook()', url: 'n8n-nodes-bench-floor/' },
 	{

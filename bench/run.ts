@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
-import { SEEN_LIMIT } from '../nodes/Captioning/trigger/seen';
+import { SEEN_LIMIT } from '../nodes/Captioning/trigger';
 import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
 import { eventTemplate, type EventTemplate } from './lib/event';

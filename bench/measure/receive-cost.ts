@@ -2,28 +2,27 @@
 // receiveNow (what webhook() awaits through receiveDelivery when no other copy of the event is starting), for
 // a new event each time, with the de-duplication list in its steady state (full). Each step's function is
 // timed alone too; they are the module's own exports, not copies.
-import { hashToken } from '../../nodes/Captioning/trigger/registration';
 import { randomUUID } from 'node:crypto';
 
 import {
+	checkStored,
+	checkToken,
+	claimInProcess,
 	type DedupeAccess,
 	type Delivery,
+	eventHash,
+	flattenEvent,
+	hashToken,
+	minuteOf,
+	readDeliveryBody,
 	receiveNow,
 	SEEN_FIELDS,
+	SEEN_LIMIT,
+	seenEntry,
 	seenStore,
-} from '../../nodes/Captioning/trigger/pipeline';
-import {
-	checkToken,
-	flattenEvent,
-	readDeliveryBody,
-	validateEvent,
-} from '../../nodes/Captioning/trigger/receive';
-import {
-	claimInProcess,
-	checkStored,
 	settleInProcess,
-} from '../../nodes/Captioning/trigger/recent';
-import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../../nodes/Captioning/trigger/seen';
+	validateEvent,
+} from '../../nodes/Captioning/trigger';
 import type { EventTemplate } from '../lib/event';
 
 const CONTENT_TYPE = 'application/json; charset=utf-8';

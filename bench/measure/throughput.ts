@@ -3,8 +3,13 @@
 import { randomUUID } from 'node:crypto';
 
 import type { N8nInstance } from '../../harness';
-import { SEEN_FIELDS } from '../../nodes/Captioning/trigger/pipeline';
-import { eventHash, minuteOf, SEEN_LIMIT, seenEntry } from '../../nodes/Captioning/trigger/seen';
+import {
+	eventHash,
+	minuteOf,
+	SEEN_FIELDS,
+	SEEN_LIMIT,
+	seenEntry,
+} from '../../nodes/Captioning/trigger';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
@@ -259,7 +264,7 @@ export async function createTarget(
 	};
 }
 
-/** A de-duplication list at its limit, every entry of the minute of `nowMs` (seen.ts's format). */
+/** A de-duplication list at its limit, every entry of the minute of `nowMs` (trigger/dedupe/storedList.ts's format). */
 export function fullSeenList(nowMs: number): string {
 	const minute = minuteOf(nowMs);
 	return Array.from({ length: SEEN_LIMIT }, () => seenEntry(eventHash(randomUUID()), minute)).join(

@@ -14,7 +14,7 @@ import {
 	SEEN_LIMIT,
 	seenCount,
 	seenEntry,
-} from '../../nodes/Captioning/trigger/seen';
+} from '../../nodes/Captioning/trigger';
 import {
 	fullSeenList,
 	isPrimed,

@@ -10,17 +10,20 @@ import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
 import { CAPTION_FORMAT_OPTIONS } from './captions/formats';
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
-import { attachDownloads } from './trigger/downloads';
-import { checkExists, create, remove } from './trigger/lifecycle';
 import {
+	attachDownloads,
+	checkExists,
 	type Clock,
+	create,
 	dedupeKey,
+	migrateRegistration,
 	readRawBody,
 	receiveDelivery,
+	remove,
 	seenStore,
+	TOKEN_PARAMETER,
 	type TriggerOptions,
-} from './trigger/pipeline';
-import { migrateRegistration, TOKEN_PARAMETER } from './trigger/registration';
+} from './trigger';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 const clock: Clock = { nowMs: () => Date.now(), sleep };

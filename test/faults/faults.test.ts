@@ -29,11 +29,8 @@ import {
 	triggerWorkflow,
 	webhookNode,
 } from '../../harness';
-import {
-	checkIdBytes,
-	readDeliveryBody,
-	validateEvent,
-} from '../../nodes/Captioning/trigger/receive';
+import { readDeliveryBody } from '../../nodes/Captioning/trigger/body';
+import { checkIdBytes, validateEvent } from '../../nodes/Captioning/trigger/event';
 import { withoutQuery } from '../../nodes/Captioning/trigger/registration';
 import { DEFAULT_CLIENT, type Sandbox, startSandbox } from '../../sandbox/server';
 import {

@@ -5,7 +5,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
-import { accountFingerprint, hashToken } from '../../nodes/Captioning/trigger/registration';
+import { accountFingerprint } from '../../nodes/Captioning/trigger/registration';
+import { hashToken } from '../../nodes/Captioning/trigger/token';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';

@@ -28,8 +28,9 @@ import {
 } from '../../nodes/Captioning/transport/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
 import { readAnnouncement } from '../../nodes/Captioning/shared/schemas';
-import { receiveNow, type DedupeAccess } from '../../nodes/Captioning/trigger/pipeline';
-import { hashToken } from '../../nodes/Captioning/trigger/registration';
+import type { DedupeAccess } from '../../nodes/Captioning/trigger/dedupe/staticData';
+import { receiveNow } from '../../nodes/Captioning/trigger/pipeline';
+import { hashToken } from '../../nodes/Captioning/trigger/token';
 import { type Answer, asHeaders, type Json } from './mutations';
 
 export type Outcome = { ok: true; decision: unknown } | { ok: false; message: string };

@@ -2,12 +2,12 @@
 import {
 	accountFingerprint,
 	callbackUriWithToken,
+	checkStored,
 	deliversTo,
 	deliversWithToken,
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
-	hashToken,
 	hasPlainToken,
 	isManageable,
 	keptEndpointWarning,
@@ -17,9 +17,10 @@ import {
 	orphanedEndpointWarning,
 	otherAccountWarning,
 	readRegistration,
-	sameHash,
 	unsupportedReason,
+	withoutQuery,
 } from '../../nodes/Captioning/trigger/registration';
+import { hashToken } from '../../nodes/Captioning/trigger/token';
 
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
@@ -32,22 +33,6 @@ const flat = (overrides: Record<string, unknown> = {}) => ({
 	callback_uri: callbackUriWithToken(URL_, TOKEN),
 	enabled_events: [...EVENTS].reverse(),
 	...overrides,
-});
-
-describe('the token hash', () => {
-	test('SHA-256 in base64url: fixed length, never the token, different for another token', () => {
-		expect(TOKEN_HASH).toBe('E7Qq5n8WzBQnymQV5az0bx0vLFpmILiaMQwcAzwMDCo');
-		expect(TOKEN_HASH).toMatch(/^[\w-]{43}$/);
-		expect(TOKEN_HASH).not.toContain(TOKEN);
-		expect(hashToken(`${TOKEN}x`)).not.toBe(TOKEN_HASH);
-	});
-
-	test('sameHash: equal hashes only; another length is not equal (and does not throw)', () => {
-		expect(sameHash(TOKEN_HASH, hashToken(TOKEN))).toBe(true);
-		expect(sameHash(TOKEN_HASH, hashToken('other'))).toBe(false);
-		expect(sameHash(TOKEN_HASH, TOKEN_HASH.slice(1))).toBe(false);
-		expect(sameHash(TOKEN_HASH, '')).toBe(false);
-	});
 });
 
 describe('readRegistration', () => {
@@ -267,5 +252,102 @@ describe('deliversTo: the one test before a delete', () => {
 			deliversTo(flat({ callback_uri: URL_.replace('/webhook/', '/webhook-test/') }), URL_),
 		).toBe(false);
 		expect(deliversTo(flat({ callback_uri: undefined }), URL_)).toBe(false);
+	});
+});
+
+describe('registration decisions', () => {
+	const stored = {
+		endpointId: 'ep-1',
+		webhookUrl: 'https://n8n.example.com/webhook/abc/webhook',
+		events: ['transcription.created', 'transcription.transcribed'],
+		tokenHash: hashToken('tok'),
+	};
+
+	test('the callback URI carries the token as a query parameter', () => {
+		expect(callbackUriWithToken(stored.webhookUrl, 'a/b+c')).toBe(
+			'https://n8n.example.com/webhook/abc/webhook?token=a%2Fb%2Bc',
+		);
+		expect(withoutQuery('https://n8n.example.com/webhook/abc/webhook/?token=x#y')).toBe(
+			'https://n8n.example.com/webhook/abc/webhook',
+		);
+		expect(withoutQuery('not a url')).toBe('not a url');
+	});
+
+	test('readRegistration accepts only a complete record', () => {
+		expect(readRegistration({ registration: stored })).toEqual(stored);
+		expect(readRegistration({})).toBeUndefined();
+		expect(readRegistration({ registration: { ...stored, tokenHash: 1 } })).toBeUndefined();
+	});
+
+	test('checkStored: missing, stale on another URL or other events, current otherwise', () => {
+		expect(checkStored(undefined, { webhookUrl: stored.webhookUrl, events: stored.events })).toBe(
+			'missing',
+		);
+		expect(
+			checkStored(stored, {
+				webhookUrl: 'https://new.example.com/webhook/abc/webhook',
+				events: stored.events,
+			}),
+		).toBe('stale');
+		expect(
+			checkStored(stored, { webhookUrl: stored.webhookUrl, events: ['transcription.created'] }),
+		).toBe('stale');
+		expect(
+			checkStored(stored, { webhookUrl: stored.webhookUrl, events: [...stored.events].reverse() }),
+		).toBe('current');
+	});
+
+	test('endpointMatches compares id, callback URI with the token of the stored hash, and events', () => {
+		const endpoint = {
+			id: 'ep-1',
+			attributes: {
+				callback_uri: callbackUriWithToken(stored.webhookUrl, 'tok'),
+				enabled_events: stored.events,
+			},
+		};
+		expect(endpointMatches(endpoint, stored)).toBe(true);
+		expect(endpointMatches({ ...endpoint, id: 'ep-2' }, stored)).toBe(false);
+		expect(
+			endpointMatches(
+				{
+					...endpoint,
+					attributes: {
+						...endpoint.attributes,
+						callback_uri: callbackUriWithToken(stored.webhookUrl, 'tok2'),
+					},
+				},
+				stored,
+			),
+		).toBe(false);
+		expect(
+			endpointMatches(
+				{ ...endpoint, attributes: { ...endpoint.attributes, callback_uri: stored.webhookUrl } },
+				stored,
+			),
+		).toBe(false);
+		expect(
+			endpointMatches(
+				{
+					...endpoint,
+					attributes: { ...endpoint.attributes, enabled_events: ['transcription.created'] },
+				},
+				stored,
+			),
+		).toBe(false);
+	});
+
+	test('endpointsFor finds this URL’s endpoints whatever their token, and nobody else’s', () => {
+		const mine = {
+			id: '1',
+			attributes: { callback_uri: `${stored.webhookUrl}?token=old`, enabled_events: [] },
+		};
+		const other = {
+			id: '2',
+			attributes: {
+				callback_uri: 'https://n8n.example.com/webhook/other/webhook?token=x',
+				enabled_events: [],
+			},
+		};
+		expect(endpointsFor([mine, other], stored.webhookUrl)).toEqual([mine]);
 	});
 });

@@ -6,22 +6,27 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	type Clock,
 	CLAIM_POLL_MS,
-	type DedupeAccess,
-	dedupeKey,
-	dedupeScope,
 	type Decision,
 	type Delivery,
-	LEGACY_SEEN_FIELD,
 	MAX_CLAIM_WAIT_MS,
-	isTooLarge,
-	readRawBody,
 	receiveDelivery,
 	receiveNow,
+} from '../../nodes/Captioning/trigger/pipeline';
+import {
+	type DedupeAccess,
+	dedupeKey,
+	LEGACY_SEEN_FIELD,
 	SEEN_FIELDS,
 	seenStore,
-} from '../../nodes/Captioning/trigger/pipeline';
-import { hashToken, readRegistration } from '../../nodes/Captioning/trigger/registration';
-import { eventHash, hasSeen, minuteOf, seenEntry } from '../../nodes/Captioning/trigger/seen';
+} from '../../nodes/Captioning/trigger/dedupe/staticData';
+import {
+	eventHash,
+	hasSeen,
+	minuteOf,
+	seenEntry,
+} from '../../nodes/Captioning/trigger/dedupe/storedList';
+import { readRegistration } from '../../nodes/Captioning/trigger/registration';
+import { hashToken } from '../../nodes/Captioning/trigger/token';
 
 const TOKEN = 'OXjuL-jpuzW4d_3GRoJCUSMXzhQephRp';
 const TID = '7d1b3c1e-2f4a-4b7c-9d0e-1a2b3c4d5e6f';
@@ -674,95 +679,5 @@ describe('duplicates: each event id starts once per registration', () => {
 		expect(Object.keys(production.staticData).sort()).toEqual(
 			[SEEN_FIELDS.production, SEEN_FIELDS.test].sort(),
 		);
-	});
-});
-
-describe('registrations and where they keep their list', () => {
-	test('n8n runs the test URL in manual mode, the production URL in webhook mode', () => {
-		expect(dedupeScope('manual')).toBe('test');
-		expect(dedupeScope('webhook')).toBe('production');
-		expect(dedupeScope('trigger')).toBe('production');
-		expect(dedupeKey('wf', 'n', 'manual')).not.toBe(dedupeKey('wf', 'n', 'webhook'));
-	});
-
-	test('seenStore: a field per registration; production takes over an earlier version’s list', () => {
-		const staticData: IDataObject = { [LEGACY_SEEN_FIELD]: [['a', 1]], registration: { x: 1 } };
-		const production = seenStore(staticData, 'webhook');
-		const test = seenStore(staticData, 'manual');
-		expect(production.read()).toEqual([['a', 1]]);
-		expect(test.read()).toBeUndefined();
-		test.write('t');
-		expect(staticData[LEGACY_SEEN_FIELD]).toBeDefined();
-		production.write('p');
-		expect(staticData).toEqual({
-			[SEEN_FIELDS.production]: 'p',
-			[SEEN_FIELDS.test]: 't',
-			registration: { x: 1 },
-		});
-		expect(production.read()).toBe('p');
-	});
-});
-
-describe('readRawBody', () => {
-	const request = (fields: Record<string, unknown>, contentType = 'application/json') => ({
-		headers: { 'content-type': contentType },
-		...fields,
-	});
-
-	test('the bytes n8n has read', async () => {
-		const raw = Buffer.from('{}');
-		expect(await readRawBody(request({ rawBody: raw }))).toBe(raw);
-	});
-
-	test('read now when n8n has not (types it does not parse)', async () => {
-		const req = request({}, 'application/vnd.api+json') as Record<string, unknown> & {
-			headers: Record<string, string>;
-		};
-		req.readRawBody = async () => {
-			req.rawBody = Buffer.from('{"a":1}');
-		};
-		expect(await readRawBody(req)).toEqual(Buffer.from('{"a":1}'));
-	});
-
-	test("'too-large' when reading stops at n8n's size limit (raw-body's 413)", async () => {
-		// what raw-body throws: an http-errors 413 with type entity.too.large
-		const tooLarge = async () => {
-			throw Object.assign(new Error('request entity too large'), {
-				status: 413,
-				statusCode: 413,
-				type: 'entity.too.large',
-			});
-		};
-		expect(await readRawBody(request({ readRawBody: tooLarge }, 'application/vnd.api+json'))).toBe(
-			'too-large',
-		);
-	});
-
-	test('none when the stream cannot be read, or when n8n has parsed multipart/form-data', async () => {
-		const failing = async () => {
-			throw new Error('Request body stream was aborted or is not readable');
-		};
-		expect(await readRawBody(request({ readRawBody: failing }))).toBeUndefined();
-		const untouched = jest.fn();
-		expect(
-			await readRawBody(request({ readRawBody: untouched }, 'multipart/form-data; boundary=x')),
-		).toBeUndefined();
-		expect(untouched).not.toHaveBeenCalled();
-		expect(await readRawBody(request({}))).toBeUndefined();
-		expect(await readRawBody(request({ readRawBody: async () => undefined }))).toBeUndefined();
-	});
-});
-
-describe('isTooLarge', () => {
-	test.each([
-		['raw-body type', { type: 'entity.too.large' }, true],
-		['status 413', { status: 413 }, true],
-		['statusCode 413', { statusCode: 413 }, true],
-		['another status', { status: 400, type: 'request.aborted' }, false],
-		['a plain Error', new Error('Request body stream was aborted'), false],
-		['not an object', 'entity.too.large', false],
-		['null', null, false],
-	])('%s', (_label, error, expected) => {
-		expect(isTooLarge(error)).toBe(expected);
 	});
 });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
-import { hashToken } from '../../nodes/Captioning/trigger/registration';
+import { hashToken } from '../../nodes/Captioning/trigger/token';
 import { json } from '../helpers/http';
 import { createHarness } from '../helpers/n8nContext';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';

@@ -12,7 +12,7 @@ import { transcriptFromCaptions } from '../captions';
 import { TRANSCRIPT_SOURCES } from '../captions/formats';
 import { fetchSignedFile } from '../transport/download';
 import { stripQueryStrings } from '../shared/redact';
-import type { Download } from './receive';
+import type { Download } from './event';
 
 export interface DownloadHelpers {
 	http: (options: IHttpRequestOptions) => Promise<unknown>;

@@ -26,7 +26,6 @@ import {
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
-	hashToken,
 	isManageable,
 	keptEndpointWarning,
 	keptKey,
@@ -37,6 +36,7 @@ import {
 	type Registration,
 	unsupportedReason,
 } from './registration';
+import { hashToken } from './token';
 
 /**
  * Registrations the service could not delete, per service account and webhook URL, for this process. A

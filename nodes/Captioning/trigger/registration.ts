@@ -3,11 +3,12 @@
 // this trigger's, and what to tell the user when the service cannot delete an endpoint. Only hashes of the token
 // and of the account are stored: n8n copies the static data into execution records, which more people may read
 // than may edit the workflow.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { normaliseBaseUrl } from '../shared/credentialValues';
 import { readEndpoint, type WebhookEndpoint } from '../transport/webhookEndpoints';
+import { hashToken, sameHash, TOKEN_PARAMETER } from './token';
 
 export interface Registration {
 	/** Absent when the service did not say it and no list could tell it. */
@@ -54,20 +55,6 @@ export function accountFingerprint(account: Account): string {
  */
 export function madeWith(registration: Pick<Registration, 'account'>, account: string): boolean {
 	return registration.account === undefined || registration.account === account;
-}
-
-export const TOKEN_PARAMETER = 'token';
-
-/** SHA-256 of the token, base64url: what the static data keeps instead of the token. */
-export function hashToken(token: string): string {
-	return createHash('sha256').update(token, 'utf8').digest('base64url');
-}
-
-/** Whether two token hashes are equal, in constant time for hashes of the same length. */
-export function sameHash(a: string, b: string): boolean {
-	const x = Buffer.from(a);
-	const y = Buffer.from(b);
-	return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A registration as version 0.1.0 saved it: with the plain token instead of its hash. */

@@ -1,18 +1,6 @@
-// A per-process memory of event ids, ahead of the static data n8n saves after webhook() returns: two deliveries
-// of one event racing within a process both read the static data before either is saved.
-//
-// A request that hands an event to n8n first claims its id (`starting`); the id is `started` once n8n has
-// answered that request with a 2xx, which n8n does only after it has created (in queue mode: queued) the
-// execution. A failed start is forgotten, so that the service's redelivery starts it.
-//
-// The static data carries the ids to other processes and across restarts where n8n saves it (seen.ts). n8n
-// saves each request's whole copy, read when the request began; so each copy gets every id this process
-// knows started (`known`: its own starts and the stored lists it has read), and the ids that start meanwhile
-// are written into the copies of the requests still starting. (n8n 2.41.1 skips that save when the webhook
-// call starts an execution: WorkflowRunner wraps the same static data in a second Workflow, which clears its
-// change flag; a copy written after that is saved, an UPDATE of the whole static data. So those writes are
-// spaced SPREAD_INTERVAL_MS apart: under sustained load a few saves a second carry every id, not one per
-// request; one at a time, every start is written as before.)
+// The per-process claim on event ids, the primary guard of exactly-once: `starting` until n8n answers the
+// owning request 2xx, then `started`; a failed start is forgotten. It also writes every id it knows started into
+// the static-data copy of each request still starting. docs/design.md ("A delivery's way") has the why.
 import {
 	appendSeen,
 	eventHash,
@@ -22,7 +10,7 @@ import {
 	readStoredSeen,
 	seenEntry,
 	storedFingerprint,
-} from './seen';
+} from './storedList';
 
 const MAX_PER_TRIGGER = 10_000;
 const TTL_MS = 24 * 60 * 60_000;

@@ -1,4 +1,4 @@
-// The per-process claim on event ids and the list it hands to the static data (trigger/recent.ts), branch by
+// The per-process claim on event ids and the list it hands to the static data (trigger/dedupe/claims.ts), branch by
 // branch. Each test uses its own key: the memory is module state, as it is in an n8n process.
 import {
 	checkStored,
@@ -6,14 +6,14 @@ import {
 	settleInProcess,
 	shouldSpread,
 	SPREAD_INTERVAL_MS,
-} from '../../nodes/Captioning/trigger/recent';
+} from '../../nodes/Captioning/trigger/dedupe/claims';
 import {
 	eventHash,
 	hasSeen,
 	minuteOf,
 	seenCount,
 	seenEntry,
-} from '../../nodes/Captioning/trigger/seen';
+} from '../../nodes/Captioning/trigger/dedupe/storedList';
 
 let n = 0;
 const key = () => `wf:${++n}`;

@@ -1,12 +1,6 @@
-// The list of recently started event ids that the trigger keeps in its static data, for other processes and
-// for restarts (the per-process claim in recent.ts is the primary guard). n8n wraps every object of static
-// data in a Proxy when it builds a Workflow, serialises it into each execution and rewrites it when it saves:
-// so the list is one short string, not an array of arrays. Each entry has a fixed width:
-//
-//   10 characters: the first 60 bits of the id's SHA-256, base64url (a false match among 1,000 ids: ~1e-15)
-//    5 characters: the minute the id was first seen, base36 (minutes since 1970; 5 digits last until 2084)
-//
-// Entries are kept oldest first, at most SEEN_LIMIT of them, each for SEEN_TTL_MINUTES.
+// The list of started event ids kept in the node's static data, for other processes and for restarts: one
+// string of fixed-width entries (10 characters of the id's SHA-256, 5 of its minute, base36), oldest first, at
+// most SEEN_LIMIT, each for SEEN_TTL_MINUTES. docs/design.md ("A delivery's way") has the why.
 import { createHash } from 'node:crypto';
 
 export const HASH_CHARS = 10;

@@ -1,4 +1,4 @@
-// The list of started event ids in the trigger's static data (trigger/seen.ts), branch by branch.
+// The list of started event ids in the trigger's static data (trigger/dedupe/storedList.ts), branch by branch.
 import {
 	appendSeen,
 	ENTRY_CHARS,
@@ -14,7 +14,7 @@ import {
 	seenEntry,
 	storedFingerprint,
 	trimSeen,
-} from '../../nodes/Captioning/trigger/seen';
+} from '../../nodes/Captioning/trigger/dedupe/storedList';
 
 const NOW = 29_000_000; // minutes since 1970, late 2025
 const entry = (id: string, minute = NOW) => seenEntry(eventHash(id), minute);

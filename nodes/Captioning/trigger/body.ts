@@ -1,0 +1,110 @@
+// The body stage: the delivery's bytes as n8n read them (or read now), parsed as JSON whatever the content type
+// says. Only what cannot be read is refused: too large (413), unreadable (415), empty or not JSON (400).
+import type { Rejection } from './rejection';
+
+// bytes that are not UTF-8 become U+FFFD, as in n8n's own parser: a stray Latin-1 byte in a title must not
+// cost the event. ignoreBOM keeps a BOM in the text, so that exactly one is stripped below.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export type BodyResult =
+	| {
+			ok: true;
+			body: unknown;
+			/** Some bytes were not UTF-8 and became U+FFFD: values with U+FFFD may have been others. */
+			lossy: boolean;
+	  }
+	| { ok: false; rejection: Rejection };
+
+/**
+ * The body's bytes, or why there are none: `too-large` beyond n8n's limit (N8N_PAYLOAD_SIZE_MAX), undefined
+ * when the body could not be read at all (an aborted stream, or n8n has already parsed multipart/form-data).
+ */
+export type RawBody = Buffer | 'too-large' | undefined;
+
+/** Reads the delivery's JSON from the raw bytes, whatever the content type says. */
+export function readDeliveryBody(contentType: string | undefined, raw: RawBody): BodyResult {
+	if (raw === 'too-large') {
+		return {
+			ok: false,
+			rejection: {
+				status: 413,
+				message:
+					"The body is larger than n8n accepts (N8N_PAYLOAD_SIZE_MAX, 16 MiB unless set): raise N8N_PAYLOAD_SIZE_MAX in n8n's environment to receive events this large.",
+			},
+		};
+	}
+	if (raw === undefined) {
+		return {
+			ok: false,
+			rejection: {
+				status: 415,
+				message: `The request body could not be read (Content-Type "${(contentType ?? 'none').slice(0, 100)}"): the service must send the event as JSON.`,
+			},
+		};
+	}
+	if (raw.length === 0) {
+		return {
+			ok: false,
+			rejection: { status: 400, message: 'The body is empty; expected a webhook event (JSON).' },
+		};
+	}
+	let text: string;
+	let lossy = false;
+	try {
+		text = strictUtf8.decode(raw);
+	} catch {
+		text = utf8.decode(raw);
+		lossy = true;
+	}
+	try {
+		return { ok: true, body: JSON.parse(text.replace(/^\uFEFF/, '')), lossy };
+	} catch (error) {
+		return {
+			ok: false,
+			rejection: {
+				status: 400,
+				message: `The body is not valid JSON (${String((error as Error).message).slice(0, 120)}).`,
+			},
+		};
+	}
+}
+
+/** What n8n's request carries of the body (n8n-core's augmented IncomingMessage). */
+export interface WebhookRequest {
+	rawBody?: unknown;
+	readRawBody?: () => Promise<void>;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The body's bytes: as n8n read them, or read now (n8n reads only the types it parses); `too-large` beyond
+ * n8n's limit; undefined when they cannot be read at all.
+ */
+export async function readRawBody(req: WebhookRequest): Promise<RawBody> {
+	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
+	const type = String(req.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+	// n8n has already streamed a multipart/form-data body into its form parser: the bytes are gone
+	if (type === 'multipart/form-data' || !req.readRawBody) return undefined;
+	try {
+		await req.readRawBody();
+	} catch (error) {
+		// an exception here would make n8n answer 500 and record a failed execution
+		return isTooLarge(error) ? 'too-large' : undefined;
+	}
+	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+}
+
+/**
+ * Whether reading failed on n8n's size limit: raw-body's http-errors 413 (`type` entity.too.large), which
+ * n8n 2.41.1's readRawBody passes on as thrown. n8n reads the types it parses before any node runs and answers
+ * 500 itself when they are too large; it leaves other types (application/vnd.api+json at typeVersion 2) to us.
+ */
+export function isTooLarge(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	const { status, statusCode, type } = error as Record<string, unknown>;
+	return type === 'entity.too.large' || status === 413 || statusCode === 413;
+}

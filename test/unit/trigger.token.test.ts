@@ -1,0 +1,159 @@
+// The token stage (trigger/token.ts), branch by branch: which token a delivery must carry, its check, its hash,
+// and its removal from everything the execution sees.
+import {
+	checkToken,
+	hashToken,
+	removeSecret,
+	requiredToken,
+	sameHash,
+	withoutSecret,
+} from '../../nodes/Captioning/trigger/token';
+import { sampleEvent, TOKEN } from '../helpers/deliveryEvent';
+
+describe('requiredToken', () => {
+	test('automatic registration: the registration’s token hash, even when there is none', () => {
+		expect(requiredToken('api', '', 'hash')).toEqual({ expectedHash: 'hash' });
+		expect(requiredToken('api', 'ignored', undefined)).toEqual({ expectedHash: undefined });
+		expect(requiredToken(undefined, '', 'hash')).toEqual({ expectedHash: 'hash' });
+	});
+
+	test('manual registration: the hash of the Secret Token when set, else none', () => {
+		expect(requiredToken('manual', 'mine', 'hash')).toEqual({ expectedHash: hashToken('mine') });
+		expect(requiredToken('manual', '', 'hash')).toBeUndefined();
+		expect(requiredToken('manual', undefined, undefined)).toBeUndefined();
+	});
+});
+
+describe('checkToken', () => {
+	const HASH = hashToken('secret-token');
+
+	test('the hash matches: the verified token, for removing it from the output', () => {
+		expect(checkToken(HASH, 'secret-token')).toEqual({ ok: true, token: 'secret-token' });
+		expect(checkToken(HASH, ['secret-token', 'x'])).toEqual({ ok: true, token: 'secret-token' });
+	});
+
+	test('the hash does not match: 401, whatever the length', () => {
+		for (const given of ['secret-tokem', 'short', HASH, `secret-token${'x'.repeat(100)}`]) {
+			expect(checkToken(HASH, given)).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/does not match/) },
+			});
+		}
+		// a stored value that is not a hash of this shape matches nothing (and does not throw)
+		expect(checkToken('secret-token', 'secret-token')).toMatchObject({
+			ok: false,
+			rejection: { status: 401, message: expect.stringMatching(/does not match/) },
+		});
+	});
+
+	test('a request without a token, or a trigger without a registration, is refused', () => {
+		for (const given of [undefined, '', [], { x: 'secret-token' }, 7]) {
+			expect(checkToken(HASH, given)).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/no token/) },
+			});
+		}
+		for (const expected of [undefined, '']) {
+			expect(checkToken(expected, 'anything')).toEqual({
+				ok: false,
+				rejection: { status: 401, message: expect.stringMatching(/no registration.*activate/) },
+			});
+		}
+	});
+});
+
+describe('withoutSecret and removeSecret', () => {
+	test.each([
+		[
+			'the only parameter',
+			`https://h/webhook/x/webhook?token=${TOKEN}`,
+			'https://h/webhook/x/webhook',
+		],
+		['the first parameter', `https://h/w?token=${TOKEN}&a=1`, 'https://h/w?a=1'],
+		['a middle parameter', `https://h/w?a=1&token=${TOKEN}&b=2`, 'https://h/w?a=1&b=2'],
+		['the last parameter', `https://h/w?a=1&token=${TOKEN}`, 'https://h/w?a=1'],
+		['before a fragment', `https://h/w?token=${TOKEN}#f`, 'https://h/w#f'],
+		['under another name', `https://h/w?t=${TOKEN}`, 'https://h/w'],
+		['in text', `the token is ${TOKEN}.`, 'the token is [redacted].'],
+		['twice', `${TOKEN}/${TOKEN}`, '[redacted]/[redacted]'],
+		['absent', 'https://h/w?a=1', 'https://h/w?a=1'],
+		['a question mark elsewhere', `Really? https://h/w?token=${TOKEN}`, 'Really? https://h/w'],
+	])('the token as %s', (_name, text, expected) => {
+		expect(withoutSecret(text, TOKEN)).toBe(expected);
+	});
+
+	test('a token with characters a URI encodes is removed in both forms', () => {
+		const secret = 'a b/c';
+		expect(withoutSecret(`https://h/w?token=${encodeURIComponent(secret)}`, secret)).toBe(
+			'https://h/w',
+		);
+		expect(withoutSecret(`said "${secret}"`, secret)).toBe('said "[redacted]"');
+	});
+
+	test('every string of a value, at any depth, in arrays too; other values untouched', () => {
+		const body = sampleEvent();
+		body.included.push({
+			id: 'ep',
+			type: 'webhook_endpoint',
+			attributes: { callback_uri: `https://h/w?token=${TOKEN}`, list: [TOKEN, 1, null] },
+		} as never);
+		const cleaned = removeSecret(body, TOKEN);
+		expect(cleaned).toBe(body);
+		expect(JSON.stringify(cleaned)).not.toContain(TOKEN);
+		expect(cleaned.data.attributes.uri).toBe('https://n8n.example.com/webhook/abc/webhook');
+		expect(
+			(cleaned.included[1] as never as { attributes: { list: unknown[] } }).attributes.list,
+		).toEqual(['[redacted]', 1, null]);
+		expect(cleaned.included[0].attributes.duration).toBe(61.5);
+	});
+
+	test('member names too (files keyed by a format that carries the token), never overwriting a member', () => {
+		const value = {
+			files: { [TOKEN]: 'https://f/a', [`vtt?token=${TOKEN}`]: 'https://f/b', vtt: 'https://f/c' },
+			formats: [TOKEN, `vtt?token=${TOKEN}`],
+		};
+		removeSecret(value, TOKEN);
+		expect(JSON.stringify(value)).not.toContain(TOKEN);
+		expect(value.files).toEqual({
+			'[redacted]': 'https://f/a',
+			vtt: 'https://f/c',
+			vtt_: 'https://f/b',
+		});
+		expect(value.formats).toEqual(['[redacted]', 'vtt']);
+	});
+
+	test('deeper than the stack allows', () => {
+		let deep: unknown = TOKEN;
+		for (let i = 0; i < 100_000; i++) deep = [deep];
+		const value = { deep };
+		expect(() => removeSecret(value, TOKEN)).not.toThrow();
+		let inner: unknown = value.deep;
+		while (Array.isArray(inner)) inner = inner[0];
+		expect(inner).toBe('[redacted]');
+	});
+
+	test('without a secret nothing changes; a string is returned cleaned', () => {
+		const body = { uri: `https://h/w?token=${TOKEN}` };
+		expect(removeSecret(body, undefined)).toEqual({ uri: `https://h/w?token=${TOKEN}` });
+		expect(removeSecret(`x ${TOKEN}`, TOKEN)).toBe('x [redacted]');
+	});
+});
+
+describe('the token hash', () => {
+	const token = 'tok-secret-value';
+	const tokenHash = hashToken(token);
+
+	test('SHA-256 in base64url: fixed length, never the token, different for another token', () => {
+		expect(tokenHash).toBe('E7Qq5n8WzBQnymQV5az0bx0vLFpmILiaMQwcAzwMDCo');
+		expect(tokenHash).toMatch(/^[\w-]{43}$/);
+		expect(tokenHash).not.toContain(token);
+		expect(hashToken(`${token}x`)).not.toBe(tokenHash);
+	});
+
+	test('sameHash: equal hashes only; another length is not equal (and does not throw)', () => {
+		expect(sameHash(tokenHash, hashToken(token))).toBe(true);
+		expect(sameHash(tokenHash, hashToken('other'))).toBe(false);
+		expect(sameHash(tokenHash, tokenHash.slice(1))).toBe(false);
+		expect(sameHash(tokenHash, '')).toBe(false);
+	});
+});
