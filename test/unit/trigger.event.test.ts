@@ -6,6 +6,7 @@ import {
 	ignoredBecause,
 	isSelectedEvent,
 	planDownloads,
+	readEvent,
 	validateEvent,
 } from '../../nodes/Captioning/trigger/event';
 import { EVENT_TYPES } from '../../nodes/Captioning/shared/constants';
@@ -89,6 +90,46 @@ describe('isSelectedEvent and ignoredBecause', () => {
 		);
 		expect(ignoredBecause(undefined)).toMatch(/missing.*is not selected/);
 		expect(ignoredBecause('x'.repeat(500)).length).toBeLessThan(150);
+	});
+});
+
+describe('readEvent: selection first, then the id, whole', () => {
+	const both = ['transcription.created', 'transcription.transcribed'];
+	test('a selected event with its id is wanted', () =>
+		expect(readEvent(sampleEvent(), false, both)).toEqual({
+			kind: 'wanted',
+			event: { id: 'e3a1c2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d', eventType: 'transcription.transcribed' },
+		}));
+	test('an unselected type is acknowledged before the id is looked at', () => {
+		const noId = { data: { attributes: { event_type: 'transcription.created' } } };
+		expect(readEvent(noId, true, ['transcription.transcribed'])).toEqual({
+			kind: 'ignore',
+			message: 'event type "transcription.created" is not selected',
+		});
+		expect(readEvent({ data: {} }, false, both)).toEqual({
+			kind: 'ignore',
+			message: ignoredBecause(undefined),
+		});
+	});
+	test('a selected event without its id is refused with 400, naming data.id', () => {
+		const result = readEvent(
+			{ data: { attributes: { event_type: 'transcription.created' } } },
+			false,
+			both,
+		);
+		expect(result).toMatchObject({ kind: 'reject', rejection: { status: 400 } });
+		expect(result.kind === 'reject' && result.rejection.message).toContain('data.id');
+	});
+	test('an id garbled by the UTF-8 repair is refused; the same id from valid bytes is wanted', () => {
+		const garbled = sampleEvent({ id: 'caf\uFFFD' });
+		expect(readEvent(garbled, true, both)).toEqual({
+			kind: 'reject',
+			rejection: checkIdBytes('caf\uFFFD', true),
+		});
+		expect(readEvent(garbled, false, both)).toMatchObject({
+			kind: 'wanted',
+			event: { id: 'caf\uFFFD' },
+		});
 	});
 });
 

@@ -21,7 +21,7 @@ const isObject = (value: unknown): value is Json =>
 const objectAt = (value: unknown): Json => (isObject(value) ? value : {});
 
 /** Reads the event's id and type, and nothing else: the id is required, the type decides what happens. */
-export function validateEvent(body: unknown): EventResult {
+export function validateEvent(body: unknown, eventType = readEventType(body)): EventResult {
 	const parsed = eventIdSchema.safeParse(body);
 	if (!parsed.success) {
 		return {
@@ -32,7 +32,7 @@ export function validateEvent(body: unknown): EventResult {
 			},
 		};
 	}
-	return { ok: true, event: { id: parsed.data.data.id, eventType: readEventType(body) } };
+	return { ok: true, event: { id: parsed.data.data.id, eventType } };
 }
 
 /** De-duplication needs the id exactly: bytes that were not UTF-8 leave it unknown (two ids would be one). */
@@ -57,6 +57,26 @@ export function ignoredBecause(eventType: string | undefined): string {
 	return eventType === undefined
 		? 'event type (none: data.attributes.event_type is missing) is not selected'
 		: `event type ${JSON.stringify(eventType.slice(0, 100))} is not selected`;
+}
+
+export type EventStage =
+	| { kind: 'ignore'; message: string }
+	| { kind: 'reject'; rejection: Rejection }
+	| { kind: 'wanted'; event: EventHead };
+
+/**
+ * The stage's one question, asked in its order: an unselected type is acknowledged before anything else of the
+ * event is checked (refused, it would be sent again only to be ignored); then the id, whole.
+ */
+export function readEvent(body: unknown, lossy: boolean, selected: readonly string[]): EventStage {
+	const eventType = readEventType(body);
+	if (!isSelectedEvent(eventType, selected)) {
+		return { kind: 'ignore', message: ignoredBecause(eventType) };
+	}
+	const head = validateEvent(body, eventType);
+	if (!head.ok) return { kind: 'reject', rejection: head.rejection };
+	const garbled = checkIdBytes(head.event.id, lossy);
+	return garbled ? { kind: 'reject', rejection: garbled } : { kind: 'wanted', event: head.event };
 }
 
 // deeper values are passed by Raw Body only: n8n copies and serialises items recursively

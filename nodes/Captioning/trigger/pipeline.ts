@@ -3,19 +3,10 @@
 // the item and the files to fetch. docs/design.md ("A delivery's way") walks it.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { readEventType } from '../shared/schemas';
 import { type RawBody, readDeliveryBody } from './body';
 import { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
 import type { DedupeAccess } from './dedupe/staticData';
-import {
-	checkIdBytes,
-	type Download,
-	flattenEvent,
-	ignoredBecause,
-	isSelectedEvent,
-	planDownloads,
-	validateEvent,
-} from './event';
+import { type Download, flattenEvent, planDownloads, readEvent } from './event';
 import type { Rejection } from './rejection';
 import { checkToken, removeSecret, requiredToken } from './token';
 
@@ -93,15 +84,9 @@ export function receiveNow(
 	}
 	const body = readDeliveryBody(delivery.contentType, delivery.rawBody);
 	if (!body.ok) return reject(body.rejection);
-	// an event the user did not select is acknowledged whatever the rest of it holds: refused, it would be retried
-	const eventType = readEventType(body.body);
-	if (!isSelectedEvent(eventType, delivery.selectedEvents)) {
-		return { kind: 'ignore', message: ignoredBecause(eventType) };
-	}
-	const head = validateEvent(body.body);
-	if (!head.ok) return reject(head.rejection);
-	const garbled = checkIdBytes(head.event.id, body.lossy);
-	if (garbled) return reject(garbled);
+	const head = readEvent(body.body, body.lossy, delivery.selectedEvents);
+	if (head.kind === 'ignore') return head;
+	if (head.kind === 'reject') return reject(head.rejection);
 
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
