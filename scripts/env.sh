@@ -63,9 +63,35 @@ n8n_overrides() {
 	esac
 }
 
+# Rebuilds an n8n install's native modules for the provisioned Node. isolated-vm ships its binary; sqlite3 compiles
+# SQLite from source (a minute of one core), so its binary is kept per sqlite3 version and Node version, and an n8n
+# with the same sqlite3 (2.41.1 and 1.123.81 both have 5.1.7) gets a copy instead of a second compilation.
+rebuild_natives() {
+	local dir="$1"
+	(cd "$dir" && npm rebuild isolated-vm --loglevel=error >&2)
+	local sqlite="$dir/node_modules/sqlite3"
+	if [ ! -f "$sqlite/package.json" ]; then
+		(cd "$dir" && npm rebuild sqlite3 --loglevel=error >&2)
+		return
+	fi
+	local kept
+	kept="$CAPTIONING_CACHE/sqlite3-$(node -p "require('$sqlite/package.json').version")-node-$(node -v)"
+	exec 7>"$kept.lock"
+	flock 7
+	if [ -f "$kept/node_sqlite3.node" ]; then
+		mkdir -p "$sqlite/build/Release" && cp "$kept/node_sqlite3.node" "$sqlite/build/Release/"
+	else
+		(cd "$dir" && npm rebuild sqlite3 --loglevel=error >&2)
+		mkdir -p "$kept.partial" && cp "$sqlite/build/Release/node_sqlite3.node" "$kept.partial/"
+		rm -rf "$kept" && mv "$kept.partial" "$kept"
+	fi
+	flock -u 7
+	exec 7>&-
+}
+
 # Installs n8n (cached outside the clone, keyed by version) and prints its folder. Each version has its own folder
 # and lock: installs of two versions run side by side, and a second caller for the same version waits for the
-# first instead of installing again. Native modules are rebuilt for the provisioned Node.
+# first instead of installing again.
 ensure_n8n() {
 	local version="${1:-$CAPTIONING_N8N_VERSION}"
 	local dir="$CAPTIONING_CACHE/n8n-$version"
@@ -83,8 +109,8 @@ ensure_n8n() {
   "dependencies": { "n8n": "$version" },
   "overrides": $(n8n_overrides "$version") }
 JSON
-			(cd "$stage" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2 &&
-				npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
+			(cd "$stage" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+			rebuild_natives "$stage"
 			touch "$stage/.complete"
 			rm -rf "$dir" && mv "$stage" "$dir"
 			log "installed n8n@$version in $((SECONDS - started))s"

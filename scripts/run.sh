@@ -58,7 +58,7 @@ lint_workflows() {
 	done
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|sandbox|dev|n8n-install|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|browser-install|sandbox|dev|n8n-install|exec> [args...]}"
 shift
 case "$task" in
 build) build_dist ;;
@@ -85,6 +85,11 @@ browser)
 	ensure_playwright
 	ensure_n8n >/dev/null
 	jest --selectProjects browser --runInBand "$@"
+	;;
+# what the browser test needs besides n8n (Debian's Chromium, playwright-core), installed ahead of it
+browser-install)
+	ensure_chromium
+	ensure_playwright
 	;;
 n8n-install)
 	# n8n-install [version...]: each version has its own folder and lock, so they install side by side
