@@ -143,3 +143,9 @@ ensure_chromium() {
 	apt-get update >&2
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >&2
 }
+
+# What the browser test needs besides n8n: Debian's Chromium and playwright-core (whose folder it exports).
+ensure_browser() {
+	ensure_chromium
+	ensure_playwright
+}

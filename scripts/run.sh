@@ -81,16 +81,12 @@ e2e)
 	jest --selectProjects e2e --runInBand "$@"
 	;;
 browser)
-	ensure_chromium
-	ensure_playwright
+	ensure_browser
 	ensure_n8n >/dev/null
 	jest --selectProjects browser --runInBand "$@"
 	;;
-# what the browser test needs besides n8n (Debian's Chromium, playwright-core), installed ahead of it
-browser-install)
-	ensure_chromium
-	ensure_playwright
-	;;
+# installed ahead of the browser test (CI, while other steps run)
+browser-install) ensure_browser ;;
 n8n-install)
 	# n8n-install [version...]: each version has its own folder and lock, so they install side by side
 	pids=()
