@@ -1,7 +1,8 @@
 // SubViewer as YouTube reads and writes it (.sbv): a block per cue, "h:mm:ss.ttt,h:mm:ss.ttt" and then its lines.
 import { CaptionFormatError } from './errors';
 import { byStart, formatSbvTimestamp, parseSbvTimestamp } from './time';
-import type { CaptionFormat, Cue } from './types';
+import type { CaptionDocument, CaptionFormat, CaptionWarning, Cue } from './types';
+import { excerpt, lineWarning, linesLabel } from './warnings';
 
 interface SbvFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SBV has no voice markup. */
@@ -28,31 +29,80 @@ function textLines(text: string): string[] {
 		.filter((line) => line !== '');
 }
 
-/** Parses SBV: blocks separated by blank lines, each a timing line followed by its text. */
-export function parseSbv(content: string): Cue[] {
+const looksLikeTiming = (line: string) => /^\s*\d+:\d/.test(line);
+
+/**
+ * Reads SBV: blocks separated by blank lines, each a timing line and its text. A block whose timing line cannot be
+ * read is left out; a block of text without one, after a cue, is kept in that cue (it followed a blank line inside
+ * it); each is named in `warnings`. Throws `CaptionFormatError` when the content holds no cue at all.
+ */
+export function readSbv(content: string): CaptionDocument {
 	const lines = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
 	const cues: Cue[] = [];
+	const warnings: CaptionWarning[] = [];
+	let lastBlockWasCue = false;
 	let i = 0;
 	while (i < lines.length) {
 		if (isBlank(lines[i])) {
 			i++;
 			continue;
 		}
-		const timing = TIMING.exec(lines[i]);
+		const first = i;
+		while (i < lines.length && !isBlank(lines[i])) i++;
+		const block = lines.slice(first, i);
+		const timing = TIMING.exec(block[0]);
 		const startMs = timing ? parseSbvTimestamp(timing[1]) : undefined;
 		const endMs = timing ? parseSbvTimestamp(timing[2]) : undefined;
-		if (startMs === undefined || endMs === undefined) {
-			throw new CaptionFormatError(
-				`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(lines[i].slice(0, 60))}; check that the right caption format was chosen.`,
-				{ line: i + 1 },
+		if (startMs !== undefined && endMs !== undefined) {
+			cues.push({ startMs, endMs, text: sbvText(block.slice(1).join('\n')) });
+			lastBlockWasCue = true;
+			continue;
+		}
+		const where = linesLabel(first + 1, i);
+		if (looksLikeTiming(block[0])) {
+			const text = sbvText(block.slice(1).join('\n'));
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block[0],
+					`The timing line ${JSON.stringify(excerpt(block[0]))} cannot be read; write it as "0:00:01.500,0:00:04.000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+				),
+			);
+			lastBlockWasCue = false;
+		} else if (lastBlockWasCue) {
+			const cue = cues[cues.length - 1];
+			const more = sbvText(block.join('\n'));
+			cue.text = cue.text === '' ? more : `${cue.text}\n${more}`;
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block.join('\n'),
+					`The text at ${where} follows a blank line inside cue ${cues.length}: kept in that cue. Remove the blank line to show this text with the cue.`,
+				),
+			);
+		} else {
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block.join('\n'),
+					`The text at ${where} has no timing line such as "0:00:01.500,0:00:04.000" before it and was left out.`,
+				),
 			);
 		}
-		i++;
-		const payload: string[] = [];
-		while (!isBlank(lines[i])) payload.push(lines[i++]);
-		cues.push({ startMs, endMs, text: sbvText(payload.join('\n')) });
 	}
-	return cues;
+	if (cues.length === 0 && content.trim() !== '') {
+		const firstLine = lines.findIndex((line) => !isBlank(line));
+		throw new CaptionFormatError(
+			`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(excerpt(lines[firstLine].trim()))}; check that the right caption format was chosen.`,
+			{ line: firstLine + 1 },
+		);
+	}
+	return warnings.length > 0 ? { cues, warnings } : { cues };
+}
+
+/** The cues of an SBV file (readSbv without its warnings). */
+export function parseSbv(content: string): Cue[] {
+	return readSbv(content).cues;
 }
 
 /** Writes SBV: cues ordered by start, without empty ones (a blank line would end the block). */
@@ -81,6 +131,6 @@ export const sbvFormat: CaptionFormat = {
 	output: { kind: 'file' },
 	detect: (start) => /^\d+:\d{2}:\d{2}\.\d{3},/.test(start),
 	urlPattern: /\.sbv(\?|$)/i,
-	parse: (content) => ({ cues: parseSbv(content) }),
+	parse: (content) => readSbv(content),
 	render: (document, options) => formatSbv(document.cues, options),
 };

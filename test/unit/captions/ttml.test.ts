@@ -1,4 +1,6 @@
-import { escapeXml, formatTtml, parseVtt } from '../../../nodes/Captioning/captions';
+import { XMLParser } from 'fast-xml-parser';
+
+import { escapeXml, formatTtml, parseVtt, readVtt } from '../../../nodes/Captioning/captions';
 import { fixture, parseImscText } from './helpers';
 
 describe('formatTtml (IMSC 1.1 Text Profile)', () => {
@@ -11,9 +13,9 @@ describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 			' xml:lang="en" ttp:timeBase="media" ttp:contentProfiles="http://www.w3.org/ns/ttml/profile/imsc1.1/text">',
 		);
 		expect(ttml).toContain(
-			'<p xml:id="c2" begin="00:00:03.400" end="00:00:06.900">It\'s great to see you all.<br/>Let’s get started.</p>',
+			'<p xml:id="c2" begin="00:00:03.400" end="00:00:06.900" tts:lineHeight="125%" ttm:agent="a2">It\'s <span tts:fontWeight="bold">great</span> to see you all.<br/>Let’s get started.</p>',
 		);
-		expect(ttml).toContain('Revenue grew by 12\u00a0% &lt;year over year&gt;.');
+		expect(ttml).toContain('</span> grew by 12\u00a0% &lt;year over year&gt;.');
 		expect(parseImscText(ttml).map((cue) => cue.text)).toEqual(
 			parseVtt(fixture('keynote.vtt')).map((cue) => cue.text),
 		);
@@ -34,7 +36,57 @@ describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 			{ includeVoice: true },
 		);
 		expect(parseImscText(ttml)).toEqual([
-			{ startMs: 360_000_000, endMs: 360_000_001, text: 'Anna: Late.' },
+			{ startMs: 360_000_000, endMs: 360_000_001, text: 'Anna: Late.', agent: 'Anna' },
+		]);
+	});
+
+	it('keeps the italics, bold and voices of a styled WebVTT file, as an independent XML parser reads them', () => {
+		const ttml = formatTtml(readVtt(fixture('keynote.vtt')).cues);
+		expect(parseImscText(ttml)).toEqual([
+			{
+				startMs: 500,
+				endMs: 3200,
+				text: 'Good morning, everyone & welcome!',
+				agent: 'Roger Bingham',
+			},
+			{
+				startMs: 3400,
+				endMs: 6900,
+				text: "It's great to see you all.\nLet’s get started.",
+				runs: [
+					{ text: "It's " },
+					{ text: 'great', bold: true },
+					{ text: ' to see you all.' },
+					{ text: '\n' },
+					{ text: 'Let’s get started.' },
+				],
+				agent: 'Esme',
+			},
+			{
+				startMs: 7000,
+				endMs: 10_250,
+				text: 'Revenue grew by 12\u00a0% <year over year>.',
+				runs: [{ text: 'Revenue', italic: true }, { text: ' grew by 12\u00a0% <year over year>.' }],
+				agent: 'Roger Bingham',
+			},
+			{
+				startMs: 10_500,
+				endMs: 13_000,
+				text: 'Q3 numbers \u200eare in the appendix.',
+				runs: [
+					{ text: 'Q3 numbers \u200eare in the ' },
+					{ text: 'appendix', underline: true },
+					{ text: '.' },
+				],
+			},
+			{ startMs: 13_000, endMs: 16_000, text: '漢字 and café — all set.' },
+		]);
+		// the speakers are declared once each in the head, as TTML's metadata vocabulary says
+		const head = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(ttml).tt
+			.head;
+		expect(head.metadata['ttm:agent']).toEqual([
+			{ 'xml:id': 'a1', type: 'person', 'ttm:name': { '#text': 'Roger Bingham', type: 'full' } },
+			{ 'xml:id': 'a2', type: 'person', 'ttm:name': { '#text': 'Esme', type: 'full' } },
 		]);
 	});
 });
