@@ -357,7 +357,10 @@ describe('Convert', () => {
 		const inputs: Array<[string, Buffer]> = [
 			['windows-1252', Buffer.from(srt.replace('–', '\x96').replace('€', '\x80'), 'latin1')],
 			['utf-16le', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(srt, 'utf16le')])],
-			['utf-16be', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(srt, 'utf16le').swap16()])],
+			[
+				'utf-16be',
+				Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(srt, 'utf16le').swap16()]),
+			],
 		];
 		for (const [encoding, bytes] of inputs) {
 			const [converted] = await run(
@@ -450,7 +453,9 @@ describe('Convert', () => {
 				chunkBy: 'tokens',
 				chunkTokens: 20,
 			}),
-		).rejects.toThrow('Invalid conversion option chunkTokens: Number must be greater than or equal to 50.');
+		).rejects.toThrow(
+			'Invalid conversion option chunkTokens: Number must be greater than or equal to 50.',
+		);
 	});
 
 	test('as an AI tool: JSON entries by default, or simplified text, bounded to Max Output Characters, saying so', async () => {

@@ -188,7 +188,8 @@ function timeSpan(ms: number, fps: number | undefined): string {
 	const frames = msToFrames(ms, fps);
 	return `${plural(frames, 'frame')} (${seconds((frames * 1000) / fps)})`;
 }
-const atRate = (fps: number | undefined) => (fps === undefined ? '' : ` at ${frameRateLabel(fps)} fps`);
+const atRate = (fps: number | undefined) =>
+	fps === undefined ? '' : ` at ${frameRateLabel(fps)} fps`;
 
 /** The rules about one cue alone, in CHECK_RULES order. */
 export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding[] {

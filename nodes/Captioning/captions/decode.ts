@@ -125,7 +125,7 @@ function decodeUtf16(
 		const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
 		const bad = text.split('\ufffd').length - 1;
 		warnings.push({
-			message: `${bad} character${bad === 1 ? '' : 's'} of the file are not valid ${encoding.toUpperCase()} and read as U+FFFD (�); the file may be cut short or damaged.`,
+			message: `${bad === 1 ? '1 character of the file is' : `${bad} characters of the file are`} not valid ${encoding.toUpperCase()} and read as U+FFFD (�); the file may be cut short or damaged.`,
 		});
 		return { text, encoding, warnings };
 	}

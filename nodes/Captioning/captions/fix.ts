@@ -314,7 +314,12 @@ export function planPlacement(
 		startMs = Math.max(startMs, prev.endMs + spacing);
 	}
 	if (cue.frozen) {
-		return { startMs, endMs: cue.endMs, prevEndMs: chain(prev, prevEndMs, startMs, ctx), fits: true };
+		return {
+			startMs,
+			endMs: cue.endMs,
+			prevEndMs: chain(prev, prevEndMs, startMs, ctx),
+			fits: true,
+		};
 	}
 	// 1. into the silence after it; a cue that overlapped the next keeps its end when the next can wait
 	const borrowMs = next === undefined ? Infinity : next.latestStartMs - spacing;
@@ -458,10 +463,7 @@ function retime(items: Item[], limits: CaptionLimits, changes: FixChanges): Item
 export function worstPerRule(cues: readonly Cue[], limits: CaptionLimits): Map<CheckRule, number> {
 	const worst = new Map<CheckRule, number>();
 	for (const violation of findViolations(cues, limits)) {
-		worst.set(
-			violation.rule,
-			Math.max(worst.get(violation.rule) ?? 0, violationExcess(violation)),
-		);
+		worst.set(violation.rule, Math.max(worst.get(violation.rule) ?? 0, violationExcess(violation)));
 	}
 	return worst;
 }
@@ -546,7 +548,9 @@ export function fixCaptions(document: CaptionDocument, limits: CaptionLimits): F
 			if (empty) changes.removedEmpty++;
 			return !empty;
 		});
-		const popOn = removeRepeats ? withoutRolledOverLines(filled) : { cues: filled, removedLines: 0 };
+		const popOn = removeRepeats
+			? withoutRolledOverLines(filled)
+			: { cues: filled, removedLines: 0 };
 		changes.removedRepeatedLines = popOn.removedLines;
 		return { spoken: popOn.cues, changes };
 	});

@@ -242,10 +242,13 @@ export function wordTimingGaps(transcript: GoogleSttTranscript): CaptionWarning[
 		.filter(
 			({ result }) =>
 				result.words.length > 0 &&
-				tokenize(result.transcript).length > tokenize(joinText(result.words.map((w) => w.text))).length,
+				tokenize(result.transcript).length >
+					tokenize(joinText(result.words.map((w) => w.text))).length,
 		);
 	if (short.length === 0) return [];
-	const listed = short.slice(0, 3).map(({ result, index }) => `result ${index + 1} ("${excerpt(result.transcript)}")`);
+	const listed = short
+		.slice(0, 3)
+		.map(({ result, index }) => `result ${index + 1} ("${excerpt(result.transcript)}")`);
 	return [
 		{
 			text: excerpt(short[0].result.transcript),

@@ -12,11 +12,7 @@ export type {
 	TextStyle,
 	Word,
 } from './types';
-export {
-	type CaptionEncoding,
-	decodeCaptionBytes,
-	type DecodedCaptions,
-} from './decode';
+export { type CaptionEncoding, decodeCaptionBytes, type DecodedCaptions } from './decode';
 export {
 	CONVERT_OPTION_FIELDS,
 	captionOptionsSchema,

@@ -2,6 +2,7 @@
 import { CaptionFormatError } from './errors';
 import { byStart, formatSbvTimestamp, parseSbvTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, CaptionWarning, Cue } from './types';
+import { fileLines, isBlank, trimmedLines } from './lines';
 import { excerpt, lineWarning, linesLabel } from './warnings';
 
 interface SbvFormatOptions {
@@ -11,23 +12,8 @@ interface SbvFormatOptions {
 
 const TIMING = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/;
 
-function isBlank(line: string | undefined): boolean {
-	return line === undefined || line.trim() === '';
-}
-
-const LINE_BREAK = /[\r\n]/;
-
 /** The lines of a cue as SBV keeps them, joined: trimmed, empty ones left out (they would end the block). */
-function sbvText(text: string): string {
-	return LINE_BREAK.test(text) ? textLines(text).join('\n') : text.trim();
-}
-
-function textLines(text: string): string[] {
-	return text
-		.split(/\r\n|\r|\n/)
-		.map((line) => line.trim())
-		.filter((line) => line !== '');
-}
+const sbvText = trimmedLines;
 
 const looksLikeTiming = (line: string) => /^\s*\d+:\d/.test(line);
 
@@ -37,7 +23,7 @@ const looksLikeTiming = (line: string) => /^\s*\d+:\d/.test(line);
  * it); each is named in `warnings`. Throws `CaptionFormatError` when the content holds no cue at all.
  */
 export function readSbv(content: string): CaptionDocument {
-	const lines = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+	const lines = fileLines(content.replace(/^\uFEFF/, ''));
 	const cues: Cue[] = [];
 	const warnings: CaptionWarning[] = [];
 	let lastBlockWasCue = false;

@@ -15,6 +15,7 @@ import type {
 	WarningSink,
 } from './types';
 import { excerpt, lineWarning, linesLabel } from './warnings';
+import { fileLines, isBlank, trimmedLines } from './lines';
 
 interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
@@ -29,25 +30,12 @@ const MARKUP =
 const STYLE_TAG = /^<(\/?)([ibu])>$|^\{\\([ibu])([01])\}$/i;
 const STYLE_OF: Record<string, keyof TextStyle> = { i: 'italic', b: 'bold', u: 'underline' };
 
-function isBlank(line: string | undefined): boolean {
-	return line === undefined || line.trim() === '';
-}
-
-const LINE_BREAK = /\r\n|\r|\n/;
-
-/** Lines as SRT keeps them: trimmed, empty ones left out (an empty line ends the cue). */
-function keptLines(text: string): string {
-	if (!/[\r\n]/.test(text)) return text.trim();
-	return text
-		.split(LINE_BREAK)
-		.map((line) => line.trim())
-		.filter((line) => line !== '')
-		.join('\n');
-}
+// lines as SRT keeps them: trimmed, empty ones left out (an empty line ends the cue)
+const keptLines = trimmedLines;
 
 /** A cue's text lines read once: tags removed, the styles they set kept as runs. */
 function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
-	const raw = lines.join('\n');
+	const raw = lines.length === 1 ? lines[0] : lines.join('\n');
 	if (!/[<{]/.test(raw)) return { text: keptLines(raw) };
 	const depth = { italic: 0, bold: 0, underline: 0 };
 	const pieces: TextRun[] = [];
@@ -75,9 +63,10 @@ function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
 	const text = keptLines(plain);
 	const runs = toRuns(pieces);
 	if (!runs) return { text };
-	const [styled] = carryStyles([{ startMs: 0, endMs: 0, text: plain, runs }], [
-		{ startMs: 0, endMs: 0, text },
-	]);
+	const [styled] = carryStyles(
+		[{ startMs: 0, endMs: 0, text: plain, runs }],
+		[{ startMs: 0, endMs: 0, text }],
+	);
 	return styled.runs ? { text, runs: styled.runs } : { text };
 }
 
@@ -86,13 +75,16 @@ function joinText(cue: Cue, more: Pick<Cue, 'text' | 'runs'>): Cue {
 	const separator = cue.text === '' ? [] : [{ text: '\n' }];
 	const joined: Cue = { ...cue, text: `${cue.text}${cue.text === '' ? '' : '\n'}${more.text}` };
 	delete joined.runs;
-	const runs = cue.runs || more.runs ? toRuns([...runsOf(cue), ...separator, ...runsOf(more)]) : undefined;
+	const runs =
+		cue.runs || more.runs ? toRuns([...runsOf(cue), ...separator, ...runsOf(more)]) : undefined;
 	if (runs) joined.runs = runs;
 	return joined;
 }
 
 const isTimingLine = (line: string | undefined) => line !== undefined && line.includes('-->');
-const isNumberLine = (line: string | undefined) => line !== undefined && /^\s*\d+\s*$/.test(line);
+// a cue number is short: longer lines are text without a test
+const isNumberLine = (line: string | undefined) =>
+	line !== undefined && line.length < 16 && /^\s*\d+\s*$/.test(line);
 
 /** Reads a timing line: the times, or what is wrong with it. */
 function readTiming(line: string): { startMs: number; endMs: number } | string {
@@ -110,7 +102,7 @@ function readTiming(line: string): { startMs: number; endMs: number } | string {
  * `CaptionFormatError` only when the content holds no cue at all.
  */
 export function readSrt(content: string): CaptionDocument {
-	const lines = content.replace(/^\uFEFF/, '').split(LINE_BREAK);
+	const lines = fileLines(content.replace(/^\uFEFF/, ''));
 	const cues: Cue[] = [];
 	const warnings: CaptionWarning[] = [];
 	// a cue starts at its timing line, or at its number right before it
@@ -168,7 +160,10 @@ export function readSrt(content: string): CaptionDocument {
 			lastBlockWasCue = false;
 			continue;
 		}
-		cues.push({ ...timing, ...readText(payload) });
+		const text = readText(payload);
+		const cue: Cue = { startMs: timing.startMs, endMs: timing.endMs, text: text.text };
+		if (text.runs) cue.runs = text.runs;
+		cues.push(cue);
 		lastBlockWasCue = true;
 	}
 	if (cues.length === 0 && content.trim() !== '') {

@@ -18,7 +18,8 @@ function styleOf(run: TextStyle): TextStyle {
 	return style;
 }
 
-const isStyled = (run: TextStyle) => run.italic === true || run.bold === true || run.underline === true;
+const isStyled = (run: TextStyle) =>
+	run.italic === true || run.bold === true || run.underline === true;
 
 /** Pieces of text with their style as runs: neighbours of one style joined; undefined when none is styled. */
 export function toRuns(pieces: readonly TextRun[]): TextRun[] | undefined {

@@ -159,5 +159,3 @@ export interface CaptionFormat {
 	/** Rendering needs the time of every word (`words`). */
 	needsWords?: boolean;
 }
-
-

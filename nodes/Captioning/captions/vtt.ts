@@ -365,7 +365,11 @@ export function parseCueText(payload: string): CueText {
 			const name = tag.slice(1).trim();
 			const current = open[open.length - 1];
 			if (current?.name === name) open.pop();
-			else if (name === 'ruby' && current?.name === 'rt' && open[open.length - 2]?.name === 'ruby') {
+			else if (
+				name === 'ruby' &&
+				current?.name === 'rt' &&
+				open[open.length - 2]?.name === 'ruby'
+			) {
 				open.length -= 2;
 			} else continue;
 			if (name === 'v') spans.push({ pieces: [] });
@@ -456,8 +460,12 @@ function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
 				if (readTiming(line)) {
 					cue = { startMs, endMs, text: '' };
 					if (buffer !== '') cue.identifier = buffer;
-					const settings = parseCueSettings(line.slice(cursor), reading.regions);
-					if (settings) cue.settings = settings;
+					// most timing lines end with the end time: no settings to read
+					skipSpaces(line);
+					if (cursor < line.length) {
+						const settings = parseCueSettings(line.slice(cursor), reading.regions);
+						if (settings) cue.settings = settings;
+					}
 					buffer = '';
 					reading.seenCue = true;
 				} else {
@@ -582,8 +590,7 @@ export function readVtt(content: string): CaptionDocument {
 		warnings,
 		seenCue: false,
 	};
-	const atEnd = (at: number) =>
-		at >= lines.length || (at === lines.length - 1 && lines[at] === '');
+	const atEnd = (at: number) => at >= lines.length || (at === lines.length - 1 && lines[at] === '');
 	let at = 1;
 	if (!atEnd(at)) {
 		if (lines[at] !== '') at = collectBlock(reading, at, true);
@@ -678,12 +685,13 @@ function voiceTag(voice: string): string {
 function payloadText(text: string): string {
 	if (!/[\r\n]/.test(text)) return text;
 	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-	return /^\n|\n\n|\n$/.test(lines) ? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '') : lines;
+	return /^\n|\n\n|\n$/.test(lines)
+		? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '')
+		: lines;
 }
 
-/** The cue's text with its tags, its lines as payloadText keeps them. */
-function cueTextVtt(cue: Cue): string {
-	const text = payloadText(cue.text);
+/** The cue's text with its tags, its lines as payloadText keeps them (`text`). */
+function cueTextVtt(cue: Cue, text: string): string {
 	if (!cue.runs) return escapeText(text);
 	const runs = text === cue.text ? cue.runs : carryStyles([cue], [{ ...cue, text }])[0].runs;
 	return runs ? taggedText(runs, HTML_TAGS, escapeText) : escapeText(text);
@@ -695,7 +703,8 @@ function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
 	const settings = formatCueSettings(cue.settings, regionIds);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
 	// a cue of white space alone shows nothing: written without it, and without a speaker
-	const text = payloadText(cue.text).trim() === '' ? '' : cueTextVtt(cue);
+	const payload = payloadText(cue.text);
+	const text = payload.trim() === '' ? '' : cueTextVtt(cue, payload);
 	const identifier = writableIdentifier(cue.identifier);
 	return (
 		(identifier === undefined ? '' : `${identifier}\n`) +

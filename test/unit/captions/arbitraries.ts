@@ -124,9 +124,17 @@ export const settings: fc.Arbitrary<CueSettings | undefined> = fc.option(
 export function styledRuns(text: string): fc.Arbitrary<TextRun[] | undefined> {
 	const chars = Array.from(text);
 	return fc
-		.array(fc.record({ cut: fc.nat(), italic: fc.boolean(), bold: fc.boolean(), underline: fc.boolean() }), {
-			maxLength: 4,
-		})
+		.array(
+			fc.record({
+				cut: fc.nat(),
+				italic: fc.boolean(),
+				bold: fc.boolean(),
+				underline: fc.boolean(),
+			}),
+			{
+				maxLength: 4,
+			},
+		)
 		.map((marks) => {
 			if (chars.length === 0 || marks.length === 0) return undefined;
 			const cuts = [...new Set(marks.map((mark) => mark.cut % chars.length))].sort((a, b) => a - b);

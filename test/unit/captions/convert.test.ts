@@ -78,7 +78,7 @@ describe('convertCaptions', () => {
 		});
 		expect(content).not.toMatch(/NOTE|Kind:|&#39;|<c\./);
 		expect(content).toMatch(/\nSTYLE\n::cue \{[^]*\nREGION\nid:speaker /);
-		expect(content).toContain('<v Esme>It\'s <b>great</b> to see you all.');
+		expect(content).toContain("<v Esme>It's <b>great</b> to see you all.");
 		expect(independentParse(content).cues).toHaveLength(5);
 		expect(parseVtt(content)).toEqual(parseVtt(fixture('keynote.vtt')));
 		// the ruby annotation WebVTT's cue text had is the one thing left out, and named

@@ -191,7 +191,11 @@ describe('fixCaptions, step by step', () => {
 				{ text: 'numbers', italic: true },
 				{ text: '\nfor the last quarter,' },
 			],
-			[{ text: 'and they are ' }, { text: 'better', bold: true }, { text: ' than we\nhoped for in every region.' }],
+			[
+				{ text: 'and they are ' },
+				{ text: 'better', bold: true },
+				{ text: ' than we\nhoped for in every region.' },
+			],
 		]);
 	});
 
@@ -327,6 +331,22 @@ const badlyCut = speech.chain(({ words }) =>
 );
 
 const PROFILES = fc.constantFrom(...CAPTION_PROFILES.map((profile) => profile.limits));
+
+/** Custom limits, each set or not, as Custom in the editor allows them. */
+const CUSTOM_LIMITS: fc.Arbitrary<CaptionLimits> = fc.record(
+	{
+		maxCharsPerLine: fc.integer({ min: 1, max: 60 }),
+		maxLines: fc.integer({ min: 1, max: 4 }),
+		maxCharsPerSecond: fc.integer({ min: 1, max: 30 }),
+		maxWordsPerMinute: fc.integer({ min: 60, max: 300 }),
+		minDurationMs: fc.integer({ min: 0, max: 3000 }),
+		maxDurationMs: fc.integer({ min: 3000, max: 10_000 }),
+		minGapMs: fc.integer({ min: 0, max: 1500 }),
+		chainGapMs: fc.integer({ min: 0, max: 1000 }),
+		allowChained: fc.boolean(),
+	},
+	{ requiredKeys: [] },
+);
 const RUNS = { numRuns: Number(process.env.CAPTIONS_PROPERTY_RUNS ?? 100) };
 
 /** Every character shown, in order; only spaces may change (a space before closing punctuation goes). */
@@ -362,22 +382,7 @@ describe('fixCaptions, properties', () => {
 	});
 
 	it('ends on any input, keeps every word in order, and leaves only what it documents it cannot fix', () => {
-		const limitsOf = fc.oneof(
-			PROFILES,
-			fc.record(
-				{
-					maxCharsPerLine: fc.integer({ min: 1, max: 60 }),
-					maxLines: fc.integer({ min: 1, max: 4 }),
-					maxCharsPerSecond: fc.integer({ min: 1, max: 30 }),
-					maxWordsPerMinute: fc.integer({ min: 60, max: 300 }),
-					minDurationMs: fc.integer({ min: 0, max: 3000 }),
-					maxDurationMs: fc.integer({ min: 3000, max: 10_000 }),
-					minGapMs: fc.integer({ min: 0, max: 1500 }),
-					allowChained: fc.boolean(),
-				},
-				{ requiredKeys: [] },
-			),
-		);
+		const limitsOf = fc.oneof(PROFILES, CUSTOM_LIMITS);
 		fc.assert(
 			fc.property(
 				anyCues({ maxHours: 2, maxLength: 30 }),
@@ -392,7 +397,13 @@ describe('fixCaptions, properties', () => {
 						// a cue Fix left as it was is one of the input's, word for word and time for time
 						const kept = fixed.cues[left.cue - 1];
 						if (left.reason.startsWith('Left as it was')) {
-							expect(cues).toContainEqual(expect.objectContaining({ startMs: kept.startMs, endMs: kept.endMs, text: kept.text }));
+							expect(cues).toContainEqual(
+								expect.objectContaining({
+									startMs: kept.startMs,
+									endMs: kept.endMs,
+									text: kept.text,
+								}),
+							);
 							continue;
 						}
 						// never left: empty cues, cues without duration, too many lines
@@ -414,32 +425,28 @@ describe('fixCaptions, properties', () => {
 			PROFILES.chain((limits) =>
 				fc
 					.constantFrom(24000 / 1001, 24, 25, 30000 / 1001, 30)
-					.map((frameRate) => (limits.minGapFrames === undefined ? limits : { ...limits, frameRate })),
+					.map((frameRate) =>
+						limits.minGapFrames === undefined ? limits : { ...limits, frameRate },
+					),
 			),
-			fc.record(
-				{
-					maxCharsPerLine: fc.integer({ min: 1, max: 60 }),
-					maxLines: fc.integer({ min: 1, max: 4 }),
-					maxCharsPerSecond: fc.integer({ min: 1, max: 30 }),
-					maxWordsPerMinute: fc.integer({ min: 60, max: 300 }),
-					minDurationMs: fc.integer({ min: 0, max: 3000 }),
-					maxDurationMs: fc.integer({ min: 3000, max: 10_000 }),
-					minGapMs: fc.integer({ min: 0, max: 1500 }),
-					chainGapMs: fc.integer({ min: 0, max: 1000 }),
-					allowChained: fc.boolean(),
-				},
-				{ requiredKeys: [] },
-			),
+			CUSTOM_LIMITS,
 		);
 		fc.assert(
-			fc.property(fc.oneof(badlyCut, anyCues({ maxHours: 2, maxLength: 30 })), limitsOf, (cues, limits: CaptionLimits) => {
-				const before = worstPerRule(cues, limits);
-				const fixed = fixCaptions({ cues }, limits);
-				for (const [rule, worst] of worstPerRule(fixed.cues, limits)) {
-					expect({ rule, worst }).toEqual({ rule, worst: Math.min(worst, before.get(rule) ?? 0) });
-				}
-				expectKeepsWords(cues, fixed.cues);
-			}),
+			fc.property(
+				fc.oneof(badlyCut, anyCues({ maxHours: 2, maxLength: 30 })),
+				limitsOf,
+				(cues, limits: CaptionLimits) => {
+					const before = worstPerRule(cues, limits);
+					const fixed = fixCaptions({ cues }, limits);
+					for (const [rule, worst] of worstPerRule(fixed.cues, limits)) {
+						expect({ rule, worst }).toEqual({
+							rule,
+							worst: Math.min(worst, before.get(rule) ?? 0),
+						});
+					}
+					expectKeepsWords(cues, fixed.cues);
+				},
+			),
 			RUNS,
 		);
 	});

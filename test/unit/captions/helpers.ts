@@ -5,12 +5,57 @@ import { WebVTTParser } from 'webvtt-parser';
 
 import {
 	CaptionFormatError,
+	type Cue,
 	IMSC_TEXT_PROFILE,
 	parseVtt,
 	type TextRun,
 	type TextStyle,
 	TTML_NAMESPACES,
 } from '../../../nodes/Captioning/captions';
+
+/** The cues of fixtures/captions/keynote.vtt, written by hand: what the WebVTT reader must give. */
+export const KEYNOTE_CUES: Cue[] = [
+	{
+		identifier: 'intro-1',
+		startMs: 500,
+		endMs: 3200,
+		settings: { align: 'start', position: 10 },
+		voice: 'Roger Bingham',
+		text: 'Good morning, everyone & welcome!',
+	},
+	{
+		identifier: 'intro-2',
+		startMs: 3400,
+		endMs: 6900,
+		settings: { line: 85, snapToLines: false, size: 80 },
+		voice: 'Esme',
+		text: "It's great to see you all.\nLet\u2019s get started.",
+		runs: [
+			{ text: "It's " },
+			{ text: 'great', bold: true },
+			{ text: ' to see you all.\nLet\u2019s get started.' },
+		],
+	},
+	{
+		startMs: 7000,
+		endMs: 10_250,
+		settings: { region: 'speaker', align: 'end' },
+		voice: 'Roger Bingham',
+		text: 'Revenue grew by 12\u00a0% <year over year>.',
+		runs: [{ text: 'Revenue', italic: true }, { text: ' grew by 12\u00a0% <year over year>.' }],
+	},
+	{
+		startMs: 10_500,
+		endMs: 13_000,
+		text: 'Q3 numbers \u200eare in the appendix.',
+		runs: [
+			{ text: 'Q3 numbers \u200eare in the ' },
+			{ text: 'appendix', underline: true },
+			{ text: '.' },
+		],
+	},
+	{ startMs: 13_000, endMs: 16_000, text: '漢字 and café — all set.' },
+];
 
 export function fixture(name: string): string {
 	return readFileSync(join(__dirname, '../../fixtures/captions', name), 'utf8');

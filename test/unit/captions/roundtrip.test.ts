@@ -39,7 +39,10 @@ function visibleStyles(cue: Pick<Cue, 'text' | 'runs'>): string[] {
 	return (cue.runs ?? [{ text: cue.text }]).flatMap((run) =>
 		Array.from(run.text)
 			.filter((char) => !/\s/.test(char))
-			.map((char) => `${char}${run.italic ? 'i' : ''}${run.bold ? 'b' : ''}${run.underline ? 'u' : ''}`),
+			.map(
+				(char) =>
+					`${char}${run.italic ? 'i' : ''}${run.bold ? 'b' : ''}${run.underline ? 'u' : ''}`,
+			),
 	);
 }
 
@@ -57,11 +60,24 @@ function asVtt(cue: Cue): Cue {
 	const text = vttText(cue.text);
 	const kept: Cue = { startMs: cue.startMs, endMs: cue.endMs, text };
 	if (cue.runs && text !== '') {
-		const runs = carryStyles([{ ...cue, text: nul(cue.text), runs: cue.runs.map((run) => ({ ...run, text: nul(run.text) })) }], [{ ...cue, text }])[0].runs;
+		const runs = carryStyles(
+			[
+				{
+					...cue,
+					text: nul(cue.text),
+					runs: cue.runs.map((run) => ({ ...run, text: nul(run.text) })),
+				},
+			],
+			[{ ...cue, text }],
+		)[0].runs;
 		if (runs) kept.runs = runs;
 	}
 	const identifier = nul(cue.identifier ?? '').replace(/[\r\n]+/g, ' ');
-	if (identifier !== '' && !identifier.includes('-->') && !/^(NOTE|STYLE|REGION)([ \t]|$)/.test(identifier)) {
+	if (
+		identifier !== '' &&
+		!identifier.includes('-->') &&
+		!/^(NOTE|STYLE|REGION)([ \t]|$)/.test(identifier)
+	) {
 		kept.identifier = identifier;
 	}
 	const voice = collapse(nul(cue.voice ?? ''));
@@ -198,7 +214,9 @@ describe('SBV', () => {
 			fc.property(cues(), (list) => {
 				const read = parseSbv(formatSbv(list));
 				expect(read).toEqual(timedText(list));
-				expect(read.flatMap((cue) => words(cue.text))).toEqual(list.flatMap((cue) => words(cue.text)));
+				expect(read.flatMap((cue) => words(cue.text))).toEqual(
+					list.flatMap((cue) => words(cue.text)),
+				);
 			}),
 			RUNS,
 		);

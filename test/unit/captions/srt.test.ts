@@ -57,16 +57,20 @@ describe('parseSrt', () => {
 					'The timing line "00:00:03,000 --> 00:00:0x,000" cannot be read: its end time is not an SRT timestamp; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out with its text: "bad"',
 			},
 		]);
-		expect(readSrt('1\nsoon --> 00:00:02,000\n\n2\n00:00:03,000 --> 00:00:04,000\nx').warnings![0].message).toMatch(
-			/its start time is not an SRT timestamp/,
-		);
+		expect(
+			readSrt('1\nsoon --> 00:00:02,000\n\n2\n00:00:03,000 --> 00:00:04,000\nx').warnings![0]
+				.message,
+		).toMatch(/its start time is not an SRT timestamp/);
 	});
 
 	it('keeps text after a blank line inside a cue in that cue, and says so', () => {
 		const document = readSrt(
 			'1\n00:00:01,000 --> 00:00:02,000\nFirst line\n\nafter a blank line\n\n2\n00:00:03,000 --> 00:00:04,000\nNext',
 		);
-		expect(document.cues.map((cue) => cue.text)).toEqual(['First line\nafter a blank line', 'Next']);
+		expect(document.cues.map((cue) => cue.text)).toEqual([
+			'First line\nafter a blank line',
+			'Next',
+		]);
 		expect(document.warnings).toEqual([
 			{
 				line: 5,
@@ -79,14 +83,18 @@ describe('parseSrt', () => {
 
 	it('keeps a last text line that is a number, and takes a number right before a timing line for the cue number', () => {
 		expect(
-			parseSrt('1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n\n2\n00:00:03,000 --> 00:00:04,000\nNext'),
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n\n2\n00:00:03,000 --> 00:00:04,000\nNext',
+			),
 		).toEqual([
 			{ startMs: 1000, endMs: 2000, text: 'Room\n101' },
 			{ startMs: 3000, endMs: 4000, text: 'Next' },
 		]);
 		// without a blank line: 2 is the next cue's number, 101 stays text
 		expect(
-			parseSrt('1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n2\n00:00:03,000 --> 00:00:04,000\nNext'),
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n2\n00:00:03,000 --> 00:00:04,000\nNext',
+			),
 		).toEqual([
 			{ startMs: 1000, endMs: 2000, text: 'Room\n101' },
 			{ startMs: 3000, endMs: 4000, text: 'Next' },

@@ -152,9 +152,7 @@ describe('withoutRolledOverLines', () => {
 				.join(' ')
 				.replace(/\s+/g, ' ')
 				.trim(),
-		).toBe(
-			"so today we're going to look at how captions work and why timing matters",
-		);
+		).toBe("so today we're going to look at how captions work and why timing matters");
 		expect(removedLines).toBe(4);
 		const chorus: Cue[] = [
 			{ startMs: 0, endMs: 2000, text: 'Let it go' },

@@ -5,54 +5,12 @@ import {
 	formatVtt,
 	formatCueSettings,
 	parseCueSettings,
+	parseRegion,
 	parseVtt,
 	plainNumber,
 	readVtt,
 } from '../../../nodes/Captioning/captions';
-import { expectValidVtt, fixture, independentParse, thrown } from './helpers';
-
-const KEYNOTE_CUES: Cue[] = [
-	{
-		identifier: 'intro-1',
-		startMs: 500,
-		endMs: 3200,
-		settings: { align: 'start', position: 10 },
-		voice: 'Roger Bingham',
-		text: 'Good morning, everyone & welcome!',
-	},
-	{
-		identifier: 'intro-2',
-		startMs: 3400,
-		endMs: 6900,
-		settings: { line: 85, snapToLines: false, size: 80 },
-		voice: 'Esme',
-		text: "It's great to see you all.\nLet\u2019s get started.",
-		runs: [
-			{ text: "It's " },
-			{ text: 'great', bold: true },
-			{ text: ' to see you all.\nLet\u2019s get started.' },
-		],
-	},
-	{
-		startMs: 7000,
-		endMs: 10_250,
-		settings: { region: 'speaker', align: 'end' },
-		voice: 'Roger Bingham',
-		text: 'Revenue grew by 12\u00a0% <year over year>.',
-		runs: [{ text: 'Revenue', italic: true }, { text: ' grew by 12\u00a0% <year over year>.' }],
-	},
-	{
-		startMs: 10_500,
-		endMs: 13_000,
-		text: 'Q3 numbers \u200eare in the appendix.',
-		runs: [
-			{ text: 'Q3 numbers \u200eare in the ' },
-			{ text: 'appendix', underline: true },
-			{ text: '.' },
-		],
-	},
-	{ startMs: 13_000, endMs: 16_000, text: '漢字 and café — all set.' },
-];
+import { expectValidVtt, fixture, independentParse, KEYNOTE_CUES, thrown } from './helpers';
 
 const VTT_FIXTURES = [
 	'keynote.vtt',
@@ -90,7 +48,6 @@ describe('parseVtt', () => {
 			},
 		]);
 	});
-
 
 	it('reads the same cues with a BOM, CRLF or CR line endings, and blank lines before the signature', () => {
 		const lf = fixture('keynote.vtt');
@@ -381,16 +338,6 @@ describe('decodeEntities', () => {
 });
 
 describe('parseCueSettings and formatCueSettings', () => {
-	const REGION = {
-		width: 100,
-		lines: 3,
-		regionAnchorX: 0,
-		regionAnchorY: 100,
-		viewportAnchorX: 0,
-		viewportAnchorY: 100,
-		scroll: '' as const,
-	};
-
 	it('reads each setting by the spec: the last valid one of a name wins, an invalid one changes nothing', () => {
 		expect(
 			parseCueSettings(
@@ -409,7 +356,7 @@ describe('parseCueSettings and formatCueSettings', () => {
 	});
 
 	it('keeps a region only when the document has one of that identifier, and drops it as the spec says', () => {
-		const regions = [{ ...REGION, id: 'r1' }];
+		const regions = [parseRegion('id:r1')];
 		expect(parseCueSettings('region:r1', regions)).toEqual({ region: 'r1' });
 		expect(parseCueSettings('region:r2', regions)).toBeUndefined();
 		expect(parseCueSettings('region:r1 line:0', regions)).toEqual({ line: 0 });

@@ -71,7 +71,9 @@ const properties: INodeProperties[] = [
 	optionProperty('chunkMinutes', {
 		displayOptions: { show: { to: ['chunks'], chunkBy: ['minutes'] } },
 	}),
-	optionProperty('chunkTokens', { displayOptions: { show: { to: ['chunks'], chunkBy: ['tokens'] } } }),
+	optionProperty('chunkTokens', {
+		displayOptions: { show: { to: ['chunks'], chunkBy: ['tokens'] } },
+	}),
 	{
 		displayName: 'Tool Output',
 		name: 'toolOutput',

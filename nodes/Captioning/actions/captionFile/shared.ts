@@ -131,7 +131,10 @@ export const inputProperties: INodeProperties[] = [
  * An option as an editor parameter, from its one statement (captions/options.ts): name, default and description
  * from its field, type and least value from its schema (in the editor's unit: seconds where it counts ms).
  */
-export function optionProperty(key: EditorOptionName, more: Partial<INodeProperties> = {}): INodeProperties {
+export function optionProperty(
+	key: EditorOptionName,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
 	const field = CONVERT_OPTION_FIELDS[key];
 	const bounds = optionBounds(key);
 	const scale = 'scale' in field ? field.scale : 1;
