@@ -348,6 +348,32 @@ describe('flattenEvent', () => {
 		});
 	});
 
+	test('several resources with the subject id and no type: the first is read, and said', () => {
+		const body = sampleEvent();
+		delete (body.included[0] as Record<string, unknown>).type;
+		body.included.push({ ...body.included[0], attributes: {} });
+		expect(flatten(body)).toMatchObject({
+			title: 'Board meeting',
+			warnings: [
+				`included holds 2 resources with the transcription's id "${TID}" and no type: the first (included[0]) was read.`,
+			],
+		});
+	});
+
+	test('several resources with the subject id, none a transcription: none is read, and said', () => {
+		const body = sampleEvent();
+		body.included[0].type = 'media';
+		body.included.push({ ...body.included[0], type: 'user' });
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: TID,
+			title: null,
+			files: {},
+			warnings: [
+				`included holds 2 resources with the transcription's id "${TID}", none of type "transcription": title, duration and files are empty. Raw Body shows the event as it came.`,
+			],
+		});
+	});
+
 	test('two transcriptions with the subject id: the first is read, and said', () => {
 		const body = sampleEvent();
 		body.included.push({
@@ -357,7 +383,7 @@ describe('flattenEvent', () => {
 		expect(flatten(body)).toMatchObject({
 			title: 'Board meeting',
 			warnings: [
-				`included holds 2 resources for the transcription "${TID}": the first (included[0]) was read.`,
+				`included holds 2 transcriptions with the id "${TID}": the first (included[0]) was read.`,
 			],
 		});
 	});

@@ -118,6 +118,11 @@ describe('idFromLocation', () => {
 		expect(idFromLocation('https://api.example.com/jobs/42')).toBeUndefined();
 		expect(idFromLocation('/queue/webhook_endpoints_jobs/7')).toBeUndefined();
 		expect(idFromLocation('/webhook_endpoints/42/deliveries/9')).toBeUndefined();
+		// a header that is no URI reference (JSON, a sentence) names nothing, though a URL parser would take it
+		expect(
+			idFromLocation('{"value":"https://api.example.com/webhook_endpoints/ep-1"}'),
+		).toBeUndefined();
+		expect(idFromLocation('see /webhook_endpoints/ep-1')).toBeUndefined();
 	});
 });
 
@@ -248,6 +253,9 @@ describe('readEndpointPage', () => {
 			]);
 		}
 		expect(readEndpointPage({ headers: {}, body: { endpoints: [flat()] } })).toBeUndefined();
+		expect(
+			readEndpointPage({ headers: {}, body: { data: { data: [flat()] } } })?.endpoints,
+		).toEqual([normalised]);
 	});
 
 	test('entries that are no endpoint are left out and counted; a body that is no list is none', () => {

@@ -70,12 +70,17 @@ export function readEndpointDocument(body: unknown): WebhookEndpoint | undefined
 	return readEndpoint(recordIn(parseBody(body), ENDPOINT_TYPE));
 }
 
+/** What a create or read answer must hold, for the error that says it did not. */
+export const ITEM_SHAPE =
+	'Expected {"data": {"attributes": {"callback_uri": …}}}, an object with a callback_uri, or either under a root key named after the resource ({"webhook_endpoint": {…}}).';
+
 /**
  * The endpoint id a `Location` header names, absolute or relative: the segment after `webhook_endpoints`, and only
  * there (`/webhook_endpoints/42` → `42`; a Location elsewhere, say a job's, names no endpoint).
  */
 export function idFromLocation(location: string | undefined): string | undefined {
-	if (!location) return undefined;
+	// characters no URI reference holds: the header is something else (JSON, a sentence), and names no id
+	if (!location || /[\s"<>\\^`{|}]/.test(location.trim())) return undefined;
 	let pathname: string;
 	try {
 		pathname = new URL(location, 'http://relative.invalid/').pathname;
@@ -142,15 +147,17 @@ interface EndpointPage {
 	next?: string;
 }
 
-/** The list in an answer: a bare array, `data`, or a member named after the resource (`webhook_endpoints`). */
-function listIn(body: unknown): unknown {
+/**
+ * The list in an answer: a bare array, `data`, or a member named after the resource (`webhook_endpoints`), each
+ * unwrapped at most three times, as recordIn does.
+ */
+function listIn(body: unknown, depth = 0): unknown {
 	if (Array.isArray(body) || !isObject(body)) return body;
 	const key = Object.hasOwn(body, 'data')
 		? 'data'
-		: Object.keys(body).find(
-				(name) => sameResourceType(name, ENDPOINT_TYPE) && Array.isArray(body[name]),
-			);
-	return key === undefined ? undefined : body[key];
+		: Object.keys(body).find((name) => sameResourceType(name, ENDPOINT_TYPE));
+	const inner = key === undefined ? undefined : body[key];
+	return isObject(inner) && depth < 2 ? listIn(inner, depth + 1) : inner;
 }
 
 /** One page of the list: `{data:[…], links:{next}}` or a bare array (next page in a `Link` header). */

@@ -140,7 +140,8 @@ export interface Subject {
 /**
  * The transcription the event is about: the `included` resource whose id is the subject's
  * (`data.relationships.subject.data`); the type, compared as sameResourceType does, only breaks ties. Without a
- * subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`.
+ * subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`
+ * (docs/design.md, "A delivery's subject").
  */
 export function findSubject(body: unknown): Subject {
 	const ref = memberOf(
@@ -177,33 +178,42 @@ export function findSubject(body: unknown): Subject {
 		return {
 			...only[0],
 			id,
-			warnings: [`${said}: the only ${type} in included (${only[0].at}) was read.`],
+			warnings: [`${said}: the only transcription in included (${only[0].at}) was read.`],
 		};
 	}
 	const byId = resources.filter(({ resource }) => readId(resource.id) === refId);
+	const id = quoted(refId);
+	const sameType = ofType(byId);
 	const untyped = byId.filter(({ resource }) => readText(resource.type) === undefined);
-	const candidates = [ofType(byId), untyped, byId].find((list) => list.length > 0);
-	if (!candidates) {
+	const first = (list: typeof byId, said: string) => ({
+		...list[0],
+		id: refId,
+		warnings: list.length > 1 ? [`${said}: the first (${list[0].at}) was read.`] : [],
+	});
+	if (sameType.length) {
+		return first(sameType, `included holds ${sameType.length} transcriptions with the id ${id}`);
+	}
+	if (untyped.length) {
+		return first(
+			untyped,
+			`included holds ${untyped.length} resources with the transcription's id ${id} and no type`,
+		);
+	}
+	if (byId.length === 1) {
+		const [only] = byId;
+		const otherType = quoted(String(only.resource.type));
 		return {
+			...only,
 			id: refId,
 			warnings: [
-				`The event's ${type} (id ${quoted(refId)}) is not among its included resources: ${EMPTY}. Raw Body shows the event as it came.`,
+				`The only resource with the transcription's id ${id} in included (${only.at}) is of type ${otherType}: it was read as the transcription.`,
 			],
 		};
 	}
-	const [first] = candidates;
-	const warnings: string[] = [];
-	if (candidates.length > 1) {
-		warnings.push(
-			`included holds ${candidates.length} resources for the ${type} ${quoted(refId)}: the first (${first.at}) was read.`,
-		);
-	}
-	if (candidates === byId) {
-		warnings.push(
-			`The only resource with the ${type}'s id ${quoted(refId)} in included (${first.at}) is of type ${quoted(String(first.resource.type))}: it was read as the ${type}.`,
-		);
-	}
-	return { ...first, id: refId, warnings };
+	const why = byId.length
+		? `included holds ${byId.length} resources with the transcription's id ${id}, none of type ${quoted(type)}`
+		: `The event's transcription (id ${id}) is not among its included resources`;
+	return { id: refId, warnings: [`${why}: ${EMPTY}. Raw Body shows the event as it came.`] };
 }
 
 /** The members of the subject the item promises, each with a warning when it is not what it should be. */
