@@ -351,7 +351,7 @@ describe('flattenEvent', () => {
 	test('several resources with the subject id and no type: the first is read, and said', () => {
 		const body = sampleEvent();
 		delete (body.included[0] as Record<string, unknown>).type;
-		body.included.push({ ...body.included[0], attributes: {} });
+		body.included.push({ ...body.included[0], attributes: {} } as never);
 		expect(flatten(body)).toMatchObject({
 			title: 'Board meeting',
 			warnings: [
