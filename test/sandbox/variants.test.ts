@@ -65,21 +65,29 @@ const control = (path: string, body?: unknown) =>
 	});
 
 describe('create: the answer of POST /webhook_endpoints', () => {
-	test('flat: 201 with a flat object {id, callback_uri, enabled_events, created_at} and no Location', async () => {
-		await play({ create: 'flat' });
-		const res = await create();
-		expect(res.status).toBe(201);
-		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-		expect(res.headers.get('location')).toBeNull();
-		const body = await json(res);
-		expect(body).toEqual({
-			id: expect.stringMatching(UUID),
-			callback_uri: `${receiver.url}/hook`,
-			enabled_events: EVENTS,
-			created_at: expect.stringMatching(ISO_MS_UTC),
-		});
-		expect((await get(`/webhook_endpoints/${body.id}`)).status).toBe(200);
-	});
+	test.each([
+		['flat', (endpoint: object) => endpoint],
+		['root-key', (endpoint: object) => ({ webhook_endpoint: endpoint })],
+	] as const)(
+		'%s: 201 with a flat object {id, callback_uri, enabled_events, created_at} (under a Rails root key) and no Location',
+		async (variant, shape) => {
+			await play({ create: variant });
+			const res = await create();
+			expect(res.status).toBe(201);
+			expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+			expect(res.headers.get('location')).toBeNull();
+			const body = await json(res);
+			const endpoint = {
+				id: expect.stringMatching(UUID),
+				callback_uri: `${receiver.url}/hook`,
+				enabled_events: EVENTS,
+				created_at: expect.stringMatching(ISO_MS_UTC),
+			};
+			expect(body).toEqual(shape(endpoint));
+			const { id } = variant === 'flat' ? body : body.webhook_endpoint;
+			expect((await get(`/webhook_endpoints/${id}`)).status).toBe(200);
+		},
+	);
 
 	test('location: 201 with an empty body and a Location that reads the new endpoint', async () => {
 		await play({ create: 'location' });
@@ -121,25 +129,7 @@ describe('create: the answer of POST /webhook_endpoints', () => {
 	);
 });
 
-describe('create and resource: root-key, the flat objects under a Rails root key', () => {
-	test('create=root-key: 201 with {"webhook_endpoint": {…}} and no Location', async () => {
-		await play({ create: 'root-key' });
-		const res = await create();
-		expect(res.status).toBe(201);
-		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-		expect(res.headers.get('location')).toBeNull();
-		const body = await json(res);
-		expect(body).toEqual({
-			webhook_endpoint: {
-				id: expect.stringMatching(UUID),
-				callback_uri: `${receiver.url}/hook`,
-				enabled_events: EVENTS,
-				created_at: expect.stringMatching(ISO_MS_UTC),
-			},
-		});
-		expect((await get(`/webhook_endpoints/${body.webhook_endpoint.id}`)).status).toBe(200);
-	});
-
+describe('resource: root-key, the flat objects under Rails root keys', () => {
 	test('resource=root-key: GET one is {"webhook_endpoint": {…}}, GET list {"webhook_endpoints": […]}', async () => {
 		await play({ resource: 'root-key', members: 'loose' });
 		await create('/first');

@@ -312,7 +312,7 @@ describe('flattenEvent', () => {
 		});
 	});
 
-	test('identity first: the resource with the subject id, whatever its type is called', () => {
+	test('the resource with the subject id, whatever its type is called', () => {
 		for (const type of ['transcriptions', 'Transcription', 'TRANSCRIPTIONS', 'transcription']) {
 			const body = sampleEvent();
 			body.included[0].type = type;
@@ -323,7 +323,7 @@ describe('flattenEvent', () => {
 		}
 	});
 
-	test('the type breaks ties between resources with the subject id, and only then', () => {
+	test('the type tells apart resources that share the subject id', () => {
 		const body = sampleEvent();
 		body.included.unshift({ id: TID, type: 'media', attributes: { title: 'not this' } } as never);
 		expect(flatten(body).title).toBe('Board meeting');
@@ -337,13 +337,15 @@ describe('flattenEvent', () => {
 		expect(flatten(body).title).toBe('not this');
 	});
 
-	test('the one resource with the subject id, of another type, is read, and said', () => {
+	test('a resource with the subject id but of another type is not the transcription, and that is said', () => {
 		const body = sampleEvent();
 		body.included[0].type = 'media';
 		expect(flatten(body)).toMatchObject({
-			title: 'Board meeting',
+			transcriptionId: TID,
+			title: null,
+			files: {},
 			warnings: [
-				`The only resource with the transcription's id "${TID}" in included (included[0]) is of type "media": it was read as the transcription.`,
+				`The event's transcription (id "${TID}") is not among its included resources (included[0] is of type "media"): title, duration and files are empty. Raw Body shows the event as it came.`,
 			],
 		});
 	});
@@ -360,16 +362,15 @@ describe('flattenEvent', () => {
 		});
 	});
 
-	test('several resources with the subject id, none a transcription: none is read, and said', () => {
+	test('several resources with the subject id, none a transcription: none is read, each is said', () => {
 		const body = sampleEvent();
 		body.included[0].type = 'media';
 		body.included.push({ ...body.included[0], type: 'user' });
 		expect(flatten(body)).toMatchObject({
 			transcriptionId: TID,
 			title: null,
-			files: {},
 			warnings: [
-				`included holds 2 resources with the transcription's id "${TID}", none of type "transcription": title, duration and files are empty. Raw Body shows the event as it came.`,
+				`The event's transcription (id "${TID}") is not among its included resources (included[0] is of type "media", included[1] is of type "user"): title, duration and files are empty. Raw Body shows the event as it came.`,
 			],
 		});
 	});

@@ -139,8 +139,8 @@ export interface Subject {
 
 /**
  * The transcription the event is about: the `included` resource whose id is the subject's
- * (`data.relationships.subject.data`); the type, compared as sameResourceType does, only breaks ties. Without a
- * subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`
+ * (`data.relationships.subject.data`), of the subject's type as sameResourceType compares types, or of none: the
+ * type tells apart resources that share the id. Without a subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`
  * (docs/design.md, "A delivery's subject").
  */
 export function findSubject(body: unknown): Subject {
@@ -199,21 +199,17 @@ export function findSubject(body: unknown): Subject {
 			`included holds ${untyped.length} resources with the transcription's id ${id} and no type`,
 		);
 	}
-	if (byId.length === 1) {
-		const [only] = byId;
-		const otherType = quoted(String(only.resource.type));
-		return {
-			...only,
-			id: refId,
-			warnings: [
-				`The only resource with the transcription's id ${id} in included (${only.at}) is of type ${otherType}: it was read as the transcription.`,
-			],
-		};
-	}
-	const why = byId.length
-		? `included holds ${byId.length} resources with the transcription's id ${id}, none of type ${quoted(type)}`
-		: `The event's transcription (id ${id}) is not among its included resources`;
-	return { id: refId, warnings: [`${why}: ${EMPTY}. Raw Body shows the event as it came.`] };
+	// ids are unique per type only (JSON:API): a media resource under the transcription's id is not it
+	const others = byId.map(
+		({ at, resource }) => `${at} is of type ${quoted(String(resource.type))}`,
+	);
+	const why = others.length ? ` (${others.join(', ')})` : '';
+	return {
+		id: refId,
+		warnings: [
+			`The event's transcription (id ${id}) is not among its included resources${why}: ${EMPTY}. Raw Body shows the event as it came.`,
+		],
+	};
 }
 
 /** The members of the subject the item promises, each with a warning when it is not what it should be. */
