@@ -12,7 +12,15 @@ import {
 	mutationArbitrary,
 	mutationsOf,
 } from './mutations';
-import { classify, judge, newTally, type Outcome, type Tally, tallyLine } from './oracle';
+import {
+	classify,
+	judge,
+	newTally,
+	type Oracle,
+	type Outcome,
+	type Tally,
+	tallyLine,
+} from './oracle';
 import { type Shape, SHAPES } from './shapes';
 
 /** Random runs per shape; each is one to three mutations at once. */
@@ -130,5 +138,87 @@ describe.each(SHAPES.map((shape) => [shape.name, shape] as const))('%s', (name, 
 			{ numRuns: RANDOM_RUNS, seed: 29 },
 		);
 		expect(tally.mutations - before).toBeGreaterThan(RANDOM_RUNS / 2);
+	});
+});
+
+describe('the oracle can fail', () => {
+	const oracle: Oracle = {
+		expected: { id: '42', title: 'Quarterly update' },
+		fields: { title: /title/ },
+		optional: ['id'],
+		words: /data\.id/,
+	};
+	const read = (value: Record<string, unknown>, warnings: string[] = []): Outcome => ({
+		ok: true,
+		value,
+		warnings,
+	});
+
+	test('another value, unnamed, fails; named by a warning about it, it passes', () => {
+		const other = read({ id: '42', title: 'Another title' });
+		expect(() => judge(oracle, other, 'breaking', 'x')).toThrow(
+			'x: title is "Another title", not "Quarterly update", and no warning says why',
+		);
+		const aboutId = read({ id: '42', title: null }, ['The id is odd.']);
+		expect(() => judge(oracle, aboutId, 'breaking', 'x')).toThrow(/title is null/);
+		expect(
+			judge(oracle, read({ id: '42', title: null }, ['The title is null.']), 'breaking', 'x'),
+		).toBe('named');
+	});
+
+	test('another spelling must decode to exactly the value, without a warning', () => {
+		expect(judge(oracle, read({ id: '42', title: 'Quarterly update' }), 'spelling', 'x')).toBe(
+			'expected',
+		);
+		expect(() =>
+			judge(oracle, read({ id: '42', title: 'Quarterly update' }, ['The title.']), 'spelling', 'x'),
+		).toThrow(/a warning where the answer means the same/);
+		expect(() =>
+			judge(oracle, read({ id: null, title: 'Quarterly update' }), 'unused', 'x'),
+		).toThrow(/id is not "42"/);
+	});
+
+	test('an absent optional field is named; an error must say the shape’s words', () => {
+		expect(judge(oracle, read({ id: undefined, title: 'Quarterly update' }), 'breaking', 'x')).toBe(
+			'named',
+		);
+		expect(judge(oracle, { ok: false, message: 'no data.id' }, 'breaking', 'x')).toBe('named');
+		expect(() => judge(oracle, { ok: false, message: 'Unknown error' }, 'breaking', 'x')).toThrow(
+			/generic words/,
+		);
+		expect(() => judge(oracle, { ok: false, message: 'no id' }, 'unused', 'x')).toThrow(
+			/an error where the answer means the same/,
+		);
+	});
+});
+
+describe('what a mutation is, for the oracle', () => {
+	const original = {
+		headers: {},
+		body: { data: { id: '7', title: 'a', n: 1, files: ['x', 'y'] } },
+	};
+	const oracle: Oracle = { expected: {}, lists: ['body.data.files'], words: /./ };
+	const used = ['body.data.id', 'body.data.title', 'body.data.files'];
+	const kindOf = (...ms: Mutation[]) => {
+		let answer = original as Shape['answer'];
+		for (const m of ms) answer = apply(answer, m) ?? answer;
+		return classify(ms, used, oracle, original, answer);
+	};
+
+	test('spellings, unused members, breaking changes and changes of a value itself', () => {
+		expect(kindOf({ kind: 'id-as-integer', path: ['body', 'data', 'id'] })).toBe('spelling');
+		expect(kindOf({ kind: 'drop', path: ['body', 'data', 'n'] })).toBe('unused');
+		expect(kindOf({ kind: 'drop', path: ['body', 'data', 'title'] })).toBe('breaking');
+		expect(kindOf({ kind: 'drop', path: ['body', 'data', 'files', 0] })).toBe('value');
+		expect(kindOf({ kind: 'retype', path: ['body', 'data', 'id'], to: 'number', value: 9 })).toBe(
+			'value',
+		);
+		// a retype and then a number as string: the title is another text, another value
+		expect(
+			kindOf(
+				{ kind: 'retype', path: ['body', 'data', 'title'], to: 'number', value: 9 },
+				{ kind: 'number-as-string', path: ['body', 'data', 'title'] },
+			),
+		).toBe('value');
 	});
 });
