@@ -6,6 +6,7 @@
 import { CaptionFormatError } from './errors';
 import { byStart, formatVttTimestamp } from './time';
 import { carryStyles, HTML_TAGS, taggedText, toRuns } from './styling';
+import { blankText } from './lines';
 import type {
 	CaptionDocument,
 	CaptionFormat,
@@ -683,11 +684,10 @@ function voiceTag(voice: string): string {
 
 /** Text as a cue payload holds it: line breaks as LF, empty lines left out (an empty line would end the cue). */
 function payloadText(text: string): string {
-	if (!/[\r\n]/.test(text)) return text;
 	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-	return /^\n|\n\n|\n$/.test(lines)
-		? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '')
-		: lines;
+	const empty =
+		lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
+	return empty ? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '') : lines;
 }
 
 /** The cue's text with its tags, its lines as payloadText keeps them (`text`). */
@@ -704,7 +704,7 @@ function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
 	// a cue of white space alone shows nothing: written without it, and without a speaker
 	const payload = payloadText(cue.text);
-	const text = payload.trim() === '' ? '' : cueTextVtt(cue, payload);
+	const text = blankText(payload) ? '' : cueTextVtt(cue, payload);
 	const identifier = writableIdentifier(cue.identifier);
 	return (
 		(identifier === undefined ? '' : `${identifier}\n`) +
