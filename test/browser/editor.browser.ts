@@ -14,7 +14,6 @@ import {
 	loadExample,
 	type N8nInstance,
 	packProject,
-	PROJECT_ROOT,
 	sandboxCredentialData,
 	startN8n,
 	toEditorBody,
@@ -25,12 +24,8 @@ import { redactCallbackToken } from '../../nodes/Captioning/transport/webhookEnd
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { createEndpoint, obtainToken } from '../helpers/sandboxClient';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
+import { SCREENSHOTS, signIn, step as stepOn } from './session';
 
-const SCREENSHOTS =
-	process.env.CAPTIONING_UPDATE_SCREENSHOTS === '1'
-		? join(PROJECT_ROOT, 'docs', 'screenshots')
-		: join(PROJECT_ROOT, 'test-results', 'screenshots');
-const FAILURES = join(PROJECT_ROOT, 'test-results', 'browser');
 const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';
 const ACTION = 'Convert to SRT';
@@ -200,17 +195,7 @@ describe('the editor (real n8n, Chromium)', () => {
 	}
 
 	/** Runs a step; when it fails, keeps a screenshot of the page in test-results/browser/. */
-	async function step(name: string, body: () => Promise<void>): Promise<void> {
-		try {
-			await body();
-		} catch (error) {
-			await mkdir(FAILURES, { recursive: true });
-			await page()
-				.screenshot({ path: join(FAILURES, `${name}.png`) })
-				.catch(() => undefined);
-			throw error;
-		}
-	}
+	const step = (name: string, body: () => Promise<void>) => stepOn(page(), name, body);
 
 	async function screenshot(file: string): Promise<void> {
 		await page().screenshot({ path: join(SCREENSHOTS, file), animations: 'disabled' });
@@ -259,11 +244,7 @@ describe('the editor (real n8n, Chromium)', () => {
 
 	it('signs in as the owner at /signin', async () => {
 		await step('signin', async () => {
-			await page().goto(`${baseUrl()}/signin`);
-			await page().locator('[data-test-id="emailOrLdapLoginId"] input').fill(n8n!.owner.email);
-			await page().locator('[data-test-id="password"] input').fill(n8n!.owner.password);
-			await page().locator('[data-test-id="signin-form"] button').first().click();
-			await page().waitForURL((url) => !url.pathname.startsWith('/signin'));
+			await signIn(page(), n8n!);
 			expect(new URL(page().url()).pathname).not.toMatch(/^\/signin/);
 		});
 	});
