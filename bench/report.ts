@@ -152,17 +152,17 @@ export const RATIOS: Array<[TargetKey, TargetKey]> = [
  */
 export const GOAL = { ratio: 'ours/floorCred', threshold: 0.95, check: 'floorCred/floor' } as const;
 
-/** A ratio's paired values summarised, with the median's distribution-free 95 % interval and the goal's verdict. */
+/** A ratio's paired values summarised, with the median's distribution-free 95 % interval (and a goal's verdict). */
 export interface RatioFigure extends Summary {
 	interval95?: { low: number; high: number; confidence: number };
-	verdict: GoalVerdict;
+	verdict?: GoalVerdict;
 }
 
-/** `a/b` over the rounds of `runs` (one setting, one concurrency): spread, interval and verdict against `goal`. */
+/** `a/b` over the rounds of `runs` (one setting, one concurrency): spread, interval, and the verdict on `goal`. */
 export function ratioFigure(
 	runs: ThroughputRun[],
 	key: string,
-	goal: number = GOAL.threshold,
+	goal?: number,
 ): RatioFigure | undefined {
 	const [a, b] = key.split('/') as [TargetKey, TargetKey];
 	const ratios = pairedRatios(runs, a, b);
@@ -179,7 +179,7 @@ export function ratioFigure(
 					},
 				}
 			: {}),
-		verdict: goalVerdict(ratios, goal),
+		...(goal === undefined ? {} : { verdict: goalVerdict(ratios, goal) }),
 	};
 }
 
@@ -502,7 +502,7 @@ function goalFigures(runs: ThroughputRun[]): Pick<SettingSummary, 'ratioSpreads'
 		const figure = ratioFigure(runs, `${a}/${b}`);
 		if (figure) ratioSpreads[`${a}/${b}`] = figure;
 	}
-	const goal = ratioSpreads[GOAL.ratio];
+	const goal = ratioFigure(runs, GOAL.ratio, GOAL.threshold);
 	const check = ratioSpreads[GOAL.check];
 	return {
 		ratioSpreads,
@@ -511,7 +511,7 @@ function goalFigures(runs: ThroughputRun[]): Pick<SettingSummary, 'ratioSpreads'
 					goal: {
 						ratio: GOAL.ratio,
 						threshold: GOAL.threshold,
-						verdict: goal.verdict,
+						verdict: goal.verdict!,
 						methodSuspect: (check?.interval95?.low ?? 0) > 1,
 					},
 				}
@@ -635,14 +635,14 @@ function goalSection(results: Results): Section | undefined {
 	const rows = Object.entries(results.raw.throughput).flatMap(([setting, runs]) => {
 		const concurrency = runs[0]?.concurrency;
 		const mine = runs.filter((r) => r.concurrency === concurrency);
-		const goal = ratioFigure(mine, GOAL.ratio);
+		const goal = ratioFigure(mine, GOAL.ratio, GOAL.threshold);
 		if (!goal) return [];
-		const check = ratioFigure(mine, GOAL.check, 1);
+		const check = ratioFigure(mine, GOAL.check);
 		return [
 			[
 				settingLabel(setting),
 				ratioSpread(goal),
-				goal.verdict,
+				goal.verdict ?? '',
 				ratioSpread(check),
 				(check?.interval95?.low ?? 0) > 1 ? 'suspect: the floor gains from a credential' : 'ok',
 			],

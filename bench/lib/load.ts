@@ -106,7 +106,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 		statusCounts,
 		windowSeconds: result.duration,
 		eventsPerSecond: result['2xx'] / result.duration,
-		latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+		// no 2xx in the measured run: no latency either (autocannon reports 0)
+		latencyMs: result['2xx']
+			? { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max }
+			: { p50: Number.NaN, p99: Number.NaN, max: Number.NaN },
 		windowStart,
 		finishedAt: Date.now(),
 	};

@@ -224,11 +224,13 @@ describe('ratioFigure', () => {
 			run('ours', i + 1, 100 * ratio),
 			run('floorCred', i + 1, 100),
 		]);
-		const figure = ratioFigure(runs, GOAL.ratio)!;
+		const figure = ratioFigure(runs, GOAL.ratio, GOAL.threshold)!;
 		expect(figure).toMatchObject({ n: 8, median: 0.985, min: 0.9, max: 1.05 });
 		expect(figure.interval95).toMatchObject({ low: 0.9, high: 1.05 });
 		expect(figure.verdict).toBe('undecided');
 		expect(ratioFigure(runs, 'ours/floor')).toBeUndefined();
+		// a ratio judged by no goal has no verdict
+		expect(ratioFigure(runs, GOAL.ratio)).not.toHaveProperty('verdict');
 	});
 });
 
