@@ -18,7 +18,9 @@ import {
 	deliveryContentType,
 	encodeNumbers,
 	eventIdAllocator,
+	includedResources,
 	parseVariantPatch,
+	resourceType,
 	tokenRefusalStatus,
 	VARIANT_DIMENSIONS,
 	VariantError,
@@ -346,7 +348,7 @@ export class Sandbox {
 	private transcriptionResource(transcription: Transcription) {
 		return {
 			id: transcription.id,
-			type: 'transcription',
+			type: resourceType(this.current['resource-types'], 'transcription'),
 			attributes: encodeNumbers(this.current.numbers, {
 				title: transcription.title,
 				duration: transcription.durationSeconds,
@@ -369,18 +371,23 @@ export class Sandbox {
 			if (!endpoint.enabledEvents.includes(eventType)) continue;
 			if (transcription.clientId && transcription.clientId !== endpoint.clientId) continue;
 			const id = nextId();
+			const types = this.current['resource-types'];
+			const subject = this.transcriptionResource(transcription);
 			const body = JSON.stringify({
 				data: {
 					id,
-					type: 'webhook_event',
+					type: resourceType(types, 'webhook_event'),
 					attributes: {
 						created_at: new Date(this.now()).toISOString(),
 						event_type: eventType,
 						uri: endpoint.callbackUri,
 					},
-					relationships: { subject: { data: { id: transcription.id, type: 'transcription' } } },
+					relationships: { subject: { data: { id: transcription.id, type: subject.type } } },
 				},
-				included: [this.transcriptionResource(transcription)],
+				included: includedResources(this.current.included, types, subject, {
+					mediaUrl: this.signedUrl(`/media/${transcription.id}/media.wav`),
+					userId: endpoint.clientId,
+				}),
 			});
 			const event: SentEvent = {
 				id,
@@ -495,7 +502,8 @@ export class Sandbox {
 		}
 		if (url.searchParams.get('grant_type') === 'assertion') this.stats.assertionGrants++;
 		else this.stats.refreshGrants++;
-		if (result.issuedRefreshSerial !== undefined) entry.issuedRefreshSerial = result.issuedRefreshSerial;
+		if (result.issuedRefreshSerial !== undefined)
+			entry.issuedRefreshSerial = result.issuedRefreshSerial;
 		return send(res, 200, result.body, 'application/json; charset=utf-8', noStore);
 	}
 

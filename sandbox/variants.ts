@@ -4,12 +4,12 @@
 import { type Answer, JSON_API, JSON_TYPE } from './http';
 
 export const VARIANT_DIMENSIONS = {
-	/** Answer of POST /webhook_endpoints (A7). */
-	create: ['jsonapi', 'flat', 'location', 'empty', 'no-content'],
+	/** Answer of POST /webhook_endpoints (A7); `root-key`: the flat object under a Rails root key. */
+	create: ['jsonapi', 'flat', 'location', 'empty', 'no-content', 'root-key'],
 	/** Whether GET /webhook_endpoints, GET and DELETE /webhook_endpoints/{id} exist (A9). */
 	manage: ['full', 'absent-404', 'absent-405'],
-	/** Shape of read answers (A9). */
-	resource: ['jsonapi', 'flat'],
+	/** Shape of read answers (A9); `root-key`: flat objects under Rails root keys (`webhook_endpoint(s)`). */
+	resource: ['jsonapi', 'flat', 'root-key'],
 	/** The list in one answer or in pages (A9). */
 	list: ['single', 'paged'],
 	/** Status of the token endpoint's refusals (A2). */
@@ -32,6 +32,16 @@ export const VARIANT_DIMENSIONS = {
 	 * (sequential), extra and null members, and members no client needs in other casing.
 	 */
 	members: ['contract', 'loose'],
+	/**
+	 * JSON:API resource types in deliveries (A21): as 2.3 and 2.4 show them (`webhook_event`, `transcription`),
+	 * plural (`webhook_events`, `transcriptions`), or capitalised (`WebhookEvent`, `Transcription`).
+	 */
+	'resource-types': ['singular', 'plural', 'capitalised'],
+	/**
+	 * What a delivery's `included` holds (A21): the subject transcription alone, the related resources around it
+	 * (its media, under the transcription's own id, first; the user who made it last), or those without it.
+	 */
+	included: ['subject', 'related', 'without-subject'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -141,6 +151,10 @@ export function jsonApiEndpoint(endpoint: FlatEndpoint, selfUrl: string) {
 	return { id, type: 'webhook_endpoint', attributes, links: { self: selfUrl } };
 }
 
+/** The Rails serializer's root key of one endpoint and of a list of them. */
+export const ROOT_KEY = 'webhook_endpoint';
+export const LIST_ROOT_KEY = 'webhook_endpoints';
+
 /** The answer of POST /webhook_endpoints; `selfUrl` is the new endpoint's absolute address. */
 export function creationAnswer(
 	variant: Variants['create'],
@@ -164,6 +178,8 @@ export function creationAnswer(
 			return { status: 201 };
 		case 'no-content':
 			return { status: 204 };
+		case 'root-key':
+			return { status: 201, body: { [ROOT_KEY]: endpoint }, contentType: JSON_TYPE };
 	}
 }
 
@@ -173,9 +189,11 @@ export function readAnswer(
 	endpoint: FlatEndpoint,
 	selfUrl: string,
 ): Answer {
-	return variant === 'flat'
-		? { status: 200, body: endpoint, contentType: JSON_TYPE }
-		: { status: 200, body: { data: jsonApiEndpoint(endpoint, selfUrl) }, contentType: JSON_API };
+	if (variant === 'flat') return { status: 200, body: endpoint, contentType: JSON_TYPE };
+	if (variant === 'root-key') {
+		return { status: 200, body: { [ROOT_KEY]: endpoint }, contentType: JSON_TYPE };
+	}
+	return { status: 200, body: { data: jsonApiEndpoint(endpoint, selfUrl) }, contentType: JSON_API };
 }
 
 export const DEFAULT_PAGE_SIZE = 2;
@@ -230,12 +248,15 @@ export function listAnswer(
 	collectionUrl: string,
 	selfUrlOf: (id: string) => string,
 ): Answer {
-	const flat = variants.resource === 'flat';
+	const flat = variants.resource !== 'jsonapi';
 	const shape = (list: FlatEndpoint[]) =>
 		flat ? list : list.map((e) => jsonApiEndpoint(e, selfUrlOf(e.id)));
+	// a flat list is a bare array, or with root-key the array under the Rails root key
+	const body = (list: FlatEndpoint[]) =>
+		variants.resource === 'root-key' ? { [LIST_ROOT_KEY]: shape(list) } : shape(list);
 	if (variants.list === 'single') {
 		return flat
-			? { status: 200, body: shape(endpoints), contentType: JSON_TYPE }
+			? { status: 200, body: body(endpoints), contentType: JSON_TYPE }
 			: { status: 200, body: { data: shape(endpoints) }, contentType: JSON_API };
 	}
 	const start = (page.number - 1) * page.size;
@@ -247,7 +268,7 @@ export function listAnswer(
 	if (flat) {
 		return {
 			status: 200,
-			body: shape(items),
+			body: body(items),
 			contentType: JSON_TYPE,
 			headers: next ? { link: `<${next}>; rel="next"` } : {},
 		};
@@ -278,7 +299,8 @@ export function absentRouteAnswer(
 }
 
 /** A string id that is a whole number, as the integer a service that numbers its records would send. */
-const asInteger = (id: unknown) => (typeof id === 'string' && /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id);
+const asInteger = (id: unknown) =>
+	typeof id === 'string' && /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -320,6 +342,11 @@ export function withMembers(variant: Variants['members'], answer: Answer): Answe
 	const body = answer.body;
 	if (variant === 'contract' || body === undefined) return answer;
 	if (Array.isArray(body)) return { ...answer, body: body.map(looseResource) };
+	// under a Rails root key, the resources inside it are loosened
+	const list = isRecord(body) ? body[LIST_ROOT_KEY] : undefined;
+	if (Array.isArray(list)) return { ...answer, body: { [LIST_ROOT_KEY]: list.map(looseResource) } };
+	const record = isRecord(body) ? body[ROOT_KEY] : undefined;
+	if (isRecord(record)) return { ...answer, body: { [ROOT_KEY]: looseResource(record) } };
 	if (isRecord(body) && 'data' in body) {
 		const data = Array.isArray(body.data) ? body.data.map(looseResource) : looseResource(body.data);
 		return { ...answer, body: { jsonapi: { version: '1.1' }, ...body, data, meta: null } };
@@ -432,4 +459,41 @@ export function encodeNumbers<T extends { duration: number; average_confidence: 
 		duration: decimalString(attributes.duration),
 		average_confidence: confidence === null ? null : decimalString(confidence),
 	};
+}
+
+/** A resource type of a delivery as the `resource-types` reading writes it (`webhook_event` → `WebhookEvent`). */
+export function resourceType(variant: Variants['resource-types'], type: string): string {
+	if (variant === 'plural') return `${type}s`;
+	if (variant === 'capitalised') {
+		return type
+			.split('_')
+			.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+			.join('');
+	}
+	return type;
+}
+
+/**
+ * A delivery's `included` as the reading writes it, around the subject transcription: `related` adds its media,
+ * under the transcription's own id (ids are unique per type only), before it and the user after it;
+ * `without-subject` keeps those two and leaves the transcription out.
+ */
+export function includedResources(
+	variant: Variants['included'],
+	types: Variants['resource-types'],
+	subject: { id: string; type: string; attributes: Record<string, unknown> },
+	related: { mediaUrl: string; userId: string },
+): unknown[] {
+	if (variant === 'subject') return [subject];
+	const media = {
+		id: subject.id,
+		type: resourceType(types, 'media_object'),
+		attributes: { url: related.mediaUrl, content_type: 'audio/wav' },
+	};
+	const user = {
+		id: related.userId,
+		type: resourceType(types, 'user'),
+		attributes: { name: 'Sandbox user' },
+	};
+	return variant === 'related' ? [media, subject, user] : [media, user];
 }

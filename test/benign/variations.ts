@@ -20,6 +20,7 @@ export type Group =
 	| 'file-urls'
 	| 'created-at'
 	| 'data-type'
+	| 'resource-types'
 	| 'title'
 	| 'long-title'
 	| 'event-id';
@@ -56,14 +57,20 @@ function subjectRef(event: JsonObject): JsonObject | undefined {
 	return isObject(data) ? data : undefined;
 }
 
-/** The transcription the event is about: the subject in `included`, else the first transcription. */
+const isTranscription = (type: Json | undefined) =>
+	typeof type === 'string' && /^transcriptions?$/i.test(type.replace(/[_-]/g, ''));
+
+/**
+ * The transcription the event is about: the subject in `included` (its id, a transcription in any spelling of
+ * the type), else the first transcription.
+ */
 export function subjectOf(event: JsonObject): JsonObject | undefined {
 	if (!Array.isArray(event.included)) return undefined;
 	const resources = event.included.filter(isObject);
 	const id = subjectRef(event)?.id;
 	return (
-		resources.find((r) => r.type === 'transcription' && r.id === id) ??
-		resources.find((r) => r.type === 'transcription')
+		resources.find((r) => isTranscription(r.type) && r.id === id) ??
+		resources.find((r) => isTranscription(r.type))
 	);
 }
 
@@ -482,6 +489,26 @@ for (const value of ['webhook_events', 'event', 'webhook-event', 'WebhookEvent',
 }
 add('data-type', 'missing', (e) => {
 	delete dataOf(e).type;
+});
+
+// resource types as other JSON:API servers spell them: the subject is found by its id all the same
+for (const [event, transcription] of [
+	['webhook_events', 'transcriptions'],
+	['WebhookEvent', 'Transcription'],
+	['WEBHOOK_EVENTS', 'TRANSCRIPTIONS'],
+	['webhook-events', 'Transcriptions'],
+]) {
+	add('resource-types', `${event} and ${transcription}`, (e) => {
+		const subject = subjectOf(e);
+		dataOf(e).type = event;
+		const ref = subjectRef(e);
+		if (ref) ref.type = transcription;
+		if (subject) subject.type = transcription;
+	});
+}
+add('resource-types', 'the subject after a media resource with the same id', (e) => {
+	const subject = subjectOf(e);
+	if (subject) included(e).unshift({ id: subject.id, type: 'media', attributes: { url: 'x' } });
 });
 
 // titles that break naive text and file-name code

@@ -167,14 +167,21 @@ interface TriggerWorkflow {
 	url: string;
 }
 
-async function createTriggerWorkflow(name: string): Promise<TriggerWorkflow> {
+/** Download Caption Files for the delivery readings: what the trigger read of the event decides what it fetches. */
+const FORMATS = ['vtt', 'google_stt'];
+
+async function createTriggerWorkflow(name: string, downloads = false): Promise<TriggerWorkflow> {
 	const webhookId = randomUUID();
 	const created = await instance().createWorkflow(
 		triggerWorkflow({
 			name,
 			webhookId,
 			credential,
-			parameters: { registration: 'api', events: EVENTS, options: {} },
+			parameters: {
+				registration: 'api',
+				events: EVENTS,
+				options: downloads ? { downloadFormats: FORMATS } : {},
+			},
 			alone: true,
 		}),
 	);
@@ -267,6 +274,10 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 	const retryAfter = variants['retry-after'];
 	const absentStatus = variants.manage === 'absent-405' ? 405 : 404;
 	const cycles = cyclesFor(variants);
+	// the readings of a delivery's resources: the item must be the same as with the contract's, files included
+	const deliveryReading =
+		variants['resource-types'] !== undefined || variants.included !== undefined;
+	const withoutSubject = variants.included === 'without-subject';
 	let started = 0;
 	/** The workflow the activation and deactivation tests share. */
 	let main: TriggerWorkflow;
@@ -327,7 +338,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 	});
 
 	test('activation registers exactly one endpoint for the production URL; both events run once; a redelivery starts nothing', async () => {
-		main = await createTriggerWorkflow(`Variant ${name}`);
+		main = await createTriggerWorkflow(`Variant ${name}`, deliveryReading);
 		// with one id shared by every endpoint, a second workflow hearing the same event runs it too
 		const second = variants['event-id'] === 'shared' ? await createTriggerWorkflow('Second') : null;
 		const from = sb().requestLog.length;
@@ -360,21 +371,54 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
 		const seen = byType(executions.map(triggerItem));
 		expect(seen).toEqual(sent.map((e) => ({ eventId: e.id, eventType: e.eventType })));
-		// $json.duration and $json.averageConfidence are numbers, however the service wrote them
-		const items = byType(executions.map(triggerJson) as Array<{ eventType: string }>);
+		// $json.duration and $json.averageConfidence are numbers, however the service wrote them; the resource
+		// types and the order of included change nothing; a subject missing from included is said
+		const items = byType(
+			executions.map(triggerJson) as Array<{
+				eventType: string;
+				title?: unknown;
+				warnings?: unknown;
+			}>,
+		);
+		const read = (averageConfidence: number | null) =>
+			withoutSubject
+				? {
+						transcriptionId: transcription.id,
+						title: null,
+						duration: null,
+						files: {},
+						warnings: [
+							`The event's transcription (id "${transcription.id}") is not among its included resources (included[0] is of type "media_object"): title, duration and files are empty. Raw Body shows the event as it came.`,
+						],
+					}
+				: {
+						transcriptionId: transcription.id,
+						duration: transcription.durationSeconds,
+						averageConfidence,
+					};
 		expect(items).toEqual([
-			expect.objectContaining({
-				transcriptionId: transcription.id,
-				duration: transcription.durationSeconds,
-				averageConfidence: null,
-			}),
-			expect.objectContaining({
-				transcriptionId: transcription.id,
-				duration: transcription.durationSeconds,
-				averageConfidence: transcription.averageConfidence,
-			}),
+			expect.objectContaining(read(null)),
+			expect.objectContaining(read(transcription.averageConfidence)),
 		]);
 		expect(typeof transcription.averageConfidence).toBe('number');
+		if (deliveryReading) {
+			const transcribed = executions.find((e) => triggerItem(e).eventType === EVENTS[1])!;
+			const item = firstItemOf(transcribed, TRIGGER_NODE);
+			const files = Object.keys(transcription.files);
+			expect([...files].sort()).toEqual([...FORMATS].sort());
+			if (withoutSubject) {
+				expect(item.binary).toBeUndefined();
+			} else {
+				expect(items.map((i) => [i.title, i.warnings])).toEqual([
+					[transcription.title, undefined],
+					[transcription.title, undefined],
+				]);
+				expect(item.json.formats).toEqual(files);
+				expect(item.json.downloadErrors).toBeUndefined();
+				expect(Object.keys(item.binary ?? {}).sort()).toEqual([...FORMATS].sort());
+				expect(item.binary.vtt).toMatchObject({ mimeType: 'text/vtt' });
+			}
+		}
 
 		if (second) {
 			const [secondEndpoint] = endpointsTo(second.url);
@@ -475,6 +519,26 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		);
 		await instance().deactivateWorkflow(workflow.id);
 	});
+
+	if (variants.create) {
+		test("the action's Create returns the id the service gave, or says it gave none", async () => {
+			const flow = await createActionWorkflow(`Create, ${name}`, [
+				createNode('Create Endpoint', `${receiver!.url}/create-${variants.create}`),
+			]);
+			const res = await flow.call({});
+			expect(res.status).toBe(200);
+			const [endpoint, ...more] = endpointsTo(`${receiver!.url}/create-${variants.create}`);
+			expect(more).toEqual([]);
+			const givesId = !['empty', 'no-content'].includes(variants.create!);
+			expect(res.body).toMatchObject({
+				id: givesId ? endpoint.id : null,
+				callback_uri: endpoint.callbackUri,
+				enabled_events: ['transcription.transcribed'],
+			});
+			expect(Object.hasOwn(res.body as object, 'note')).toBe(!givesId);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
 
 	if (refusal) {
 		test(`a refused refresh (${refusal}) ends in one new assertion grant and a working Create`, async () => {

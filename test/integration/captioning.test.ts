@@ -271,7 +271,7 @@ describe.each(MATRIX)('Webhook Endpoint with %s', (_name, variants) => {
 			callback_uri: 'https://example.com/hooks/1?token=[redacted]&keep=a+b',
 			enabled_events: ['transcription.transcribed'],
 			// only a whole resource in the answer says when it was created
-			...(['jsonapi', 'flat'].includes(variants.create ?? 'jsonapi')
+			...(['jsonapi', 'flat', 'root-key'].includes(variants.create ?? 'jsonapi')
 				? said(endpoint.createdAt)
 				: {}),
 			...(givesId

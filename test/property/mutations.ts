@@ -1,7 +1,8 @@
-// Mutations of the service's answers, for the property suite: every member dropped, nulled, retyped, renamed in
-// another case, nested, numbers as strings, ids as integers, extra members, and the whole body wrapped in another
-// root key. An answer is `{ headers, body }`; a path starts at one of the two. `used` patterns say which members
-// the code reads ('*' stands for any key or index): a mutation that touches none of them must change nothing.
+// Mutations of the service's answers, for the property suite: every member dropped, nulled, retyped (to another
+// JSON type: a string made another string is another value, not another shape), renamed in another case, nested,
+// numbers as strings, numeric ids as integers, resource types in other spellings, extra members, and the whole
+// body wrapped in a root key. An answer is `{ headers, body }`; a path starts at one of the two. `used` patterns
+// say which members the code reads ('*' stands for any key or index); oracle.ts judges what each decodes to.
 import fc from 'fast-check';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -13,6 +14,8 @@ export interface Answer {
 }
 
 type Retype = 'number' | 'string' | 'boolean' | 'array' | 'object';
+export type Spelling = 'plural' | 'capitalised' | 'upper' | 'camel' | 'kebab';
+export const SPELLINGS: readonly Spelling[] = ['plural', 'capitalised', 'upper', 'camel', 'kebab'];
 
 export type Mutation =
 	| { kind: 'drop'; path: Path }
@@ -21,7 +24,8 @@ export type Mutation =
 	| { kind: 'rename-case'; path: Path; name: string }
 	| { kind: 'nest'; path: Path; as: 'array' | 'object' }
 	| { kind: 'number-as-string'; path: Path }
-	| { kind: 'id-as-integer'; path: Path; value: number }
+	| { kind: 'id-as-integer'; path: Path }
+	| { kind: 'type-variant'; path: Path; spelling: Spelling }
 	| { kind: 'extra'; path: Path; name: string; value: Json }
 	| { kind: 'wrap-root'; key: string };
 
@@ -33,6 +37,7 @@ export const KINDS: ReadonlyArray<Mutation['kind']> = [
 	'nest',
 	'number-as-string',
 	'id-as-integer',
+	'type-variant',
 	'extra',
 	'wrap-root',
 ];
@@ -108,6 +113,10 @@ export function apply(answer: Answer, m: Mutation): Answer | undefined {
 			parent[key] = null;
 			return root;
 		case 'retype':
+			// another value of the same type is a change of value, not of shape; a header is text, and text or
+			// a number there would spell another value of it
+			if (jsonType(value) === m.to) return undefined;
+			if (m.path[0] === 'headers' && (m.to === 'number' || m.to === 'string')) return undefined;
 			parent[key] = clone(m.value);
 			return root;
 		case 'nest':
@@ -118,8 +127,14 @@ export function apply(answer: Answer, m: Mutation): Answer | undefined {
 			parent[key] = String(value);
 			return root;
 		case 'id-as-integer':
-			if (key !== 'id' || typeof value !== 'string') return undefined;
-			parent[key] = m.value;
+			// the same id as a service that numbers its records sends it
+			if (key !== 'id' || typeof value !== 'string' || !/^(0|[1-9]\d{0,14})$/.test(value))
+				return undefined;
+			parent[key] = Number(value);
+			return root;
+		case 'type-variant':
+			if (key !== 'type' || typeof value !== 'string') return undefined;
+			parent[key] = spell(value, m.spelling);
 			return root;
 		case 'rename-case': {
 			if (Array.isArray(parent) || typeof key !== 'string' || m.name === key) return undefined;
@@ -128,6 +143,31 @@ export function apply(answer: Answer, m: Mutation): Answer | undefined {
 			define(parent as { [key: string]: Json }, m.name, value);
 			return root;
 		}
+	}
+}
+
+const jsonType = (value: Json): Retype | 'null' =>
+	value === null
+		? 'null'
+		: Array.isArray(value)
+			? 'array'
+			: (typeof value as 'number' | 'string' | 'boolean' | 'object');
+
+/** A resource type in another spelling a JSON:API server might use (`transcription` → `Transcriptions`). */
+export function spell(type: string, spelling: Spelling): string {
+	const words = type.split(/[_-]/);
+	const title = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+	switch (spelling) {
+		case 'plural':
+			return `${type}s`;
+		case 'capitalised':
+			return words.map(title).join('');
+		case 'upper':
+			return `${type}S`.toUpperCase();
+		case 'camel':
+			return `${words[0]}${words.slice(1).map(title).join('')}s`;
+		case 'kebab':
+			return `${words.join('-')}s`;
 	}
 }
 
@@ -144,6 +184,8 @@ export function describeMutation(m: Mutation): string {
 			return `wrap body in ${m.key}`;
 		case 'nest':
 			return `nest ${at} in an ${m.as}`;
+		case 'type-variant':
+			return `type ${at} spelt ${m.spelling}`;
 		default:
 			return `${m.kind} ${at}`;
 	}
@@ -231,7 +273,7 @@ export const EXTRA_NAMES = [
 	'toString',
 ];
 
-const ROOT_KEYS = ['data', 'result', 'token', 'response'];
+export const ROOT_KEYS = ['data', 'result', 'token', 'response'];
 
 function caseVariants(name: string): string[] {
 	const camel = name.replace(/[_-]([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -239,8 +281,11 @@ function caseVariants(name: string): string[] {
 	return [...new Set([name.toUpperCase(), title, camel])].filter((v) => v !== name);
 }
 
-/** Every single mutation of the answer, with representative values: the exhaustive part of the suite. */
-export function mutationsOf(answer: Answer): Mutation[] {
+/**
+ * Every single mutation of the answer, with representative values: the exhaustive part of the suite. `rootKeys`
+ * adds keys to wrap the body in (the names of the resource a shape's record may come under).
+ */
+export function mutationsOf(answer: Answer, rootKeys: readonly string[] = []): Mutation[] {
 	const out: Mutation[] = [];
 	for (const path of pathsOf(answer)) {
 		const value = valueAt(answer, path);
@@ -253,8 +298,9 @@ export function mutationsOf(answer: Answer): Mutation[] {
 				for (const name of caseVariants(key)) out.push({ kind: 'rename-case', path, name });
 			}
 			if (typeof value === 'number') out.push({ kind: 'number-as-string', path });
-			if (key === 'id' && typeof value === 'string') {
-				out.push({ kind: 'id-as-integer', path, value: 42 });
+			if (key === 'id' && typeof value === 'string') out.push({ kind: 'id-as-integer', path });
+			if (key === 'type' && typeof value === 'string') {
+				for (const spelling of SPELLINGS) out.push({ kind: 'type-variant', path, spelling });
 			}
 		}
 		if (isRecord(value) && path.length >= 1) {
@@ -264,13 +310,16 @@ export function mutationsOf(answer: Answer): Mutation[] {
 		}
 	}
 	if (answer.body !== null && answer.body !== '') {
-		for (const key of ROOT_KEYS) out.push({ kind: 'wrap-root', key });
+		for (const key of new Set([...ROOT_KEYS, ...rootKeys])) out.push({ kind: 'wrap-root', key });
 	}
 	return out;
 }
 
 /** Random mutations of the answer, with random values and names: the generated part of the suite. */
-export function mutationArbitrary(answer: Answer): fc.Arbitrary<Mutation> {
+export function mutationArbitrary(
+	answer: Answer,
+	rootKeys: readonly string[] = [],
+): fc.Arbitrary<Mutation> {
 	const paths = pathsOf(answer);
 	const inner = paths.filter((p) => p.length >= 2);
 	const objects = paths.filter((p) => p.length >= 1 && isRecord(valueAt(answer, p)));
@@ -310,10 +359,11 @@ export function mutationArbitrary(answer: Answer): fc.Arbitrary<Mutation> {
 			.tuple(path, fc.constantFrom<'array' | 'object'>('array', 'object'))
 			.map(([p, as]) => ({ kind: 'nest', path: p, as })),
 		path.map((p) => ({ kind: 'number-as-string', path: p })),
+		path.map((p) => ({ kind: 'id-as-integer', path: p })),
 		fc
-			.tuple(path, fc.integer({ min: 0, max: 2 ** 31 }))
-			.map(([p, value]) => ({ kind: 'id-as-integer', path: p, value })),
-		fc.constantFrom(...ROOT_KEYS).map((key) => ({ kind: 'wrap-root', key })),
+			.tuple(path, fc.constantFrom(...SPELLINGS))
+			.map(([p, spelling]) => ({ kind: 'type-variant', path: p, spelling })),
+		fc.constantFrom(...ROOT_KEYS, ...rootKeys).map((key) => ({ kind: 'wrap-root', key })),
 	];
 	if (objects.length) {
 		options.push(

@@ -1,24 +1,38 @@
-// Every answer shape the nodes read, for the property suite: the answer as the sandbox gives it, the members the
-// code uses (mutations.ts patterns), what an error must name, the secrets that may never show, and how the
-// package's own code reads it (run: the real parsers, token flow, transport wording and receive pipeline).
+// Every answer and delivery shape the nodes read, for the property suite: the answer as the sandbox gives it, its
+// decoded value written by hand (oracle.ts), the members the code uses (mutations.ts patterns), the secrets that
+// may never show, and how the package's own code reads it: the real parsers, then the flow that uses what they
+// read (the token flow, the action's Create, the list reader, the receive pipeline), checked to agree with them.
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CredentialError } from '../../credentials/CaptioningApi/values';
+import { describeTokenFailure } from '../../credentials/CaptioningApi/failures';
+import { readTokenAnswer, type SavedTokens } from '../../credentials/CaptioningApi/grant';
 import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
+import { CredentialError, readCredentials } from '../../credentials/CaptioningApi/values';
+import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import {
 	credentialValues,
 	valuesFingerprint,
 } from '../../nodes/Captioning/shared/credentialValues';
 import {
+	headerValue,
+	readAnnouncement,
+	readRetryAfter,
+	type TokenAnswer,
+} from '../../nodes/Captioning/shared/schemas';
+import {
 	collectEndpoints,
 	createdEndpoint,
-	createdEndpointId,
+	ITEM_SHAPE,
 	LIST_SHAPE,
 	readEndpointDocument,
+	readEndpointPage,
 	UnexpectedListError,
-	type WebhookEndpoint,
 } from '../../nodes/Captioning/transport/webhookEndpoints';
-import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
+import {
+	type CaptioningContext,
+	captioningApiCall,
+	readFailure,
+} from '../../nodes/Captioning/transport';
 import {
 	pacerFor,
 	pauseBeforeNextRequest,
@@ -26,30 +40,21 @@ import {
 	retryDelayMs,
 	sendPaced,
 } from '../../nodes/Captioning/transport/pacing';
-import { readFailure } from '../../nodes/Captioning/transport';
-import { readAnnouncement } from '../../nodes/Captioning/shared/schemas';
 import type { DedupeAccess } from '../../nodes/Captioning/trigger/dedupe/staticData';
 import { receiveNow } from '../../nodes/Captioning/trigger/pipeline';
 import { hashToken } from '../../nodes/Captioning/trigger/token';
 import { type Answer, asHeaders, type Json } from './mutations';
+import type { Oracle, Outcome } from './oracle';
 
-export type Outcome = { ok: true; decision: unknown } | { ok: false; message: string };
-
-export interface Shape {
+export interface Shape extends Oracle {
 	name: string;
 	answer: Answer;
 	/** Patterns of the members the code reads (mutations.ts). */
 	used: string[];
-	/** What a failure of this shape is worded with: a used member's name, or the shape itself. */
-	words: RegExp;
 	/** Values that may never appear in an outcome, a message or an output. */
 	secrets: string[];
-	/** The answer is a refusal: the code's reading of it is an error. */
-	refusal?: true;
 	/** The package's own reading of the answer; `seen` collects all text it produced, for the secret scan. */
 	run(answer: Answer, seen: string[]): Promise<Outcome>;
-	/** What must hold of any outcome, whatever was mutated. */
-	invariant?(outcome: Outcome): void;
 }
 
 const SECRET = 'cs-property-secret-0001';
@@ -63,6 +68,9 @@ const WEBHOOK_URL = 'https://n8n.example.com/webhook/4f1c/webhook';
 const CALLBACK_URI = `${WEBHOOK_URL}?token=${CALLBACK_TOKEN}`;
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const ENDPOINT_ID = '7d0c3a52-9a4e-4c2f-8f5e-1b2a3c4d5e6f';
+/** The lifetime the service gives (not the 7200 s the credential assumes without one). */
+const EXPIRES_IN = 3600;
+const DEFAULT_LIFETIME_S = 7200;
 
 /** Errors the package throws on purpose; anything else (a TypeError, say) is a crash. */
 function failure(error: unknown, seen: string[]): Outcome {
@@ -79,8 +87,10 @@ function failure(error: unknown, seen: string[]): Outcome {
 	throw error;
 }
 
-const pick = (e: WebhookEndpoint | undefined) =>
-	e && { id: e.id, callback_uri: e.callback_uri, enabled_events: e.enabled_events };
+/** The flow disagreeing with its own parser is a defect, not an outcome. */
+function agree(condition: boolean, what: string): void {
+	if (!condition) throw new Error(`the flow disagrees with the parser: ${what}`);
+}
 
 let client = 0;
 /** Credential values of their own for each run: the token flow shares a grant between equal values. */
@@ -96,10 +106,15 @@ function values(saved: Record<string, unknown> = {}) {
 	return { ...data, ...saved };
 }
 
+const contentType = (answer: Answer) =>
+	headerValue(asHeaders(answer.headers), 'content-type') ?? '';
+
+// ---- the token endpoint ----------------------------------------------------------------------------------------
+
 const TOKEN_BODY: Json = {
 	access_token: ACCESS,
 	token_type: 'Bearer',
-	expires_in: 7200,
+	expires_in: EXPIRES_IN,
 	refresh_token: REFRESH,
 	scope: 'write_transcriptions write_media',
 	created_at: 1_767_225_600,
@@ -115,6 +130,11 @@ const JSON_HEADERS = {
 	'content-type': 'application/json; charset=utf-8',
 	'cache-control': 'no-store',
 };
+const TOKEN_ORACLE = {
+	expected: { accessToken: ACCESS, expiresInSeconds: EXPIRES_IN, refreshToken: REFRESH },
+	// without a usable expires_in the credential assumes 7200 s; without a refresh_token it keeps the one held
+	optional: ['expiresInSeconds', 'refreshToken'],
+};
 
 /** The token endpoint answering `answer` with `status`, as n8n's request helper returns a whole answer. */
 const answering = (status: number, answer: Answer) => async () => ({
@@ -123,38 +143,52 @@ const answering = (status: number, answer: Answer) => async () => ({
 	body: answer.body,
 });
 
+const tokenValue = (token: TokenAnswer) => ({
+	accessToken: token.access_token,
+	expiresInSeconds: token.expires_in,
+	refreshToken: token.refresh_token,
+});
+
+/** What the credential saved is what the parser read: the token, its lifetime, the refresh token or the held one. */
+function savedAsRead(saved: SavedTokens, token: TokenAnswer, held: string): void {
+	agree(saved.accessToken === token.access_token, 'the access token saved');
+	agree(
+		saved.expiresAt === NOW + (token.expires_in ?? DEFAULT_LIFETIME_S) * 1000,
+		`expiresAt ${saved.expiresAt - NOW} ms from now for expires_in ${token.expires_in}`,
+	);
+	agree(saved.refreshToken === (token.refresh_token ?? held), 'the refresh token saved');
+}
+
 const tokenShapes: Shape[] = [
 	{
 		name: 'token answer (assertion grant)',
 		answer: { headers: JSON_HEADERS, body: TOKEN_BODY },
 		used: TOKEN_USED,
+		...TOKEN_ORACLE,
 		words: /access_token|token response|refused the assertion grant/,
 		secrets: [SECRET, ASSERTION],
 		async run(answer, seen) {
+			const parsed = readTokenAnswer(200, contentType(answer), answer.body);
+			let saved: SavedTokens;
 			try {
-				const saved = await obtainTokens(answering(200, answer), values(), () => NOW);
-				seen.push(JSON.stringify(saved));
-				const { accessToken, refreshToken, expiresAt } = saved;
-				return { ok: true, decision: { accessToken, refreshToken, expiresAt } };
+				saved = await obtainTokens(answering(200, answer), values(), () => NOW);
 			} catch (error) {
+				agree(!parsed.ok, 'a grant failed on an answer the parser read');
 				return failure(error, seen);
 			}
-		},
-		invariant(outcome) {
-			if (!outcome.ok) return;
-			const d = outcome.decision as { accessToken: unknown; expiresAt: number };
-			expectTrue(
-				typeof d.accessToken === 'string' && d.accessToken.trim() !== '',
-				'an access token',
-			);
-			expectTrue(Number.isFinite(d.expiresAt) && d.expiresAt > NOW, 'a finite expiry ahead');
+			seen.push(JSON.stringify(saved));
+			if (!parsed.ok)
+				return agree(false, 'tokens saved from an answer the parser refused') as never;
+			savedAsRead(saved, parsed.token, '');
+			return { ok: true, value: tokenValue(parsed.token), warnings: [] };
 		},
 	},
 	{
 		name: 'token answer (refresh grant)',
 		answer: { headers: JSON_HEADERS, body: TOKEN_BODY },
 		used: TOKEN_USED,
-		words: /access_token|token response/,
+		...TOKEN_ORACLE,
+		words: /access_token|token response|refused the refresh_token grant|saved refresh token/,
 		secrets: [SECRET, ASSERTION],
 		async run(answer, seen) {
 			const grants: string[] = [];
@@ -170,32 +204,20 @@ const tokenShapes: Shape[] = [
 			const held = `${HELD}-${client}`;
 			const data = values({ accessToken: 'at-old', refreshToken: held });
 			data.tokenFingerprint = valuesFingerprint(credentialValues(data));
-			try {
-				const saved = await obtainTokens(http, data, () => NOW);
-				const { accessToken, expiresAt } = saved;
-				const refreshToken = saved.refreshToken === held ? HELD : saved.refreshToken;
-				return { ok: true, decision: { grants, accessToken, refreshToken, expiresAt } };
-			} catch (error) {
-				return failure(error, seen);
+			const parsed = readTokenAnswer(200, contentType(answer), answer.body);
+			const saved = await obtainTokens(http, data, () => NOW);
+			seen.push(JSON.stringify(saved));
+			if (parsed.ok) {
+				agree(grants.join() === 'refresh_token', `one refresh, not ${grants.join()}`);
+				savedAsRead(saved, parsed.token, held);
+				return { ok: true, value: tokenValue(parsed.token), warnings: [] };
 			}
-		},
-		invariant(outcome) {
-			// a refresh that yields no token ends in one assertion grant and a working token, whatever it answered
-			expectTrue(outcome.ok, 'tokens, from the refresh or from one assertion grant after it');
-			if (!outcome.ok) return;
-			const d = outcome.decision as { grants: string[]; refreshToken: string; accessToken: string };
-			const fellBack = d.grants.length === 2;
-			expectTrue(
-				d.grants[0] === 'refresh_token' && (!fellBack || d.grants[1] === 'assertion'),
-				'a refresh, then at most one assertion grant',
-			);
-			// RFC 6749 section 6: without a usable refresh token in the answer, the held one is kept
-			if (!fellBack) {
-				expectTrue(
-					d.refreshToken.trim() !== '',
-					"the answer's refresh token, or the held one kept",
-				);
-			} else expectTrue(d.refreshToken !== HELD, 'the dropped refresh token not kept');
+			// a refresh that yields no token: one assertion grant, and the held refresh token is not kept
+			agree(grants.join() === 'refresh_token,assertion', `a fall-back, not ${grants.join()}`);
+			agree(saved.accessToken === 'at-fallback' && saved.refreshToken !== held, 'the fall-back');
+			const message = describeTokenFailure(parsed.failure, 'refresh_token', readCredentials(data));
+			seen.push(message);
+			return { ok: false, message };
 		},
 	},
 	{
@@ -209,40 +231,37 @@ const tokenShapes: Shape[] = [
 			},
 		},
 		used: ['body.error', 'body.error_description', 'body.access_token'],
-		refusal: true,
+		expected:
+			'The service rejected the Assertion Token (invalid_grant): it is wrong, expired or revoked, or belongs to another client. Create a new assertion token in the dashboard and paste it into the credential.',
 		words: /Assertion Token|assertion grant/,
 		secrets: [SECRET, ASSERTION],
 		async run(answer, seen) {
 			try {
 				await obtainTokens(answering(400, answer), values(), () => NOW);
-				return { ok: true, decision: 'granted' };
+				return { ok: true, value: { granted: true }, warnings: [] };
 			} catch (error) {
 				return failure(error, seen);
 			}
-		},
-		invariant(outcome) {
-			expectTrue(!outcome.ok, 'a refusal stays a refusal');
 		},
 	},
 ];
 
 // ---- webhook endpoints -----------------------------------------------------------------------------------------
 
-const ENDPOINT_ATTRIBUTES = {
+const EVENTS = ['transcription.created', 'transcription.transcribed'];
+/** What Create sent; the service echoes it. */
+const SENT = { callbackUri: CALLBACK_URI, events: EVENTS };
+const REDACTED_URI = `${WEBHOOK_URL}?token=[redacted]`;
+const ATTRIBUTES = {
 	callback_uri: CALLBACK_URI,
-	enabled_events: ['transcription.created', 'transcription.transcribed'],
+	enabled_events: EVENTS,
 	created_at: '2026-01-01T00:00:00.000Z',
 };
-const jsonApiEndpoint = (id: string): Json => ({
+const jsonApiEndpoint = (id: string, attributes: Json = ATTRIBUTES): Json => ({
 	id,
 	type: 'webhook_endpoint',
-	attributes: { ...ENDPOINT_ATTRIBUTES, callback_uri: `${CALLBACK_URI}-${id}` },
+	attributes,
 	links: { self: `${BASE_URL}/webhook_endpoints/${id}` },
-});
-const flatEndpoint = (id: string): Json => ({
-	id,
-	...ENDPOINT_ATTRIBUTES,
-	callback_uri: `${CALLBACK_URI}-${id}`,
 });
 const ITEM_JSONAPI = [
 	'id',
@@ -251,79 +270,82 @@ const ITEM_JSONAPI = [
 	'attributes.enabled_events',
 	'callback_uri',
 	'enabled_events',
+	'data',
 ];
-const ITEM_FLAT = ['id', 'callback_uri', 'enabled_events', 'attributes'];
+const ITEM_FLAT = ['id', 'callback_uri', 'enabled_events', 'attributes', 'data'];
 const under = (prefix: string, members: string[]) => members.map((m) => `${prefix}.${m}`);
+/** A Rails serializer's root key, and the names of the resource a record may come under. */
+const ROOT_KEYS = ['data', 'webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'];
 
 const endpointWords = /callback_uri|data|webhook endpoint/;
 
-function endpointInvariant(outcome: Outcome) {
-	if (!outcome.ok) return;
-	const { endpoints } = outcome.decision as { endpoints?: Array<ReturnType<typeof pick>> };
-	for (const e of endpoints ?? [
-		(outcome.decision as { endpoint?: ReturnType<typeof pick> }).endpoint,
-	]) {
-		if (!e) continue;
-		expectTrue(typeof e.callback_uri === 'string' && e.callback_uri !== '', 'a callback URI');
-		expectTrue(e.id === null || (typeof e.id === 'string' && e.id !== ''), 'an id or none');
-		expectTrue(
-			e.enabled_events.every((x) => typeof x === 'string'),
-			'event names',
-		);
-	}
+function invariantEvents(events: unknown): void {
+	agree(
+		Array.isArray(events) && events.every((e) => typeof e === 'string'),
+		'enabled_events are event names',
+	);
 }
 
-const SENT = { callbackUri: CALLBACK_URI, events: ['transcription.transcribed'] };
-
-/** What every webhook-endpoint shape shares: its failures name the shape, and it carries no secret of ours. */
-const endpointShape = (name: string, answer: Answer, used: string[]) => ({
-	name,
-	answer,
-	used,
-	words: endpointWords,
-	secrets: [],
-});
-
-function createShape(name: string, answer: Answer, used: string[]): Shape {
+function createShape(name: string, answer: Answer, used: string[], id: string): Shape {
 	return {
-		...endpointShape(name, answer, used),
-		async run(a) {
+		name,
+		answer,
+		used,
+		expected: { id, callback_uri: REDACTED_URI },
+		// Create's note, where the answer gave no id
+		fields: { id: /did not include the endpoint’s ID/ },
+		rootKeys: ROOT_KEYS,
+		words: endpointWords,
+		secrets: [CALLBACK_TOKEN],
+		async run(a, seen) {
 			const response = { headers: asHeaders(a.headers), body: a.body };
-			const registeredId = createdEndpointId(response) ?? null;
-			return {
-				ok: true,
-				decision: { endpoint: pick(createdEndpoint(response, SENT)), registeredId },
-			};
-		},
-		invariant(outcome) {
-			endpointInvariant(outcome);
-			const { registeredId } = (outcome as { decision: { registeredId: unknown } }).decision;
-			expectTrue(
-				registeredId === null || (typeof registeredId === 'string' && registeredId !== ''),
-				'an id or none',
-			);
+			const item = createdItem(createdEndpoint(response, SENT));
+			seen.push(JSON.stringify(item));
+			invariantEvents(item.enabled_events);
+			const warnings = typeof item.note === 'string' ? [item.note] : [];
+			return { ok: true, value: { id: item.id, callback_uri: item.callback_uri }, warnings };
 		},
 	};
 }
 
-function listShape(name: string, answer: Answer, used: string[]): Shape {
+const listEndpoint = (id: string) =>
+	`https://n8n.example.com/webhook/${id}/webhook?token=${CALLBACK_TOKEN}`;
+const NEXT_PAGE = `${BASE_URL}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2`;
+const SKIPPED = /not a webhook endpoint/;
+
+function listShape(name: string, answer: Answer, used: string[], oracle: Partial<Oracle>): Shape {
 	return {
-		...endpointShape(name, answer, used),
+		name,
+		answer,
+		used,
+		expected: {
+			ids: ['11', '12'],
+			callbackUris: [listEndpoint('11'), listEndpoint('12')],
+			next: NEXT_PAGE,
+		},
+		// an endpoint listed without an id has none; a list without a next page has ended
+		optional: ['ids', 'next'],
+		fields: { ids: SKIPPED, callbackUris: SKIPPED },
+		words: /not a list of webhook endpoints|data/,
+		secrets: [],
+		...oracle,
 		async run(a) {
+			const first = { headers: asHeaders(a.headers), body: a.body };
+			const page = readEndpointPage(first);
 			let pages = 0;
-			const fetchPage = async () =>
-				pages++ === 0
-					? { headers: asHeaders(a.headers), body: a.body }
-					: { headers: {}, body: { data: [] } };
+			const fetchPage = async () => (pages++ === 0 ? first : { headers: {}, body: { data: [] } });
 			try {
 				const list = await collectEndpoints(fetchPage, { baseUrl: BASE_URL });
+				agree(pages === (page?.next ? 2 : 1), `${pages} pages read for a next page ${page?.next}`);
+				for (const e of list.endpoints) invariantEvents(e.enabled_events);
 				return {
 					ok: true,
-					decision: {
-						endpoints: list.endpoints.map(pick),
-						incomplete: list.incomplete ?? null,
-						pages,
+					value: {
+						ids: list.endpoints.map((e) => e.id),
+						callbackUris: list.endpoints.map((e) => e.callback_uri),
+						next: page?.next,
 					},
+					warnings: list.skipped ? [list.skipped] : [],
 				};
 			} catch (error) {
 				if (error instanceof UnexpectedListError) {
@@ -332,28 +354,35 @@ function listShape(name: string, answer: Answer, used: string[]): Shape {
 				throw error;
 			}
 		},
-		invariant: endpointInvariant,
 	};
 }
 
 function readShape(name: string, body: Json, used: string[]): Shape {
 	return {
-		...endpointShape(name, { headers: {}, body }, used),
+		name,
+		answer: { headers: {}, body },
+		used,
+		expected: { id: ENDPOINT_ID, callback_uri: CALLBACK_URI },
+		// a read by id that leaves the id out: the caller knows the id it asked for
+		optional: ['id'],
+		rootKeys: ROOT_KEYS,
+		words: endpointWords,
+		secrets: [],
 		// the trigger reads an endpoint by id; one it cannot read is an endpoint it will not delete
 		async run(a) {
+			const endpoint = readEndpointDocument(a.body);
+			if (!endpoint) return { ok: false, message: `not a webhook endpoint — ${ITEM_SHAPE}` };
+			invariantEvents(endpoint.enabled_events);
 			return {
 				ok: true,
-				decision: { endpoint: pick(readEndpointDocument(a.body)) ?? 'unreadable' },
+				value: { id: endpoint.id, callback_uri: endpoint.callback_uri },
+				warnings: [],
 			};
-		},
-		invariant(outcome) {
-			const { endpoint } = (outcome as { decision: { endpoint: unknown } }).decision;
-			if (endpoint !== 'unreadable')
-				endpointInvariant({ ok: true, decision: { endpoints: [endpoint] } });
 		},
 	};
 }
 
+const RAILS_ID = '4711';
 const endpointShapes: Shape[] = [
 	createShape(
 		'create answer (JSON:API, Location)',
@@ -362,21 +391,37 @@ const endpointShapes: Shape[] = [
 			body: { data: jsonApiEndpoint(ENDPOINT_ID) },
 		},
 		[...under('body.data', ITEM_JSONAPI), ...under('body', ITEM_FLAT), 'headers.location'],
+		ENDPOINT_ID,
 	),
-	createShape('create answer (flat)', { headers: JSON_HEADERS, body: flatEndpoint(ENDPOINT_ID) }, [
-		...under('body', ITEM_FLAT),
-		'body.data',
-		'headers.location',
-	]),
+	createShape(
+		'create answer (flat)',
+		{ headers: JSON_HEADERS, body: { id: ENDPOINT_ID, ...ATTRIBUTES } },
+		[...under('body', ITEM_FLAT), 'headers.location'],
+		ENDPOINT_ID,
+	),
+	createShape(
+		'create answer (Rails root key, numbered)',
+		{
+			headers: JSON_HEADERS,
+			body: {
+				webhook_endpoint: { id: RAILS_ID, ...ATTRIBUTES, updated_at: '2026-01-01T00:00:00.000Z' },
+			},
+		},
+		[...under('body.webhook_endpoint', ITEM_FLAT), ...under('body', ITEM_FLAT), 'headers.location'],
+		RAILS_ID,
+	),
 	listShape(
 		'list page (JSON:API, links.next)',
 		{
 			headers: JSON_HEADERS,
 			body: {
-				data: [jsonApiEndpoint('e1'), jsonApiEndpoint('e2')],
+				data: [
+					jsonApiEndpoint('11', { ...ATTRIBUTES, callback_uri: listEndpoint('11') }),
+					jsonApiEndpoint('12', { ...ATTRIBUTES, callback_uri: listEndpoint('12') }),
+				],
 				links: {
 					self: `${BASE_URL}/webhook_endpoints?page%5Bnumber%5D=1&page%5Bsize%5D=2`,
-					next: `${BASE_URL}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2`,
+					next: NEXT_PAGE,
 				},
 			},
 		},
@@ -387,26 +432,25 @@ const endpointShapes: Shape[] = [
 			'body.links.next.href',
 			'headers.link',
 		],
+		{ lists: ['body.data'] },
 	),
 	listShape(
 		'list page (bare array, Link header)',
 		{
-			headers: {
-				...JSON_HEADERS,
-				link: `<${BASE_URL}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2>; rel="next"`,
-			},
-			body: [flatEndpoint('e1'), flatEndpoint('e2')],
+			headers: { ...JSON_HEADERS, link: `<${NEXT_PAGE}>; rel="next"` },
+			body: [
+				{ id: '11', ...ATTRIBUTES, callback_uri: listEndpoint('11') },
+				{ id: '12', ...ATTRIBUTES, callback_uri: listEndpoint('12') },
+			],
 		},
-		['body.*', ...under('body.*', ITEM_FLAT), 'body.data', 'body.links', 'headers.link'],
+		['body.*', ...under('body.*', ITEM_FLAT), 'body.links', 'headers.link'],
+		{ lists: ['body'], rootKeys: ['data', 'webhook_endpoints', 'webhookEndpoints'] },
 	),
 	readShape('item read (JSON:API)', { data: jsonApiEndpoint(ENDPOINT_ID) }, [
 		...under('body.data', ITEM_JSONAPI),
 		...under('body', ITEM_FLAT),
 	]),
-	readShape('item read (flat)', flatEndpoint(ENDPOINT_ID), [
-		...under('body', ITEM_FLAT),
-		'body.data',
-	]),
+	readShape('item read (flat)', { id: ENDPOINT_ID, ...ATTRIBUTES }, under('body', ITEM_FLAT)),
 ];
 
 // ---- API errors and rate-limit headers, through the transport ---------------------------------------------------
@@ -459,7 +503,8 @@ const errorShape: Shape = {
 		'body.errors.*.title',
 		'body.errors.*.code',
 	],
-	refusal: true,
+	expected:
+		'The service rejected POST /webhook_endpoints (HTTP 422): callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted]) — callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted])',
 	words: /rejected POST \/webhook_endpoints \(HTTP 422\)/,
 	secrets: [CALLBACK_TOKEN],
 	async run(answer, seen) {
@@ -478,13 +523,10 @@ const errorShape: Shape = {
 		};
 		try {
 			await captioningApiCall.call(ctx, request);
-			return { ok: true, decision: 'answered' };
+			return { ok: true, value: { answered: true }, warnings: [] };
 		} catch (error) {
 			return failure(error, seen);
 		}
-	},
-	invariant(outcome) {
-		expectTrue(!outcome.ok, 'a refusal stays a refusal');
 	},
 };
 
@@ -502,17 +544,24 @@ const rateShape: Shape = {
 		body: { errors: [{ status: '429', code: 'rate_limited', title: 'rate limited' }] },
 	},
 	used: ['headers.retry-after', 'headers.x-ratelimit-remaining', 'headers.x-ratelimit-reset'],
+	expected: { retryAfterMs: 2000, remaining: 0, resetAtMs: NOW + 3000 },
+	// without them the transport backs off, and pauses for nothing announced
+	optional: ['retryAfterMs', 'remaining', 'resetAtMs'],
 	words: /rate limit/,
 	secrets: [],
 	async run(answer) {
 		const headers = asHeaders(answer.headers);
+		const retryAfterMs = readRetryAfter(headerValue(headers, 'retry-after'), NOW);
+		const announced = readAnnouncement(headers, NOW);
 		const delay = retryDelayMs('POST', { status: 429, headers }, 1, NOW);
-		const pause = planPause(pauseBeforeNextRequest(readAnnouncement(headers, NOW), NOW), 0);
+		agree(delay === Math.max(1000, retryAfterMs ?? 1000), `a retry delay of ${delay} ms`);
+		const pause = planPause(pauseBeforeNextRequest(announced, NOW), 0);
+		agree(pause.kind === 'go' || (pause.ms ?? 0) <= 60_000, 'a pause within the budget');
 		// the whole loop with a clock of its own: a 429 with these headers, then an answer; it always ends
 		const clock = { now: NOW };
 		const slept: number[] = [];
 		let sent = 0;
-		const ended = await sendPaced(
+		await sendPaced(
 			async () => {
 				sent++;
 				if (sent > 1) return { headers: {} as Record<string, string> };
@@ -530,105 +579,208 @@ const rateShape: Shape = {
 					clock.now += ms;
 				},
 			},
-		).then(
-			() => 'answered',
-			(e: Error) => e.name,
-		);
-		return { ok: true, decision: { delay, pause, ended, sent, slept } };
-	},
-	invariant(outcome) {
-		const d = (
-			outcome as {
-				decision: { delay: number; pause: { kind: string; ms?: number }; slept: number[] };
-			}
-		).decision;
-		expectTrue(Number.isFinite(d.delay) && d.delay >= 1000, 'a retry delay of at least 1 s');
-		expectTrue(
-			d.pause.kind === 'go' || (d.pause.ms ?? 0) <= 60_000,
-			'a pause within the budget, never a refusal',
-		);
-		expectTrue(d.slept.reduce((a, b) => a + b, 0) <= 60_000, 'waits within the budget');
+		).catch(() => undefined);
+		agree(slept.reduce((a, b) => a + b, 0) <= 60_000, 'waits within the budget');
+		return {
+			ok: true,
+			value: { retryAfterMs, remaining: announced?.remaining, resetAtMs: announced?.resetAtMs },
+			warnings: [],
+		};
 	},
 };
 
 // ---- deliveries ------------------------------------------------------------------------------------------------
 
-const EVENT: Json = {
-	data: {
-		id: '0b9d8c7e-1f2a-4b3c-9d8e-7f6a5b4c3d2e',
-		type: 'webhook_event',
-		attributes: {
-			created_at: '2026-01-01T00:00:00.000Z',
-			event_type: 'transcription.transcribed',
-			uri: CALLBACK_URI,
-		},
-		relationships: { subject: { data: { id: 't-1', type: 'transcription' } } },
+const SUBJECT = /included resources|with the id|transcription's id|names no subject|no attributes/;
+const fileUrl = (id: string, name: string) =>
+	`${BASE_URL}/files/${id}/${name}?expires=1&signature=s`;
+const transcription = (id: Json, type: string, title: string): Json => ({
+	id,
+	type,
+	attributes: {
+		title,
+		duration: 12.5,
+		average_confidence: 0.93,
+		media: { url: `${BASE_URL}/media/${id}/media.wav?expires=1&signature=s` },
+		transcriptions: [
+			{ format: 'vtt', url: fileUrl(String(id), 'a.vtt') },
+			{ format: 'google_stt', url: fileUrl(String(id), 'a.json') },
+		],
 	},
-	included: [
-		{
-			id: 't-1',
-			type: 'transcription',
-			attributes: {
-				title: 'Quarterly update',
-				duration: 12.5,
-				average_confidence: 0.93,
-				media: { url: `${BASE_URL}/media/t-1/media.wav?expires=1&signature=s` },
-				transcriptions: [
-					{ format: 'vtt', url: `${BASE_URL}/files/t-1/a.vtt?expires=1&signature=s` },
-				],
-			},
-		},
-	],
-};
+});
+const eventData = (id: Json, eventType: string, subject: Json, type = 'webhook_event'): Json => ({
+	id,
+	type,
+	attributes: { created_at: '2026-01-01T00:00:00.000Z', event_type: eventType, uri: CALLBACK_URI },
+	relationships: { subject: { data: subject } },
+});
+const EVENT_ID = '0b9d8c7e-1f2a-4b3c-9d8e-7f6a5b4c3d2e';
+const ATTRIBUTES_USED = [
+	'title',
+	'duration',
+	'average_confidence',
+	'transcriptions',
+	'transcriptions.*',
+	'transcriptions.*.format',
+	'transcriptions.*.url',
+];
+const DELIVERY_USED = [
+	'body.data',
+	'body.data.id',
+	'body.data.attributes',
+	'body.data.attributes.event_type',
+	'body.data.relationships',
+	'body.data.relationships.subject',
+	'body.data.relationships.subject.data',
+	'body.data.relationships.subject.data.id',
+	'body.data.relationships.subject.data.type',
+	'body.included',
+	'body.included.*',
+	'body.included.*.id',
+	'body.included.*.type',
+	'body.included.*.attributes',
+	...under('body.included.*.attributes', ATTRIBUTES_USED),
+];
 
 let deliveries = 0;
-const eventShape: Shape = {
-	name: 'webhook event (delivery)',
-	answer: { headers: { 'content-type': 'application/json' }, body: EVENT },
-	used: ['body.data', 'body.data.id', 'body.data.attributes', 'body.data.attributes.event_type'],
-	words: /data\.id/,
-	secrets: [CALLBACK_TOKEN],
-	async run(answer, seen) {
-		deliveries++;
-		const list: { value?: string } = {};
-		const dedupe: DedupeAccess = {
-			key: `property-${deliveries}`,
-			read: () => list.value,
-			write: (value) => (list.value = value),
-			answered: () => undefined,
-			onAnswered: () => {},
-		};
-		const decision = receiveNow(
-			{
-				registration: 'api',
-				manualToken: '',
-				registeredTokenHash: hashToken(CALLBACK_TOKEN),
-				givenToken: CALLBACK_TOKEN,
-				contentType: String(asHeaders(answer.headers)['content-type'] ?? ''),
-				rawBody: Buffer.from(JSON.stringify(answer.body)),
-				selectedEvents: ['transcription.transcribed'],
-				options: {},
-			},
-			dedupe,
-			{ nowMs: () => NOW },
-		);
-		if (decision.kind === 'reject') return { ok: false, message: decision.message };
-		if (decision.kind !== 'start') return { ok: true, decision: { kind: decision.kind } };
-		// the item passes members through as they came (A14): only what decides is compared
-		seen.push(JSON.stringify(decision.item));
-		const { eventId, eventType } = decision.item.json;
-		return { ok: true, decision: { kind: 'start', eventId, eventType } };
-	},
+function deliveryShape(
+	name: string,
+	body: Json,
+	expected: Record<string, unknown>,
+	oracle: Partial<Oracle> = {},
+): Shape {
+	return {
+		name,
+		answer: { headers: { 'content-type': 'application/json' }, body },
+		used: DELIVERY_USED,
+		expected,
+		fields: {
+			transcriptionId: SUBJECT,
+			title: new RegExp(`title|${SUBJECT.source}`),
+			duration: new RegExp(`duration|${SUBJECT.source}`),
+			averageConfidence: new RegExp(`average_confidence|${SUBJECT.source}`),
+			files: new RegExp(`file|${SUBJECT.source}`),
+		},
+		// null: no confidence yet (a created event)
+		optional: ['averageConfidence'],
+		// a file entry dropped is a transcription with fewer files
+		lists: ['body.included.*.attributes.transcriptions'],
+		words: /data\.id|event_type/,
+		secrets: [CALLBACK_TOKEN],
+		...oracle,
+		async run(answer, seen) {
+			deliveries++;
+			const list: { value?: string } = {};
+			const dedupe: DedupeAccess = {
+				key: `property-${deliveries}`,
+				read: () => list.value,
+				write: (value) => (list.value = value),
+				answered: () => undefined,
+				onAnswered: () => {},
+			};
+			const decision = receiveNow(
+				{
+					registration: 'api',
+					manualToken: '',
+					registeredTokenHash: hashToken(CALLBACK_TOKEN),
+					givenToken: CALLBACK_TOKEN,
+					contentType: contentType(answer),
+					rawBody: Buffer.from(JSON.stringify(answer.body)),
+					selectedEvents: EVENTS,
+					options: {},
+				},
+				dedupe,
+				{ nowMs: () => NOW },
+			);
+			// an event without a selected type is acknowledged and starts nothing: named, as a refusal is
+			if (decision.kind === 'reject' || decision.kind === 'ignore') {
+				return { ok: false, message: `${decision.kind}: ${decision.message}` };
+			}
+			if (decision.kind !== 'start') throw new Error(`a first delivery was a ${decision.kind}`);
+			const json = decision.item.json;
+			seen.push(JSON.stringify(json));
+			const { eventId, eventType, transcriptionId, title, duration, averageConfidence, files } =
+				json;
+			return {
+				ok: true,
+				value: { eventId, eventType, transcriptionId, title, duration, averageConfidence, files },
+				warnings: Array.isArray(json.warnings) ? json.warnings.map(String) : [],
+			};
+		},
+	};
+}
+
+const TRANSCRIBED = {
+	eventId: EVENT_ID,
+	eventType: 'transcription.transcribed',
+	transcriptionId: '1042',
+	title: 'Quarterly update',
+	duration: 12.5,
+	averageConfidence: 0.93,
+	files: { vtt: fileUrl('1042', 'a.vtt'), google_stt: fileUrl('1042', 'a.json') },
 };
+
+const deliveryShapes: Shape[] = [
+	// the subject among other resources: another transcription first, and a media resource with the same id
+	deliveryShape(
+		'webhook event (transcribed, among other resources)',
+		{
+			data: eventData(EVENT_ID, 'transcription.transcribed', { id: '1042', type: 'transcription' }),
+			included: [
+				transcription('1041', 'transcription', 'An earlier transcription'),
+				{ id: '1042', type: 'media', attributes: { title: 'The media', duration: 99 } },
+				transcription('1042', 'transcription', 'Quarterly update'),
+			],
+		},
+		TRANSCRIBED,
+	),
+	// Rails' jsonapi-resources: plural kebab types, integer ids
+	deliveryShape(
+		'webhook event (Rails: plural types, integer ids)',
+		{
+			data: eventData(
+				1_766_000_001,
+				'transcription.transcribed',
+				{ id: 1042, type: 'transcriptions' },
+				'webhook-events',
+			),
+			included: [transcription(1042, 'transcriptions', 'Quarterly update')],
+		},
+		{ ...TRANSCRIBED, eventId: '1766000001' },
+	),
+	// before transcribing: no files yet, no confidence yet; neither is a warning
+	deliveryShape(
+		'webhook event (created: no files yet)',
+		{
+			data: eventData(EVENT_ID, 'transcription.created', { id: '1042', type: 'transcription' }),
+			included: [
+				{
+					id: '1042',
+					type: 'transcription',
+					attributes: {
+						title: 'Quarterly update',
+						duration: 12.5,
+						average_confidence: null,
+						media: { url: `${BASE_URL}/media/1042/media.wav` },
+						transcriptions: [],
+					},
+				},
+			],
+		},
+		{
+			...TRANSCRIBED,
+			eventType: 'transcription.created',
+			averageConfidence: null,
+			files: {},
+		},
+		{ values: [['body.included.0.attributes.average_confidence', ['number']]] },
+	),
+];
 
 export const SHAPES: Shape[] = [
 	...tokenShapes,
 	...endpointShapes,
 	errorShape,
 	rateShape,
-	eventShape,
+	...deliveryShapes,
 ];
-
-function expectTrue(condition: boolean, what: string): void {
-	if (!condition) throw new Error(`expected ${what}`);
-}

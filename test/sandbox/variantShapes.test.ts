@@ -12,6 +12,7 @@ import {
 	encodeNumbers,
 	eventIdAllocator,
 	type FlatEndpoint,
+	includedResources,
 	listAnswer,
 	nonDefaultVariants,
 	pageUrl,
@@ -19,6 +20,7 @@ import {
 	parseVariantArgs,
 	parseVariantPatch,
 	readAnswer,
+	resourceType,
 	retryAfterValue,
 	rotatesRefreshTokens,
 	tokenAnswerBody,
@@ -53,6 +55,8 @@ describe('the table and its parsing', () => {
 			numbers: 'number',
 			'token-answer': 'contract',
 			members: 'contract',
+			'resource-types': 'singular',
+			included: 'subject',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
@@ -112,12 +116,25 @@ describe('webhook-endpoint answers', () => {
 		['location', { status: 201, headers: { location: SELF } }],
 		['empty', { status: 201 }],
 		['no-content', { status: 204 }],
+		[
+			'root-key',
+			{
+				status: 201,
+				body: { webhook_endpoint: e1 },
+				contentType: 'application/json; charset=utf-8',
+			},
+		],
 	] as const)('creationAnswer %s', (variant, answer) => {
 		expect(creationAnswer(variant, e1, SELF)).toEqual(answer);
 	});
 
-	test('readAnswer: a JSON:API document or the flat object', () => {
+	test('readAnswer: a JSON:API document, the flat object, or it under the root key', () => {
 		expect(readAnswer('jsonapi', e1, SELF).body).toEqual({ data: jsonApi });
+		expect(readAnswer('root-key', e1, SELF)).toEqual({
+			status: 200,
+			body: { webhook_endpoint: e1 },
+			contentType: 'application/json; charset=utf-8',
+		});
 		expect(readAnswer('flat', e1, SELF)).toEqual({
 			status: 200,
 			body: e1,
@@ -167,6 +184,14 @@ describe('webhook-endpoint answers', () => {
 			body: four,
 			contentType: 'application/json; charset=utf-8',
 		});
+		const rooted = listAnswer(
+			{ resource: 'root-key', list: 'single' },
+			four,
+			page,
+			COLLECTION,
+			selfOf,
+		);
+		expect(rooted.body).toEqual({ webhook_endpoints: four });
 	});
 
 	test('listAnswer paged: next on every page but the last, also when the last page is full', () => {
@@ -261,6 +286,29 @@ describe('members: the loose reading of endpoint resources', () => {
 			...extras,
 		});
 		expect(withMembers('loose', page).body).toEqual([loose(3), loose('e-1')]);
+	});
+
+	test('under a Rails root key, the resources inside it', () => {
+		const one = withMembers('loose', creationAnswer('root-key', endpoint('7'), SELF));
+		expect(one.body).toEqual({
+			webhook_endpoint: {
+				id: 7,
+				callback_uri: 'http://127.0.0.1/7',
+				enabled_events: ['transcription.created'],
+				Created_At: '2025-01-01T00:00:00.000Z',
+				...extras,
+			},
+		});
+		const list = listAnswer(
+			{ resource: 'root-key', list: 'single' },
+			[endpoint('3')],
+			{ number: 1, size: 2 },
+			COLLECTION,
+			selfOf,
+		);
+		expect(withMembers('loose', list).body).toEqual({
+			webhook_endpoints: [expect.objectContaining({ id: 3, Created_At: expect.any(String) })],
+		});
 	});
 
 	test('empty answers stay empty; links.next of a page is kept', () => {
@@ -364,6 +412,41 @@ describe('token refusals and the rate limit', () => {
 });
 
 describe('deliveries', () => {
+	test('resourceType: as 2.3 and 2.4 show it, plural, or capitalised', () => {
+		expect(
+			['webhook_event', 'transcription', 'media_object'].map((type) => [
+				resourceType('singular', type),
+				resourceType('plural', type),
+				resourceType('capitalised', type),
+			]),
+		).toEqual([
+			['webhook_event', 'webhook_events', 'WebhookEvent'],
+			['transcription', 'transcriptions', 'Transcription'],
+			['media_object', 'media_objects', 'MediaObject'],
+		]);
+	});
+
+	test('includedResources: the subject alone, among its media and user, or without it', () => {
+		const subject = { id: 't1', type: 'Transcription', attributes: { title: 't' } };
+		const related = { mediaUrl: 'http://sb/media/t1/media.wav?s=1', userId: 'client-1' };
+		expect(includedResources('subject', 'capitalised', subject, related)).toEqual([subject]);
+		const media = {
+			id: 't1',
+			type: 'MediaObject',
+			attributes: { url: related.mediaUrl, content_type: 'audio/wav' },
+		};
+		const user = { id: 'client-1', type: 'User', attributes: { name: 'Sandbox user' } };
+		expect(includedResources('related', 'capitalised', subject, related)).toEqual([
+			media,
+			subject,
+			user,
+		]);
+		expect(includedResources('without-subject', 'capitalised', subject, related)).toEqual([
+			media,
+			user,
+		]);
+	});
+
 	test('deliveryContentType', () => {
 		expect(deliveryContentType('json')).toBe('application/json; charset=utf-8');
 		expect(deliveryContentType('jsonapi')).toBe('application/vnd.api+json');

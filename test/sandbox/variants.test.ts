@@ -65,21 +65,29 @@ const control = (path: string, body?: unknown) =>
 	});
 
 describe('create: the answer of POST /webhook_endpoints', () => {
-	test('flat: 201 with a flat object {id, callback_uri, enabled_events, created_at} and no Location', async () => {
-		await play({ create: 'flat' });
-		const res = await create();
-		expect(res.status).toBe(201);
-		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-		expect(res.headers.get('location')).toBeNull();
-		const body = await json(res);
-		expect(body).toEqual({
-			id: expect.stringMatching(UUID),
-			callback_uri: `${receiver.url}/hook`,
-			enabled_events: EVENTS,
-			created_at: expect.stringMatching(ISO_MS_UTC),
-		});
-		expect((await get(`/webhook_endpoints/${body.id}`)).status).toBe(200);
-	});
+	test.each([
+		['flat', (endpoint: object) => endpoint],
+		['root-key', (endpoint: object) => ({ webhook_endpoint: endpoint })],
+	] as const)(
+		'%s: 201 with a flat object {id, callback_uri, enabled_events, created_at} (under a Rails root key) and no Location',
+		async (variant, shape) => {
+			await play({ create: variant });
+			const res = await create();
+			expect(res.status).toBe(201);
+			expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+			expect(res.headers.get('location')).toBeNull();
+			const body = await json(res);
+			const endpoint = {
+				id: expect.stringMatching(UUID),
+				callback_uri: `${receiver.url}/hook`,
+				enabled_events: EVENTS,
+				created_at: expect.stringMatching(ISO_MS_UTC),
+			};
+			expect(body).toEqual(shape(endpoint));
+			const { id } = variant === 'flat' ? body : body.webhook_endpoint;
+			expect((await get(`/webhook_endpoints/${id}`)).status).toBe(200);
+		},
+	);
 
 	test('location: 201 with an empty body and a Location that reads the new endpoint', async () => {
 		await play({ create: 'location' });
@@ -119,6 +127,36 @@ describe('create: the answer of POST /webhook_endpoints', () => {
 			expect(receiver.received).toHaveLength(2);
 		},
 	);
+});
+
+describe('resource: root-key, the flat objects under Rails root keys', () => {
+	test('resource=root-key: GET one is {"webhook_endpoint": {…}}, GET list {"webhook_endpoints": […]}', async () => {
+		await play({ resource: 'root-key', members: 'loose' });
+		await create('/first');
+		const res = await get('/webhook_endpoints');
+		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		const list = await json(res);
+		expect(Object.keys(list)).toEqual(['webhook_endpoints']);
+		// with members=loose, the resources under the root key are loosened as ever
+		const [first] = list.webhook_endpoints;
+		expect(first).toMatchObject({
+			id: 1,
+			callback_uri: `${receiver.url}/first`,
+			description: null,
+		});
+		const one = await json(await get(`/webhook_endpoints/${first.id}`));
+		expect(one).toEqual({ webhook_endpoint: first });
+	});
+
+	test('resource=root-key with list=paged: each page under the root key, the next one in a Link header', async () => {
+		await play({ resource: 'root-key', list: 'paged' });
+		for (const path of ['/a', '/b', '/c']) await create(path);
+		const res = await get('/webhook_endpoints');
+		expect((await json(res)).webhook_endpoints).toHaveLength(2);
+		expect(res.headers.get('link')).toBe(
+			`<${sandbox.url}/webhook_endpoints?page%5Bnumber%5D=2&page%5Bsize%5D=2>; rel="next"`,
+		);
+	});
 });
 
 describe('manage: reads, lists and deletes of webhook endpoints', () => {
@@ -628,6 +666,65 @@ describe('numbers: duration and average_confidence in deliveries', () => {
 	});
 });
 
+describe('resource-types and included: the JSON:API resources of deliveries', () => {
+	const deliveries = async (variants: Partial<Variants>) => {
+		await play(variants);
+		await create();
+		const { transcription } = await sandbox.transcribe();
+		await sandbox.idle();
+		return {
+			transcription,
+			bodies: receiver.received.map((r) => JSON.parse(r.body)),
+		};
+	};
+
+	test.each([
+		['plural', 'webhook_events', 'transcriptions'],
+		['capitalised', 'WebhookEvent', 'Transcription'],
+		['singular', 'webhook_event', 'transcription'],
+	] as const)(
+		'resource-types=%s: data.type %s, the subject and its resource %s',
+		async (variant, event, subject) => {
+			const { transcription, bodies } = await deliveries({ 'resource-types': variant });
+			expect(bodies).toHaveLength(2);
+			for (const body of bodies) {
+				expect(body.data.type).toBe(event);
+				expect(body.data.relationships.subject.data).toEqual({
+					id: transcription.id,
+					type: subject,
+				});
+				expect(body.included).toEqual([
+					expect.objectContaining({ id: transcription.id, type: subject }),
+				]);
+			}
+		},
+	);
+
+	test('included=related: its media under the transcription’s own id first, the transcription, then its user', async () => {
+		const { transcription, bodies } = await deliveries({
+			included: 'related',
+			'resource-types': 'plural',
+		});
+		for (const body of bodies) {
+			expect(body.included.map((r: { id: string; type: string }) => [r.type, r.id])).toEqual([
+				['media_objects', transcription.id],
+				['transcriptions', transcription.id],
+				['users', DEFAULT_CLIENT.clientId],
+			]);
+			expect(body.included[0].attributes.url).toMatch(/\/media\/.+\/media\.wav\?/);
+		}
+		expect(bodies[1].included[1].attributes.transcriptions).toHaveLength(2);
+	});
+
+	test('included=without-subject: the related resources, and no transcription', async () => {
+		const { transcription, bodies } = await deliveries({ included: 'without-subject' });
+		for (const body of bodies) {
+			expect(body.data.relationships.subject.data.id).toBe(transcription.id);
+			expect(body.included.map((r: { type: string }) => r.type)).toEqual(['media_object', 'user']);
+		}
+	});
+});
+
 describe('Choosing variants', () => {
 	test('startSandbox({ variants }) plays them, sandbox.variants and GET /_sandbox/variants report them', async () => {
 		await play({ create: 'flat', manage: 'absent-405' });
@@ -642,7 +739,7 @@ describe('Choosing variants', () => {
 		await expect(
 			startSandbox({ variants: { create: 'xml' as Variants['create'] } }),
 		).rejects.toThrow(
-			'Unknown value "xml" for variant dimension "create". Allowed: jsonapi, flat, location, empty, no-content (default jsonapi).',
+			'Unknown value "xml" for variant dimension "create". Allowed: jsonapi, flat, location, empty, no-content, root-key (default jsonapi).',
 		);
 	});
 
@@ -675,7 +772,7 @@ describe('Choosing variants', () => {
 	test.each([
 		[
 			{ colour: 'red' },
-			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members.',
+			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members, resource-types, included.',
 		],
 		[
 			{ create: 'flat', manage: 'absent-500' },

@@ -12,7 +12,10 @@ import {
 	readId,
 	readOAuthError,
 	readResetAt,
+	readExpiresIn,
 	readText,
+	recordIn,
+	sameResourceType,
 	tokenAnswerSchema,
 } from '../../nodes/Captioning/shared/schemas';
 
@@ -53,7 +56,86 @@ describe('the readers', () => {
 	});
 });
 
+describe('sameResourceType: one rule for JSON:API types and the members named after them', () => {
+	test('case, snake, kebab and camel spellings, singular and plural, are one type', () => {
+		for (const type of [
+			'transcription',
+			'transcriptions',
+			'Transcription',
+			'TRANSCRIPTIONS',
+			' transcription ',
+		]) {
+			expect([type, sameResourceType(type, 'transcription')]).toEqual([type, true]);
+		}
+		for (const type of [
+			'webhook_event',
+			'webhook_events',
+			'webhook-events',
+			'webhookEvents',
+			'WebhookEvent',
+			'WEBHOOK_EVENTS',
+			'webhook.event',
+		]) {
+			expect([type, sameResourceType(type, 'webhook_event')]).toEqual([type, true]);
+			expect([type, sameResourceType(type, 'webhook-endpoints')]).toEqual([type, false]);
+		}
+		expect(sameResourceType('webhookEndpoints', 'webhook_endpoint')).toBe(true);
+		// plural endings: -ies, -es after s/x/z/ch/sh, and words that end in s of their own
+		expect(sameResourceType('categories', 'category')).toBe(true);
+		expect(sameResourceType('statuses', 'status')).toBe(true);
+		expect(sameResourceType('batches', 'batch')).toBe(true);
+		expect(sameResourceType('media', 'media')).toBe(true);
+	});
+
+	test('another word, an empty or absent type, or no string, is not the type', () => {
+		for (const other of [
+			'transcript',
+			'webhook',
+			'transcription_file',
+			'',
+			'  ',
+			'_',
+			null,
+			undefined,
+			7,
+			['transcription'],
+		]) {
+			expect([other, sameResourceType(other, 'transcription')]).toEqual([other, false]);
+		}
+		expect(sameResourceType('event', 'webhook_event')).toBe(false);
+	});
+});
+
+describe('recordIn: the record an answer holds', () => {
+	const record = { id: '1', callback_uri: 'https://x' };
+
+	test('data, a member named after the resource, or the answer itself', () => {
+		expect(recordIn({ data: record }, 'webhook_endpoint')).toBe(record);
+		expect(recordIn({ webhook_endpoint: record }, 'webhook_endpoint')).toBe(record);
+		expect(recordIn({ WebhookEndpoint: record, meta: {} }, 'webhook_endpoint')).toBe(record);
+		expect(recordIn(record, 'webhook_endpoint')).toBe(record);
+		expect(recordIn({ webhook_endpoint: { data: record } }, 'webhook_endpoint')).toBe(record);
+	});
+
+	test('a member of another name, or one that holds no object, is not unwrapped; at most three levels', () => {
+		const other = { endpoint: record };
+		expect(recordIn(other, 'webhook_endpoint')).toBe(other);
+		const list = { webhook_endpoint: [record] };
+		expect(recordIn(list, 'webhook_endpoint')).toBe(list);
+		expect(recordIn('text', 'webhook_endpoint')).toBe('text');
+		const deep = { data: { data: { data: { data: record } } } };
+		expect(recordIn(deep, 'webhook_endpoint')).toEqual({ data: record });
+	});
+});
+
 describe('the token answer', () => {
+	test('readExpiresIn: seconds from a positive number or a string that spells one', () => {
+		expect([3600, '3600', ' 7200.5 ', 1].map(readExpiresIn)).toEqual([3600, 3600, 7200.5, 1]);
+		for (const none of [0, '0', -5, 'soon', null, undefined, true, [3600], { seconds: 3600 }]) {
+			expect(readExpiresIn(none)).toBeUndefined();
+		}
+	});
+
 	test('only access_token can fail it; the rest is read by need and nothing else is kept', () => {
 		expect(
 			tokenAnswerSchema.parse({

@@ -177,47 +177,70 @@ describe('flattenEvent', () => {
 		});
 	});
 
+	const AT = 'included[0].attributes';
+
 	test.each([
-		['text', 'about 5 minutes'],
-		['an empty string', ''],
-		['a decimal comma', '12,5'],
-		['a boolean', true],
-		['an object', { value: 12.5, unit: 's' }],
-		['a confidence above 1', 7],
-	])('a duration that is %s passes as it came', (_name, sent) => {
-		expect(flatten(withAttributes({ duration: sent, average_confidence: sent }))).toMatchObject({
-			duration: sent,
-			averageConfidence: sent,
-		});
+		['text', 'about 5 minutes', 'text'],
+		['an empty string', '', 'empty'],
+		['a decimal comma', '12,5', 'text'],
+		['a boolean', true, 'a boolean'],
+		['an object', { value: 12.5, unit: 's' }, 'an object'],
+	])('a duration that is %s passes as it came, and the item says so', (_name, sent, what) => {
+		const item = flatten(withAttributes({ duration: sent, average_confidence: sent }));
+		expect(item).toMatchObject({ duration: sent, averageConfidence: sent });
+		expect(item.warnings).toEqual([
+			`The transcription's duration (${AT}.duration) is ${what}: it is passed as it came.`,
+			`The transcription's average_confidence (${AT}.average_confidence) is ${what}: it is passed as it came.`,
+		]);
 	});
 
-	test('nulls, missing parts and values of other types pass as they came (missing ones as null)', () => {
+	test('a confidence above 1 is a number: passed without a word', () => {
+		const item = flatten(withAttributes({ average_confidence: 7 }));
+		expect(item.averageConfidence).toBe(7);
+		expect(item.warnings).toBeUndefined();
+	});
+
+	test('a missing or null title or duration is null, and said; a null or missing confidence is not yet known', () => {
 		const body = sampleEvent();
 		const attributes = body.included[0].attributes as Record<string, unknown>;
-		attributes.title = 42;
+		attributes.title = null;
 		attributes.media = null;
 		delete attributes.duration;
 		attributes.average_confidence = null;
 		(body.data.attributes as Record<string, unknown>).created_at = 'Wed, 01 Jan 2025 00:00:00 GMT';
 		expect(flatten(body)).toMatchObject({
 			createdAt: 'Wed, 01 Jan 2025 00:00:00 GMT',
-			title: 42,
+			title: null,
 			duration: null,
 			averageConfidence: null,
 			mediaUrl: null,
+			warnings: [
+				`The transcription's title (${AT}.title) is null: it is null.`,
+				`The transcription's duration (${AT}.duration) is missing: it is null.`,
+			],
 		});
+		delete attributes.average_confidence;
+		expect(flatten(body).warnings).toHaveLength(2);
+	});
+
+	test('a title that is not text passes as it came, and is said', () => {
+		const title = { en: 'Board', fr: 'Conseil' };
+		const item = flatten(withAttributes({ title }));
+		expect(item.title).toEqual(title);
+		expect(item.warnings).toEqual([
+			`The transcription's title (${AT}.title) is an object: it is passed as it came.`,
+		]);
+		expect(flatten(withAttributes({ title: '' }))).not.toHaveProperty('warnings');
 	});
 
 	test('a value nested deeper than an item should hold is null (Raw Body keeps it)', () => {
 		let deep: unknown = 'bottom';
 		for (let i = 0; i < 40; i++) deep = [deep];
 		expect(flatten(withAttributes({ title: deep })).title).toBeNull();
-		const shallow = { en: 'Board', fr: 'Conseil' };
-		expect(flatten(withAttributes({ title: shallow })).title).toEqual(shallow);
 	});
 
-	test('file entries: URLs as they came, entries without a text format left out', () => {
-		const files = flatten(
+	test('file entries: URLs as they came, entries without a text format left out, each said', () => {
+		const item = flatten(
 			withAttributes({
 				transcriptions: [
 					{ format: 'vtt', url: 'not a url' },
@@ -227,10 +250,21 @@ describe('flattenEvent', () => {
 					{ format: 7, url: 'https://x/seven' },
 					'junk',
 					null,
+					{ format: 'ttml', url: 7 },
 				],
 			}),
-		).files;
-		expect(files).toEqual({ vtt: 'not a url', dfxp: null, srt: null });
+		);
+		expect(item.files).toEqual({ vtt: 'not a url', dfxp: null, srt: null, ttml: 7 });
+		const files = `${AT}.transcriptions`;
+		expect(item.warnings).toEqual([
+			`The dfxp file's url (${files}[1].url) is null: files.dfxp is null.`,
+			`The srt file's url (${files}[2].url) is missing: files.srt is null.`,
+			`File 4 of the transcription (${files}[3]) has no format: it is left out of files.`,
+			`File 5 of the transcription (${files}[4]) has no format: it is left out of files.`,
+			`File 6 of the transcription (${files}[5]) has no format: it is left out of files.`,
+			`File 7 of the transcription (${files}[6]) has no format: it is left out of files.`,
+			`The ttml file's url (${files}[7].url) is a number: files.ttml is passed as it came.`,
+		]);
 	});
 
 	test('a format named __proto__ is an ordinary key', () => {
@@ -241,46 +275,152 @@ describe('flattenEvent', () => {
 		expect(Object.getPrototypeOf(item.files)).toBe(Object.prototype);
 	});
 
-	test('transcriptions that are not a list give no files', () => {
+	test('transcriptions that are not a list give no files, and say so; an empty list is no files yet', () => {
 		expect(flatten(withAttributes({ transcriptions: 'vtt' }))).toMatchObject({
 			files: {},
 			formats: [],
+			warnings: [`The transcription's files (${AT}.transcriptions) are text: files is empty.`],
+		});
+		expect(flatten(withAttributes({ transcriptions: [] }))).not.toHaveProperty('warnings');
+	});
+
+	test('a transcription without attributes: its fields are null, in one warning', () => {
+		const body = sampleEvent();
+		(body.included[0] as Record<string, unknown>).attributes = null;
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: TID,
+			title: null,
+			files: {},
+			warnings: [
+				'The transcription (included[0]) has no attributes (null): title, duration and files are empty.',
+			],
 		});
 	});
 
-	test('a transcription that is not in included leaves its fields null', () => {
+	test('a transcription that is not in included: its fields are empty, and the item says why', () => {
 		const body = sampleEvent({ eventType: 'transcription.created' });
 		body.included = [{ ...body.included[0], id: 'another' }];
 		expect(flatten(body)).toMatchObject({
 			transcriptionId: TID,
 			title: null,
+			duration: null,
 			files: {},
 			formats: [],
+			warnings: [
+				`The event's transcription (id "${TID}") is not among its included resources: title, duration and files are empty. Raw Body shows the event as it came.`,
+			],
 		});
 	});
 
-	test('other resources in included are passed over', () => {
+	test('the resource with the subject id, whatever its type is called', () => {
+		for (const type of ['transcriptions', 'Transcription', 'TRANSCRIPTIONS', 'transcription']) {
+			const body = sampleEvent();
+			body.included[0].type = type;
+			body.included.unshift({ ...body.included[0], id: 'another', attributes: {} } as never);
+			const item = flatten(body);
+			expect(item).toMatchObject({ transcriptionId: TID, title: 'Board meeting', duration: 61.5 });
+			expect(item.warnings).toBeUndefined();
+		}
+	});
+
+	test('the type tells apart resources that share the subject id', () => {
 		const body = sampleEvent();
 		body.included.unshift({ id: TID, type: 'media', attributes: { title: 'not this' } } as never);
 		expect(flatten(body).title).toBe('Board meeting');
+		expect(flatten(body).warnings).toBeUndefined();
+		// without a type, the resource with the subject id is still the one
+		delete (body.included[1] as Record<string, unknown>).type;
+		expect(flatten(body).title).toBe('Board meeting');
+		expect(flatten(body).warnings).toBeUndefined();
+		// the subject's own type decides: a subject of type media is the media resource
+		body.data.relationships.subject.data.type = 'Media';
+		expect(flatten(body).title).toBe('not this');
 	});
 
-	test('without a subject, the only transcription in included is the one', () => {
+	test('a resource with the subject id but of another type is not the transcription, and that is said', () => {
+		const body = sampleEvent();
+		body.included[0].type = 'media';
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: TID,
+			title: null,
+			files: {},
+			warnings: [
+				`The event's transcription (id "${TID}") is not among its included resources (included[0] is of type "media"): title, duration and files are empty. Raw Body shows the event as it came.`,
+			],
+		});
+	});
+
+	test('several resources with the subject id and no type: the first is read, and said', () => {
+		const body = sampleEvent();
+		delete (body.included[0] as Record<string, unknown>).type;
+		body.included.push({ ...body.included[0], attributes: {} } as never);
+		expect(flatten(body)).toMatchObject({
+			title: 'Board meeting',
+			warnings: [
+				`included holds 2 resources with the transcription's id "${TID}" and no type: the first (included[0]) was read.`,
+			],
+		});
+	});
+
+	test('several resources with the subject id, none a transcription: none is read, each is said', () => {
+		const body = sampleEvent();
+		body.included[0].type = 'media';
+		body.included.push({ ...body.included[0], type: 'user' });
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: TID,
+			title: null,
+			warnings: [
+				`The event's transcription (id "${TID}") is not among its included resources (included[0] is of type "media", included[1] is of type "user"): title, duration and files are empty. Raw Body shows the event as it came.`,
+			],
+		});
+	});
+
+	test('two transcriptions with the subject id: the first is read, and said', () => {
+		const body = sampleEvent();
+		body.included.push({
+			...body.included[0],
+			attributes: { ...body.included[0].attributes, title: 'A stale copy' },
+		});
+		expect(flatten(body)).toMatchObject({
+			title: 'Board meeting',
+			warnings: [
+				`included holds 2 transcriptions with the id "${TID}": the first (included[0]) was read.`,
+			],
+		});
+	});
+
+	test('without a subject id, the only transcription in included is the one, and that is said', () => {
 		const body = sampleEvent() as Record<string, unknown> & ReturnType<typeof sampleEvent>;
 		delete (body.data as Record<string, unknown>).relationships;
-		expect(flatten(body)).toMatchObject({ transcriptionId: null, title: 'Board meeting' });
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: TID,
+			title: 'Board meeting',
+			warnings: [
+				'The event names no subject (data.relationships.subject.data.id is missing): the only transcription in included (included[0]) was read.',
+			],
+		});
 		body.included.push({ ...body.included[0], id: 'second' });
-		expect(flatten(body)).toMatchObject({ title: null });
+		expect(flatten(body)).toMatchObject({
+			transcriptionId: null,
+			title: null,
+			warnings: [
+				'The event names no subject (data.relationships.subject.data.id is missing) and included holds 2 resources of type "transcription": title, duration and files are empty.',
+			],
+		});
 	});
 
-	test('a numeric subject id finds its transcription', () => {
+	test('a numeric subject id finds its transcription, and is given as its string, as eventId is', () => {
 		const body = sampleEvent();
 		(body.data.relationships.subject.data as Record<string, unknown>).id = 7;
 		body.included[0].id = '7';
-		expect(flatten(body)).toMatchObject({ transcriptionId: 7, title: 'Board meeting' });
+		expect(flatten(body)).toMatchObject({ transcriptionId: '7', title: 'Board meeting' });
+		(body.included[0] as Record<string, unknown>).id = 7;
+		(body.data.relationships.subject.data as Record<string, unknown>).id = '7';
+		expect(flatten(body)).toMatchObject({ transcriptionId: '7', title: 'Board meeting' });
+		expect(flatten(body).warnings).toBeUndefined();
 	});
 
-	test('an event with nothing but its id and type', () => {
+	test('an event with nothing but its id and type: every field empty, and why', () => {
 		expect(
 			flatten({ data: { id: 'x', attributes: { event_type: 'transcription.created' } } }),
 		).toEqual({
@@ -294,6 +434,9 @@ describe('flattenEvent', () => {
 			mediaUrl: null,
 			files: {},
 			formats: [],
+			warnings: [
+				'The event has no included resources (included is missing): title, duration and files are empty.',
+			],
 		});
 	});
 });

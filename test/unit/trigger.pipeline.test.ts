@@ -361,16 +361,36 @@ describe('benign oddities start, with everything passed through', () => {
 			mutate((e) => e.included.unshift({ id: 'm1', type: 'media', attributes: { title: 'no' } })),
 			{ title: 'Board meeting' },
 		],
-		['no included', mutate((e) => delete (e as Json).included), { title: null, formats: [] }],
+		[
+			'plural, capitalised types',
+			mutate((e) => {
+				e.data.relationships.subject.data.type = 'Transcriptions';
+				e.included[0].type = 'TRANSCRIPTIONS';
+			}),
+			{ title: 'Board meeting', duration: 61.5, formats: ['vtt', 'google_stt'] },
+		],
+		[
+			'no included',
+			mutate((e) => delete (e as Json).included),
+			{ title: null, formats: [], warnings: [expect.stringMatching(/no included resources/)] },
+		],
 		[
 			'the transcription not in included',
 			mutate((e) => (e.included[0].id = 'someone-else')),
-			{ transcriptionId: TID, title: null },
+			{
+				transcriptionId: TID,
+				title: null,
+				warnings: [expect.stringMatching(/is not among its included resources/)],
+			},
 		],
 		[
 			'no relationships',
 			mutate((e) => delete (e.data as Json).relationships),
-			{ transcriptionId: null, title: 'Board meeting' },
+			{
+				transcriptionId: TID,
+				title: 'Board meeting',
+				warnings: [expect.stringMatching(/names no subject/)],
+			},
 		],
 		[
 			'created_at in another format',

@@ -63,6 +63,23 @@ describe('readEndpoint', () => {
 });
 
 describe('readEndpointDocument', () => {
+	test('a record under a root key named after the resource, as Rails serializers write it', () => {
+		for (const key of [
+			'webhook_endpoint',
+			'webhookEndpoint',
+			'WebhookEndpoint',
+			'webhook-endpoints',
+		]) {
+			expect(readEndpointDocument({ [key]: flat() })).toEqual(normalised);
+			expect(readEndpointDocument({ [key]: { data: jsonApi() } })).toEqual(normalised);
+		}
+		expect(readEndpointDocument({ data: flat() })).toEqual(normalised);
+		expect(readEndpointDocument({ data: { data: jsonApi() } })).toEqual(normalised);
+		// another name, or a root key that holds no object, is no record
+		expect(readEndpointDocument({ endpoint: flat() })).toBeUndefined();
+		expect(readEndpointDocument({ webhook_endpoint: [flat()] })).toBeUndefined();
+	});
+
 	test('{data:{…}}, a flat object, or JSON text of either', () => {
 		expect(readEndpointDocument({ data: jsonApi() })).toEqual(normalised);
 		expect(readEndpointDocument(flat())).toEqual(normalised);
@@ -101,6 +118,11 @@ describe('idFromLocation', () => {
 		expect(idFromLocation('https://api.example.com/jobs/42')).toBeUndefined();
 		expect(idFromLocation('/queue/webhook_endpoints_jobs/7')).toBeUndefined();
 		expect(idFromLocation('/webhook_endpoints/42/deliveries/9')).toBeUndefined();
+		// a header that is no URI reference (JSON, a sentence) names nothing, though a URL parser would take it
+		expect(
+			idFromLocation('{"value":"https://api.example.com/webhook_endpoints/ep-1"}'),
+		).toBeUndefined();
+		expect(idFromLocation('see /webhook_endpoints/ep-1')).toBeUndefined();
 	});
 });
 
@@ -118,6 +140,13 @@ describe('createdEndpointId', () => {
 		);
 	});
 
+	test('a record under a Rails root key: the id the service gave', () => {
+		for (const key of ['webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint', 'data']) {
+			expect(createdEndpointId({ headers: {}, body: { [key]: flat('rails-7') } })).toBe('rails-7');
+			expect(createdEndpointId({ headers: {}, body: { [key]: flat(7) } })).toBe('7');
+		}
+	});
+
 	test('an empty 201 without Location, or a 204, gives none', () => {
 		expect(createdEndpointId({ headers: {}, body: '' })).toBeUndefined();
 		expect(createdEndpointId({ headers: {}, body: undefined })).toBeUndefined();
@@ -128,9 +157,12 @@ describe('createdEndpointId', () => {
 describe('createdEndpoint', () => {
 	const sent = { callbackUri: URI, events: ['transcription.transcribed'] };
 
-	test('a whole resource is read as it is', () => {
+	test('a whole resource is read as it is, under a root key too', () => {
 		expect(createdEndpoint({ headers: {}, body: { data: jsonApi() } }, sent)).toEqual(normalised);
 		expect(createdEndpoint({ headers: {}, body: flat() }, sent)).toEqual(normalised);
+		expect(createdEndpoint({ headers: {}, body: { webhook_endpoint: flat() } }, sent)).toEqual(
+			normalised,
+		);
 	});
 
 	test('an empty answer is completed with what was sent, the id from Location or null', () => {
@@ -187,7 +219,11 @@ describe('readEndpointPage', () => {
 					links: { next: 'https://api.example.com/webhook_endpoints?p=2' },
 				},
 			}),
-		).toEqual({ endpoints: [normalised], next: 'https://api.example.com/webhook_endpoints?p=2' });
+		).toEqual({
+			endpoints: [normalised],
+			unreadable: 0,
+			next: 'https://api.example.com/webhook_endpoints?p=2',
+		});
 		expect(
 			readEndpointPage({ headers: {}, body: { data: [], links: { next: { href: '/n' } } } })?.next,
 		).toBe('/n');
@@ -199,17 +235,34 @@ describe('readEndpointPage', () => {
 				headers: { link: '</webhook_endpoints?p=2>; rel="next"' },
 				body: [flat()],
 			}),
-		).toEqual({ endpoints: [normalised], next: '/webhook_endpoints?p=2' });
-		expect(readEndpointPage({ headers: {}, body: [flat()] })).toEqual({ endpoints: [normalised] });
+		).toEqual({ endpoints: [normalised], unreadable: 0, next: '/webhook_endpoints?p=2' });
+		expect(readEndpointPage({ headers: {}, body: [flat()] })).toEqual({
+			endpoints: [normalised],
+			unreadable: 0,
+		});
 		expect(readEndpointPage({ headers: {}, body: { data: [], links: { next: null } } })).toEqual({
 			endpoints: [],
+			unreadable: 0,
 		});
 	});
 
-	test('entries that are no endpoint are skipped; a body that is no list is none', () => {
-		expect(readEndpointPage({ headers: {}, body: [flat(), { id: 'x' }] })?.endpoints).toEqual([
-			normalised,
-		]);
+	test('a list under a root key named after the resource, as Rails serializers write it', () => {
+		for (const key of ['webhook_endpoints', 'webhookEndpoints', 'WebhookEndpoints']) {
+			expect(readEndpointPage({ headers: {}, body: { [key]: [flat()] } })?.endpoints).toEqual([
+				normalised,
+			]);
+		}
+		expect(readEndpointPage({ headers: {}, body: { endpoints: [flat()] } })).toBeUndefined();
+		expect(
+			readEndpointPage({ headers: {}, body: { data: { data: [flat()] } } })?.endpoints,
+		).toEqual([normalised]);
+	});
+
+	test('entries that are no endpoint are left out and counted; a body that is no list is none', () => {
+		expect(readEndpointPage({ headers: {}, body: [flat(), { id: 'x' }, 7] })).toEqual({
+			endpoints: [normalised],
+			unreadable: 2,
+		});
 		expect(readEndpointPage({ headers: {}, body: { data: jsonApi() } })).toBeUndefined();
 		expect(readEndpointPage({ headers: {}, body: '' })).toBeUndefined();
 	});
@@ -325,6 +378,30 @@ describe('collectEndpoints', () => {
 		);
 		expect(calls).toBe(1);
 		expect(loop.incomplete).toBeUndefined();
+	});
+
+	test('items that are no endpoint, on any page, are left out and said', async () => {
+		const result = await collectEndpoints(
+			async (path) =>
+				path === '/webhook_endpoints'
+					? { headers: {}, body: { data: [jsonApi('1'), { id: '2' }], links: { next: '?p=2' } } }
+					: { headers: {}, body: { data: [jsonApi('3'), 'x', null] } },
+			{ baseUrl: base },
+		);
+		expect(result.endpoints.map((e) => e.id)).toEqual(['1', '3']);
+		expect(result.skipped).toBe(
+			'3 items of the list are not a webhook endpoint (no callback_uri) and are left out',
+		);
+		expect(result.incomplete).toBeUndefined();
+		const one = await collectEndpoints(async () => ({ headers: {}, body: [flat(), {}] }), {
+			baseUrl: base,
+		});
+		expect(one.skipped).toBe(
+			'1 item of the list is not a webhook endpoint (no callback_uri) and is left out',
+		);
+		expect((await collectEndpoints(async () => page(['1']), { baseUrl: base })).skipped).toBe(
+			undefined,
+		);
 	});
 
 	test('an answer that is no list throws, naming the request', async () => {

@@ -39,6 +39,61 @@ export function readId(value: unknown): string | undefined {
 		: undefined;
 }
 
+// A JSON:API resource type, as servers spell it: `webhook_event`, `webhook-events`, `webhookEvents`,
+// `Transcription`, `TRANSCRIPTIONS` (Rails' jsonapi-resources pluralises and dasherises; others capitalise)
+function typeWords(type: string): string[] {
+	return type
+		.trim()
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.split(/[\s_.-]+/)
+		.filter(Boolean)
+		.map((word) => word.toLowerCase());
+}
+
+/** One word, or its English plural (-s, -es, -y to -ies). */
+function sameNoun(a: string, b: string): boolean {
+	const [one, other] = a.length <= b.length ? [a, b] : [b, a];
+	return (
+		other === one ||
+		other === `${one}s` ||
+		other === `${one}es` ||
+		(one.endsWith('y') && other === `${one.slice(0, -1)}ies`)
+	);
+}
+
+/**
+ * Whether `value` names the resource type `type`: case, word separators (snake, kebab, camel) and a plural
+ * ending set aside. The one rule wherever the nodes compare a JSON:API type or a member named after one.
+ */
+export function sameResourceType(value: unknown, type: string): boolean {
+	if (typeof value !== 'string') return false;
+	const words = typeWords(value);
+	const wanted = typeWords(type);
+	const last = words.length - 1;
+	return (
+		words.length > 0 &&
+		words.length === wanted.length &&
+		words.every((word, i) => (i < last ? word === wanted[i] : sameNoun(word, wanted[i])))
+	);
+}
+
+/**
+ * The record an answer holds: its `data` member (JSON:API), else a member named after the resource (a Rails
+ * serializer's root key: `{"webhook_endpoint": {…}}`), else the answer itself; unwrapped at most three times.
+ */
+export function recordIn(body: unknown, type: string): unknown {
+	let value = body;
+	for (let depth = 0; depth < 3 && isObject(value); depth++) {
+		const record = value;
+		const key = isObject(memberOf(record, 'data'))
+			? 'data'
+			: Object.keys(record).find((name) => sameResourceType(name, type) && isObject(record[name]));
+		if (key === undefined) break;
+		value = record[key];
+	}
+	return value;
+}
+
 /** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
 export function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body ?? undefined;
@@ -55,6 +110,12 @@ const byNeed = <T>(read: (value: unknown) => T | undefined) => z.unknown().trans
 
 // ---- the token endpoint (contract 2.1, 4.1, 4.2) ---------------------------------------------------------------
 
+/** A token's lifetime in seconds (`expires_in`): a positive number, or a string that spells one. */
+export function readExpiresIn(value: unknown): number | undefined {
+	const seconds = readCount(value);
+	return seconds !== undefined && seconds > 0 ? seconds : undefined;
+}
+
 /**
  * A token answer. Only `access_token` is required; `expires_in` counts when it is a positive number or a numeric
  * string; `refresh_token` when it is text (RFC 6749 section 6: without one, the client keeps the one it holds).
@@ -62,10 +123,7 @@ const byNeed = <T>(read: (value: unknown) => T | undefined) => z.unknown().trans
  */
 export const tokenAnswerSchema = z.object({
 	access_token: z.string().refine((value) => value.trim() !== '', { message: 'is empty' }),
-	expires_in: byNeed((value) => {
-		const seconds = readCount(value);
-		return seconds !== undefined && seconds > 0 ? seconds : undefined;
-	}),
+	expires_in: byNeed(readExpiresIn),
 	refresh_token: byNeed(readText),
 });
 export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;

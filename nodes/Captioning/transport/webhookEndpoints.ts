@@ -13,10 +13,21 @@ import {
 } from './index';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl } from '../shared/credentialValues';
-import { headerValue, isObject, memberOf, parseBody, readId, readText } from '../shared/schemas';
+import {
+	headerValue,
+	isObject,
+	memberOf,
+	parseBody,
+	readId,
+	readText,
+	recordIn,
+	sameResourceType,
+} from '../shared/schemas';
 import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
+/** The resource's JSON:API type, and the name of a Rails serializer's root key (`{"webhook_endpoint": {…}}`). */
+export const ENDPOINT_TYPE = 'webhook_endpoint';
 
 /** The path of one endpoint. */
 export const endpointPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
@@ -51,19 +62,25 @@ export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
 	};
 }
 
-/** The endpoint of a read answer: a JSON:API document (`{data:{…}}`) or the flat object itself. */
+/**
+ * The endpoint of a create or read answer: a JSON:API document (`{data:{…}}`), the record under a root key named
+ * after the resource (`webhook_endpoint`, `webhookEndpoint`), or the flat object itself.
+ */
 export function readEndpointDocument(body: unknown): WebhookEndpoint | undefined {
-	const parsed = parseBody(body);
-	const data = memberOf(parsed, 'data');
-	return readEndpoint(isObject(data) ? data : parsed);
+	return readEndpoint(recordIn(parseBody(body), ENDPOINT_TYPE));
 }
+
+/** What a create or read answer must hold, for the error that says it did not. */
+export const ITEM_SHAPE =
+	'Expected {"data": {"attributes": {"callback_uri": …}}}, an object with a callback_uri, or either under a root key named after the resource ({"webhook_endpoint": {…}}).';
 
 /**
  * The endpoint id a `Location` header names, absolute or relative: the segment after `webhook_endpoints`, and only
  * there (`/webhook_endpoints/42` → `42`; a Location elsewhere, say a job's, names no endpoint).
  */
 export function idFromLocation(location: string | undefined): string | undefined {
-	if (!location) return undefined;
+	// characters no URI reference holds: the header is something else (JSON, a sentence), and names no id
+	if (!location || /[\s"<>\\^`{|}]/.test(location.trim())) return undefined;
 	let pathname: string;
 	try {
 		pathname = new URL(location, 'http://relative.invalid/').pathname;
@@ -82,12 +99,15 @@ export function idFromLocation(location: string | undefined): string | undefined
 	}
 }
 
-/** The created endpoint's id: `data.id`, a top-level `id`, or the `Location` header's last segment; else none. */
+/**
+ * The created endpoint's id: the record's (`data.id`, under a root key, or top-level), a top-level `id`, or the
+ * `Location` header's last segment; else none.
+ */
 export function createdEndpointId(
 	response: Pick<ApiResponse, 'headers' | 'body'>,
 ): string | undefined {
 	const body = parseBody(response.body);
-	const id = readId(memberOf(memberOf(body, 'data'), 'id')) ?? readId(memberOf(body, 'id'));
+	const id = readId(memberOf(recordIn(body, ENDPOINT_TYPE), 'id')) ?? readId(memberOf(body, 'id'));
 	return id ?? idFromLocation(headerValue(response.headers, 'location'));
 }
 
@@ -121,20 +141,34 @@ export function nextFromLinkHeader(link: string | undefined): string | undefined
 
 interface EndpointPage {
 	endpoints: WebhookEndpoint[];
+	/** Items of the list that are no webhook endpoint (no callback_uri), left out. */
+	unreadable: number;
 	/** The next page's URL as the service gave it (`links.next` or a `Link` header), if any. */
 	next?: string;
+}
+
+/**
+ * The list in an answer: a bare array, `data`, or a member named after the resource (`webhook_endpoints`), each
+ * unwrapped at most three times, as recordIn does.
+ */
+function listIn(body: unknown, depth = 0): unknown {
+	if (Array.isArray(body) || !isObject(body)) return body;
+	const key = Object.hasOwn(body, 'data')
+		? 'data'
+		: Object.keys(body).find((name) => sameResourceType(name, ENDPOINT_TYPE));
+	const inner = key === undefined ? undefined : body[key];
+	return isObject(inner) && depth < 2 ? listIn(inner, depth + 1) : inner;
 }
 
 /** One page of the list: `{data:[…], links:{next}}` or a bare array (next page in a `Link` header). */
 export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>) {
 	const body = parseBody(response.body);
-	const items = Array.isArray(body) ? body : memberOf(body, 'data');
+	const items = listIn(body);
 	if (!Array.isArray(items)) return undefined;
 	const next = memberOf(memberOf(body, 'links'), 'next');
 	const linkNext = readText(isObject(next) ? memberOf(next, 'href') : next);
-	const page: EndpointPage = {
-		endpoints: items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined),
-	};
+	const endpoints = items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined);
+	const page: EndpointPage = { endpoints, unreadable: items.length - endpoints.length };
 	const nextUrl = linkNext ?? nextFromLinkHeader(headerValue(response.headers, 'link'));
 	if (nextUrl) page.next = nextUrl;
 	return page;
@@ -172,6 +206,8 @@ interface CollectedEndpoints {
 	endpoints: WebhookEndpoint[];
 	/** Why the list may be incomplete (a next page not followed); absent when every page was read. */
 	incomplete?: string;
+	/** Items left out because they are no webhook endpoint (no callback_uri), said; absent when there were none. */
+	skipped?: string;
 }
 
 /**
@@ -186,26 +222,36 @@ export async function collectEndpoints(
 	const maxPages = options.maxPages ?? MAX_LIST_PAGES;
 	const endpoints: WebhookEndpoint[] = [];
 	const visited = new Set<string>();
+	let unreadable = 0;
+	const collected = (list: WebhookEndpoint[], incomplete?: string): CollectedEndpoints => ({
+		endpoints: list,
+		...(incomplete ? { incomplete } : {}),
+		...(unreadable ? { skipped: skippedItems(unreadable) } : {}),
+	});
 	let path = ENDPOINTS_PATH;
 	for (let pages = 1; ; pages++) {
 		visited.add(path);
 		const page = readEndpointPage(await fetchPage(path));
 		if (!page) throw new UnexpectedListError(path);
 		endpoints.push(...page.endpoints);
+		unreadable += page.unreadable;
 		if (options.limit !== undefined && endpoints.length >= options.limit) {
-			return { endpoints: endpoints.slice(0, options.limit) };
+			return collected(endpoints.slice(0, options.limit));
 		}
-		if (!page.next) return { endpoints };
+		if (!page.next) return collected(endpoints);
 		const next = nextPagePath(page.next, `${baseUrl}${path}`, baseUrl);
-		if ('refused' in next) return { endpoints, incomplete: `${next.refused}, not followed` };
+		if ('refused' in next) return collected(endpoints, `${next.refused}, not followed`);
 		// a next link back to a page already read would loop for ever: the list has ended
-		if (visited.has(next.path)) return { endpoints };
+		if (visited.has(next.path)) return collected(endpoints);
 		if (pages >= maxPages) {
-			return { endpoints, incomplete: `the list goes on beyond ${maxPages} pages` };
+			return collected(endpoints, `the list goes on beyond ${maxPages} pages`);
 		}
 		path = next.path;
 	}
 }
+
+const skippedItems = (count: number) =>
+	`${count} item${count === 1 ? '' : 's'} of the list ${count === 1 ? 'is' : 'are'} not a webhook endpoint (no callback_uri) and ${count === 1 ? 'is' : 'are'} left out`;
 
 /** What a list answer must hold, for the error that says it did not. */
 export const LIST_SHAPE =

@@ -3,7 +3,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EVENT_TYPES } from '../shared/constants';
-import { describeIssues, eventIdSchema, readEventType } from '../shared/schemas';
+import {
+	describeIssues,
+	eventIdSchema,
+	isObject,
+	memberOf,
+	readEventType,
+	readId,
+	readText,
+	sameResourceType,
+} from '../shared/schemas';
 import type { Rejection } from './rejection';
 
 export interface EventHead {
@@ -16,9 +25,6 @@ export interface EventHead {
 export type EventResult = { ok: true; event: EventHead } | { ok: false; rejection: Rejection };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-const objectAt = (value: unknown): Json => (isObject(value) ? value : {});
 
 /** Reads the event's id and type, and nothing else: the id is required, the type decides what happens. */
 export function validateEvent(body: unknown, eventType = readEventType(body)): EventResult {
@@ -99,31 +105,182 @@ function asItIs(value: unknown): unknown {
 const DECIMAL = /^\s*-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 // JSON:API servers often send decimals as strings ("12.5"): they become numbers, so that $json.duration is a
-// number either way (Raw Body keeps the original); any other value passes as it came
-function asNumber(value: unknown): unknown {
-	if (typeof value === 'string' && DECIMAL.test(value)) {
-		const number = Number(value);
-		if (Number.isFinite(number)) return number;
-	}
-	return asItIs(value);
+// number either way (Raw Body keeps the original); undefined for anything else
+function readNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value !== 'string' || !DECIMAL.test(value)) return undefined;
+	const number = Number(value);
+	return Number.isFinite(number) ? number : undefined;
 }
 
-const sameId = (a: unknown, b: unknown) =>
-	(typeof a === 'string' || typeof a === 'number') && String(a) === String(b);
+/** What a member held, in the words of a warning. */
+function described(value: unknown): string {
+	if (value === undefined) return 'missing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return value.trim() === '' ? 'empty' : 'text';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
 
-/** The transcription the event is about: the subject's resource in `included`, else the only one. */
-function subjectTranscription(body: Json, subjectId: unknown): Json {
-	const included = Array.isArray(body.included) ? body.included : [];
-	const transcriptions = included.filter(
-		(resource): resource is Json => isObject(resource) && resource.type === 'transcription',
+const quoted = (text: string) => JSON.stringify(text.slice(0, 100));
+
+/** The resource type of the transcription an event is about, when its subject does not name one. */
+const TRANSCRIPTION_TYPE = 'transcription';
+const EMPTY = 'title, duration and files are empty';
+
+export interface Subject {
+	/** The subject's resource in `included`, and where it is (`included[2]`), when found. */
+	resource?: Json;
+	at?: string;
+	/** The subject's id: the event's reference, else the id of the resource read for it. */
+	id?: string;
+	warnings: string[];
+}
+
+/**
+ * The transcription the event is about: the `included` resource whose id is the subject's
+ * (`data.relationships.subject.data`), of the subject's type as sameResourceType compares types, or of none: the
+ * type tells apart resources that share the id. Without a subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`
+ * (docs/design.md, "A delivery's subject").
+ */
+export function findSubject(body: unknown): Subject {
+	const ref = memberOf(
+		memberOf(memberOf(memberOf(body, 'data'), 'relationships'), 'subject'),
+		'data',
 	);
-	const match =
-		subjectId === undefined || subjectId === null
-			? transcriptions.length === 1
-				? transcriptions[0]
-				: undefined
-			: transcriptions.find((resource) => sameId(resource.id, subjectId));
-	return objectAt(match?.attributes);
+	const refId = readId(memberOf(ref, 'id'));
+	const type = readText(memberOf(ref, 'type')) ?? TRANSCRIPTION_TYPE;
+	const included = memberOf(body, 'included');
+	if (!Array.isArray(included)) {
+		return {
+			id: refId,
+			warnings: [
+				`The event has no included resources (included is ${described(included)}): ${EMPTY}.`,
+			],
+		};
+	}
+	const resources = included
+		.map((resource: unknown, index) => ({ resource, at: `included[${index}]` }))
+		.filter((entry): entry is { resource: Json; at: string } => isObject(entry.resource));
+	const ofType = (list: typeof resources) =>
+		list.filter(({ resource }) => sameResourceType(resource.type, type));
+	if (refId === undefined) {
+		const only = ofType(resources);
+		const said = `The event names no subject (data.relationships.subject.data.id is ${described(memberOf(ref, 'id'))})`;
+		if (only.length !== 1) {
+			return {
+				warnings: [
+					`${said} and included holds ${only.length} resources of type ${quoted(type)}: ${EMPTY}.`,
+				],
+			};
+		}
+		const id = readId(only[0].resource.id);
+		return {
+			...only[0],
+			id,
+			warnings: [`${said}: the only transcription in included (${only[0].at}) was read.`],
+		};
+	}
+	const byId = resources.filter(({ resource }) => readId(resource.id) === refId);
+	const id = quoted(refId);
+	const sameType = ofType(byId);
+	const untyped = byId.filter(({ resource }) => readText(resource.type) === undefined);
+	const first = (list: typeof byId, said: string) => ({
+		...list[0],
+		id: refId,
+		warnings: list.length > 1 ? [`${said}: the first (${list[0].at}) was read.`] : [],
+	});
+	if (sameType.length) {
+		return first(sameType, `included holds ${sameType.length} transcriptions with the id ${id}`);
+	}
+	if (untyped.length) {
+		return first(
+			untyped,
+			`included holds ${untyped.length} resources with the transcription's id ${id} and no type`,
+		);
+	}
+	// ids are unique per type only (JSON:API): a media resource under the transcription's id is not it
+	const others = byId.map(
+		({ at, resource }) => `${at} is of type ${quoted(String(resource.type))}`,
+	);
+	const why = others.length ? ` (${others.join(', ')})` : '';
+	return {
+		id: refId,
+		warnings: [
+			`The event's transcription (id ${id}) is not among its included resources${why}: ${EMPTY}. Raw Body shows the event as it came.`,
+		],
+	};
+}
+
+/** The members of the subject the item promises, each with a warning when it is not what it should be. */
+function readTranscription(subject: Subject) {
+	const warnings = [...subject.warnings];
+	const attributes = memberOf(subject.resource, 'attributes');
+	if (subject.resource && !isObject(attributes)) {
+		warnings.push(
+			`The transcription (${subject.at}) has no attributes (${described(attributes)}): ${EMPTY}.`,
+		);
+	}
+	const read = isObject(attributes) ? attributes : {};
+	const at = (member: string) => `${subject.at}.attributes.${member}`;
+	const check = (member: string, value: unknown, usable: boolean, optional = false) => {
+		if (!isObject(attributes) || usable || (optional && (value === undefined || value === null)))
+			return;
+		const outcome =
+			value === undefined || value === null ? 'it is null' : 'it is passed as it came';
+		warnings.push(
+			`The transcription's ${member} (${at(member)}) is ${described(value)}: ${outcome}.`,
+		);
+	};
+	const title = read.title;
+	check('title', title, typeof title === 'string');
+	const duration = readNumber(read.duration);
+	check('duration', read.duration, duration !== undefined);
+	const confidence = readNumber(read.average_confidence);
+	check('average_confidence', read.average_confidence, confidence !== undefined, true);
+	return {
+		title: asItIs(title),
+		duration: duration ?? asItIs(read.duration),
+		averageConfidence: confidence ?? asItIs(read.average_confidence),
+		mediaUrl: asItIs(memberOf(read.media, 'url')),
+		files: isObject(attributes)
+			? readFiles(read.transcriptions, at('transcriptions'), warnings)
+			: {},
+		warnings,
+	};
+}
+
+/** `files`: each caption format to its URL as it came; entries that cannot be keyed are left out, and said. */
+function readFiles(list: unknown, at: string, warnings: string[]): IDataObject {
+	if (!Array.isArray(list)) {
+		warnings.push(`The transcription's files (${at}) are ${described(list)}: files is empty.`);
+		return {};
+	}
+	const files: IDataObject = {};
+	list.forEach((file: unknown, index) => {
+		const format = readText(memberOf(file, 'format'));
+		if (format === undefined) {
+			warnings.push(
+				`File ${index + 1} of the transcription (${at}[${index}]) has no format: it is left out of files.`,
+			);
+			return;
+		}
+		const url = memberOf(file, 'url');
+		if (typeof url !== 'string') {
+			const outcome = url === undefined || url === null ? 'null' : 'passed as it came';
+			warnings.push(
+				`The ${format} file's url (${at}[${index}].url) is ${described(url)}: files.${format} is ${outcome}.`,
+			);
+		}
+		// defineProperty: a format named "__proto__" is an ordinary key
+		Object.defineProperty(files, format, {
+			value: asItIs(url),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
+	});
+	return files;
 }
 
 /** The event types the node offers (shared with the action's Create): each has an entry in EVENT_KINDS. */
@@ -137,32 +294,21 @@ export interface EventKind {
 
 /**
  * One item per event about a transcription, flattened for people and for expressions such as
- * {{ $json.files.vtt }}. `files` maps each caption format to its URL as it came.
+ * {{ $json.files.vtt }}. `files` maps each caption format to its URL as it came; `warnings`, present only when
+ * there is something to say, names each promised member the event did not give as it should (A14).
  */
 function transcriptionItem(body: unknown, head: EventHead): IDataObject {
-	const root = objectAt(body);
-	const data = objectAt(root.data);
-	const subjectId = objectAt(objectAt(objectAt(data.relationships).subject).data).id;
-	const attributes = subjectTranscription(root, subjectId);
-	const fileList = Array.isArray(attributes.transcriptions) ? attributes.transcriptions : [];
-	// fromEntries defines each format as an own property, "__proto__" included
-	const files = Object.fromEntries(
-		fileList
-			.filter((file): file is Json => isObject(file) && typeof file.format === 'string')
-			.filter((file) => file.format !== '')
-			.map((file) => [file.format as string, asItIs(file.url)]),
-	) as IDataObject;
+	const data = memberOf(body, 'data');
+	const subject = findSubject(body);
+	const { warnings, ...transcription } = readTranscription(subject);
 	return {
 		eventId: head.id,
 		eventType: head.eventType ?? null,
-		createdAt: asItIs(objectAt(data.attributes).created_at),
-		transcriptionId: asItIs(subjectId),
-		title: asItIs(attributes.title),
-		duration: asNumber(attributes.duration),
-		averageConfidence: asNumber(attributes.average_confidence),
-		mediaUrl: asItIs(objectAt(attributes.media).url),
-		files,
-		formats: Object.keys(files),
+		createdAt: asItIs(memberOf(memberOf(data, 'attributes'), 'created_at')),
+		transcriptionId: subject.id ?? null,
+		...transcription,
+		formats: Object.keys(transcription.files),
+		...(warnings.length ? { warnings } : {}),
 	} as IDataObject;
 }
 

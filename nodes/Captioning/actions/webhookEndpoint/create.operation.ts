@@ -2,7 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, EVENT_TYPES } from '../../shared/constants';
-import { createEndpoint, redactEndpoint } from '../../transport/webhookEndpoints';
+import {
+	createEndpoint,
+	redactEndpoint,
+	type WebhookEndpoint,
+} from '../../transport/webhookEndpoints';
 import { explainFailure } from './shared';
 
 const ID_NOT_GIVEN =
@@ -58,7 +62,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 	const created = await createEndpoint(this, callbackUri, events, i);
 	if (!created.ok) throw await explainFailure(this, created, 'create', i);
-	const endpoint = redactEndpoint(created.endpoint);
+	return [{ json: createdItem(created.endpoint), pairedItem: { item: i } }];
+}
+
+/** Create's output: the endpoint without the callback token, and a note where the answer gave no id. */
+export function createdItem(created: WebhookEndpoint): WebhookEndpoint {
+	const endpoint = redactEndpoint(created);
 	if (endpoint.id === null) endpoint.note = ID_NOT_GIVEN;
-	return [{ json: endpoint, pairedItem: { item: i } }];
+	return endpoint;
 }

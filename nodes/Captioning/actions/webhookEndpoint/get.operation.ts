@@ -4,6 +4,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import {
 	readEndpointDocument,
 	endpointPath,
+	ITEM_SHAPE,
 	redactEndpoint,
 	tryCall,
 } from '../../transport/webhookEndpoints';
@@ -25,7 +26,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			{ message: 'Unexpected body' },
 			{
 				message: `The service answered GET /webhook_endpoints/{id} with a body that is not a webhook endpoint`,
-				description: 'Expected {"data": {...}} or an object with a callback_uri.',
+				description: ITEM_SHAPE,
 				itemIndex: i,
 			},
 		);

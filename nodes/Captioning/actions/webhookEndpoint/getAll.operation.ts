@@ -45,6 +45,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
+	// an item the service listed but the node cannot read is said, never silently dropped
+	if (list.skipped) {
+		this.addExecutionHints({
+			message: `The service's list of webhook endpoints was read, but ${list.skipped}.`,
+			location: 'outputPane',
+		});
+	}
 	return list.endpoints.map((endpoint) => ({
 		json: redactEndpoint(endpoint),
 		pairedItem: { item: i },
