@@ -3,20 +3,13 @@
 // create its credential from the panel, Execute step, the service sends an event, the event shows in the panel.
 // It also takes README's picture of a real workflow (docs/screenshots/publish-captions.png with
 // `npm run screenshots`). Run: bash scripts/run.sh browser -- test/browser/quickstart.browser.ts
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
-import {
-	loadExample,
-	type N8nInstance,
-	packProject,
-	sandboxCredentialData,
-	startN8n,
-	toEditorBody,
-} from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { loadExample, type N8nInstance, sandboxCredentialData, toEditorBody } from '../../harness';
+import type { Sandbox } from '../../sandbox/server';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
-import { SCREENSHOTS, signIn, step as stepOn } from './session';
+import { SCREENSHOTS, signIn, type Stack, startStack, step as stepOn } from './session';
 
 const TITLE = 'My first transcript';
 
@@ -25,14 +18,12 @@ describe("README's Quick start (real n8n, Chromium)", () => {
 	let n8n: N8nInstance | undefined;
 	let browser: Browser | undefined;
 	let events: PageEvents | undefined;
-	let tarballDir = '';
+	let stack: Stack | undefined;
 
 	beforeAll(async () => {
-		sandbox = await startSandbox();
-		const tarball = await packProject();
-		tarballDir = dirname(tarball);
 		// step 1, Install: the tarball unpacked into the nodes folder as n8n's community-package install does
-		n8n = await startN8n({ packageTarball: tarball });
+		stack = await startStack();
+		({ sandbox, n8n } = stack);
 		browser = await launchChromium({ viewport: { width: 1440, height: 1000 } });
 		browser.page.setDefaultTimeout(45_000);
 		// only loopback addresses load: the editor's calls to the internet are blocked (and listed)
@@ -44,9 +35,7 @@ describe("README's Quick start (real n8n, Chromium)", () => {
 		if (events?.outsideRequests.length)
 			process.stdout.write(`[quickstart] blocked: ${events.outsideRequests.join(', ')}\n`);
 		await browser?.close().catch(() => undefined);
-		await n8n?.stop();
-		await sandbox?.stop();
-		if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
+		await stack?.stop();
 	}, 60_000);
 
 	const page = (): Page => browser!.page;

@@ -1,9 +1,10 @@
 // What every browser test file shares: where screenshots go, signing in as the owner, and a step that keeps a
 // screenshot of the page when it fails.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
-import { type N8nInstance, PROJECT_ROOT } from '../../harness';
+import { type N8nInstance, packProject, PROJECT_ROOT, startN8n } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import type { Page } from './chromium';
 
 /** docs/screenshots/ with `npm run screenshots` (CAPTIONING_UPDATE_SCREENSHOTS=1), else test-results/ (ignored by git). */
@@ -13,6 +14,37 @@ export const SCREENSHOTS =
 		: join(PROJECT_ROOT, 'test-results', 'screenshots');
 
 export const FAILURES = join(PROJECT_ROOT, 'test-results', 'browser');
+
+/** The sandbox and a real n8n with the package installed from its tarball, as n8n installs a community package. */
+export interface Stack {
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	/** Stops n8n and the sandbox and removes the tarball. */
+	stop(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+	const sandbox = await startSandbox();
+	let tarballDir = '';
+	try {
+		const tarball = await packProject();
+		tarballDir = dirname(tarball);
+		const n8n = await startN8n({ packageTarball: tarball });
+		return {
+			sandbox,
+			n8n,
+			async stop() {
+				await n8n.stop();
+				await sandbox.stop();
+				await rm(tarballDir, { recursive: true, force: true });
+			},
+		};
+	} catch (error) {
+		await sandbox.stop();
+		if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
+		throw error;
+	}
+}
 
 /** Signs in as the harness's owner at /signin. */
 export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
