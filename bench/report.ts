@@ -3,7 +3,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 import type { MachineInfo, LoadSample } from './lib/machine';
-import { roundSummary, summarize, type Summary } from './lib/stats';
+import {
+	goalVerdict,
+	type GoalVerdict,
+	medianInterval,
+	round,
+	roundSummary,
+	summarize,
+	type Summary,
+} from './lib/stats';
 import type { RateLimitRun, TokenEconomyRun } from './measure/api';
 import { type CaptionBench, captionFigures, type CaptionFigures } from './measure/captions';
 import type { IsolateCount } from './measure/isolates';
@@ -135,6 +143,45 @@ export const RATIOS: Array<[TargetKey, TargetKey]> = [
 	['oursV1', 'floor'],
 	['floorV1', 'floor'],
 ];
+
+/**
+ * The goal item 1 is judged by: ours at least 0.95 of the floor that carries a credential, in each setting. Decided
+ * by the median of the paired ratios: met when its 95 % interval lies at or above 0.95, not met below, undecided
+ * astride (more rounds narrow it). `floorCred/floor` is the method's check: a floor cannot be faster for carrying
+ * a credential, so an interval wholly above 1 means the runs are biased, not the targets.
+ */
+export const GOAL = { ratio: 'ours/floorCred', threshold: 0.95, check: 'floorCred/floor' } as const;
+
+/** A ratio's paired values summarised, with the median's distribution-free 95 % interval (and a goal's verdict). */
+export interface RatioFigure extends Summary {
+	interval95?: { low: number; high: number; confidence: number };
+	verdict?: GoalVerdict;
+}
+
+/** `a/b` over the rounds of `runs` (one setting, one concurrency): spread, interval, and the verdict on `goal`. */
+export function ratioFigure(
+	runs: ThroughputRun[],
+	key: string,
+	goal?: number,
+): RatioFigure | undefined {
+	const [a, b] = key.split('/') as [TargetKey, TargetKey];
+	const ratios = pairedRatios(runs, a, b);
+	if (!ratios.length) return undefined;
+	const interval = medianInterval(ratios);
+	return {
+		...s(ratios),
+		...(interval
+			? {
+					interval95: {
+						low: round(interval.low),
+						high: round(interval.high),
+						confidence: round(interval.confidence),
+					},
+				}
+			: {}),
+		...(goal === undefined ? {} : { verdict: goalVerdict(ratios, goal) }),
+	};
+}
 
 /** The ratios the summary section and bench/summary.json name; the rest of RATIOS are "other". */
 const HEADLINE_RATIOS = ['ours/floor', 'ours/floorCred', 'ours/webhook', 'floor/webhook'];
@@ -312,6 +359,16 @@ export interface SettingSummary {
 	n8nCpuMsPerRequest: Partial<Record<TargetKey, number>>;
 	/** The other ratios (fresh state, typeVersion 1), `a/b` as in RATIOS. */
 	otherRatios: Record<string, number>;
+	/** Every ratio of RATIOS that ran: the paired values' median, quartiles, min–max and 95 % interval. */
+	ratioSpreads: Record<string, RatioFigure>;
+	/** GOAL in this setting: ours ÷ the floor with a credential ≥ 0.95, and the method's check. */
+	goal?: {
+		ratio: string;
+		threshold: number;
+		verdict: GoalVerdict;
+		/** floorCred ÷ floor's interval lies wholly above 1: the runs favour one position, the method is suspect. */
+		methodSuspect: boolean;
+	};
 }
 
 export interface BenchSummary {
@@ -434,6 +491,31 @@ function settingSummary(results: Results, setting: string): SettingSummary | und
 				.filter(([key]) => !HEADLINE_RATIOS.includes(key))
 				.map(([key, value]) => [key, value.median]),
 		),
+		...goalFigures(runs.filter((r) => String(r.concurrency) === concurrency)),
+	};
+}
+
+/** The spreads of every ratio that ran, and GOAL's verdict and check (SettingSummary). */
+function goalFigures(runs: ThroughputRun[]): Pick<SettingSummary, 'ratioSpreads' | 'goal'> {
+	const ratioSpreads: Record<string, RatioFigure> = {};
+	for (const [a, b] of RATIOS) {
+		const figure = ratioFigure(runs, `${a}/${b}`);
+		if (figure) ratioSpreads[`${a}/${b}`] = figure;
+	}
+	const goal = ratioFigure(runs, GOAL.ratio, GOAL.threshold);
+	const check = ratioSpreads[GOAL.check];
+	return {
+		ratioSpreads,
+		...(goal
+			? {
+					goal: {
+						ratio: GOAL.ratio,
+						threshold: GOAL.threshold,
+						verdict: goal.verdict!,
+						methodSuspect: (check?.interval95?.low ?? 0) > 1,
+					},
+				}
+			: {}),
 	};
 }
 
@@ -493,6 +575,7 @@ const settingLabel = (key: string) => SETTING_LABELS[key] ?? key;
 /** The sections of the report in the order printed; each builds itself from the results, or is absent. */
 const SECTIONS: Array<(results: Results) => Section | Section[] | undefined> = [
 	floorSummarySection,
+	goalSection,
 	throughputSection,
 	latencySection,
 	isolatesSection,
@@ -536,6 +619,44 @@ function floorSummarySection({ summary }: Results): Section | undefined {
 		notes: [
 			'ratios: events/s of runs made back to back in one round, median (min–max) over rounds; ' +
 				'p50: one delivery at a time, send -> execution finished (item 5), median over rounds',
+		],
+	};
+}
+
+/** "median (IQR p25–p75; min–max; 95 % interval of the median) n" of a ratio. */
+const ratioSpread = (f: RatioFigure | undefined) =>
+	f
+		? `${fmt(f.median, 2)} (IQR ${fmt(f.p25, 2)}–${fmt(f.p75, 2)}; ${fmt(f.min, 2)}–${fmt(f.max, 2)}; ` +
+			`median within ${f.interval95 ? `${fmt(f.interval95.low, 2)}–${fmt(f.interval95.high, 2)}` : '– (too few rounds)'}) n=${f.n}`
+		: '–';
+
+/** GOAL per setting: the paired ratio's spread and verdict, and the method's check beside it. */
+function goalSection(results: Results): Section | undefined {
+	const rows = Object.entries(results.raw.throughput).flatMap(([setting, runs]) => {
+		const concurrency = runs[0]?.concurrency;
+		const mine = runs.filter((r) => r.concurrency === concurrency);
+		const goal = ratioFigure(mine, GOAL.ratio, GOAL.threshold);
+		if (!goal) return [];
+		const check = ratioFigure(mine, GOAL.check);
+		return [
+			[
+				settingLabel(setting),
+				ratioSpread(goal),
+				goal.verdict ?? '',
+				ratioSpread(check),
+				(check?.interval95?.low ?? 0) > 1 ? 'suspect: the floor gains from a credential' : 'ok',
+			],
+		];
+	});
+	if (!rows.length) return undefined;
+	return {
+		title: `Goal: ${GOAL.ratio} ≥ ${GOAL.threshold} in each setting (paired ratios of back-to-back runs)`,
+		header: ['n8n setting', GOAL.ratio, 'goal', `check: ${GOAL.check}`, 'method'],
+		rows,
+		notes: [
+			'met when the 95 % interval of the median of the paired ratios lies at or above the goal, not met when ' +
+				'below, undecided astride; the interval is distribution-free (order statistics), so 6 rounds at least, ' +
+				'and an even number keeps the alternating order balanced',
 		],
 	};
 }

@@ -62,13 +62,18 @@ export class CaptioningApi implements ICredentialType {
 			description:
 				'The assertion token the dashboard issued to your account. n8n exchanges it for access tokens and renews them on its own.',
 		},
+		// no default: a made-up one would earn a new user a 406. A credential saved with the old default has no
+		// value stored (n8n saves only what differs from the default) and still sends it (DEFAULT_MEDIA_TYPE in values.ts).
 		{
 			displayName: 'API Media Type',
 			name: 'mediaType',
 			type: 'string',
-			default: DEFAULT_MEDIA_TYPE,
+			default: '',
 			required: true,
-			hint: 'Sent as the Accept header on every call. Replace "service" with the service\'s own name, e.g. application/vnd.acme.v1.',
+			placeholder: 'e.g. application/vnd.acme.v1',
+			description:
+				'The vendor media type that names version 1 of the API: application/vnd.<the service\'s own name>.v1',
+			hint: "Sent as the Accept header on every call. The service's API documentation names it (its Accept header); ask the service if it does not.",
 		},
 		{
 			displayName: 'Access Token',

@@ -253,7 +253,8 @@ export async function waitForFinished(
 	for (;;) {
 		const executions = await executionsAfter(n8n, workflowId, afterId, options.includeData);
 		const finished = executions.filter((e) => e.stoppedAt);
-		if (finished.length >= count) return finished;
+		// and none still running: a request cut off at the end of a load run may have started one too
+		if (finished.length >= count && finished.length === executions.length) return finished;
 		if (Date.now() > deadline) {
 			throw new Error(
 				`only ${finished.length}/${count} executions of workflow ${workflowId} finished in time`,

@@ -58,3 +58,42 @@ export function roundSummary(summary: Summary, digits = 3): Summary {
 		n: summary.n,
 	};
 }
+
+/**
+ * A distribution-free interval for the median of `values` (order statistics and the binomial distribution, as the
+ * sign test has it): the widest-confidence pair x(k), x(n+1-k) whose confidence is still at least `confidence`.
+ * Undefined below 6 values, where even min–max holds the median with less than 95 %.
+ */
+export function medianInterval(
+	values: readonly number[],
+	confidence = 0.95,
+): { low: number; high: number; confidence: number } | undefined {
+	const sorted = [...values].filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+	const n = sorted.length;
+	// P(Binomial(n, 1/2) < k): the chance the median lies below x(k)
+	let below = 0;
+	let coefficient = 1;
+	let best: { low: number; high: number; confidence: number } | undefined;
+	for (let k = 1; k <= Math.floor(n / 2); k++) {
+		below += coefficient / 2 ** n;
+		coefficient = (coefficient * (n - k + 1)) / k;
+		const held = 1 - 2 * below;
+		if (held < confidence) break;
+		best = { low: sorted[k - 1], high: sorted[n - k], confidence: held };
+	}
+	return best;
+}
+
+export type GoalVerdict = 'met' | 'not met' | 'undecided';
+
+/**
+ * Whether the median of `ratios` is at least `goal`: met when the median's 95 % interval lies at or above it, not
+ * met when it lies below, undecided when it straddles it (or there are too few values for an interval).
+ */
+export function goalVerdict(ratios: readonly number[], goal: number): GoalVerdict {
+	const interval = medianInterval(ratios);
+	if (!interval) return 'undecided';
+	if (interval.low >= goal) return 'met';
+	if (interval.high < goal) return 'not met';
+	return 'undecided';
+}

@@ -380,7 +380,7 @@ export async function measureRun(
 		firstError: load.firstError,
 		executionsFinished: executions.length,
 		executionsFailed: executions.filter((e) => e.status !== 'success').length,
-		n8nCpuMsPerRequest: load.totalOk ? (cpuSeconds * 1000) / load.totalOk : Number.NaN,
+		n8nCpuMsPerRequest: executions.length ? (cpuSeconds * 1000) / executions.length : Number.NaN,
 		drainSeconds: (drainedAt - load.finishedAt) / 1000,
 	};
 }

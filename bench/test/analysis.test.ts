@@ -5,7 +5,15 @@ import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { perRequestTable, type ProfileWindow } from '../lib/profileTable';
 import { countStatements, statementKey } from '../lib/queries';
-import { buildBenchSummary, buildSummary, pairedRatios, type Results } from '../report';
+import { goalVerdict, medianInterval } from '../lib/stats';
+import {
+	buildBenchSummary,
+	buildSummary,
+	GOAL,
+	pairedRatios,
+	ratioFigure,
+	type Results,
+} from '../report';
 import {
 	ENTRY_CHARS,
 	HASH_CHARS,
@@ -177,6 +185,52 @@ describe('pairedRatios', () => {
 			run('ours', 3, 9),
 		];
 		expect(pairedRatios(runs, 'ours', 'floor')).toEqual([0.5]);
+	});
+});
+
+describe('medianInterval', () => {
+	const ranks = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+	// the sign test's order statistics: n = 6..8 min–max; 9 → x(2), x(8); 12 → x(3), x(10); 20 → x(6), x(15)
+	it.each([
+		[5, undefined],
+		[6, { low: 1, high: 6, confidence: 1 - 2 / 64 }],
+		[7, { low: 1, high: 7, confidence: 1 - 2 / 128 }],
+		[9, { low: 2, high: 8, confidence: 1 - 20 / 512 }],
+		[12, { low: 3, high: 10, confidence: 1 - (2 * (1 + 12 + 66)) / 4096 }],
+		[20, { low: 6, high: 15 }],
+	])('for %i values', (n, expected) => {
+		const interval = medianInterval(ranks(n).reverse());
+		if (expected === undefined) expect(interval).toBeUndefined();
+		else expect(interval).toMatchObject(expected);
+	});
+});
+
+describe('goalVerdict', () => {
+	it('is met when the whole interval is at or above the goal', () => {
+		expect(goalVerdict([0.95, 0.96, 0.97, 0.98, 0.99, 1, 1.1], 0.95)).toBe('met');
+	});
+	it('is not met when the whole interval is below it', () => {
+		expect(goalVerdict([0.8, 0.85, 0.9, 0.91, 0.92, 0.93, 0.94], 0.95)).toBe('not met');
+	});
+	it('is undecided astride the goal, and with too few rounds', () => {
+		expect(goalVerdict([0.9, 0.96, 0.97, 0.98, 0.99, 1, 1.1], 0.95)).toBe('undecided');
+		expect(goalVerdict([1, 1, 1, 1, 1], 0.95)).toBe('undecided');
+	});
+});
+
+describe('ratioFigure', () => {
+	it('summarises the paired ratios of a goal with their interval and verdict', () => {
+		const runs = [0.9, 0.96, 1, 1.02, 0.97, 0.99, 1.05, 0.98].flatMap((ratio, i) => [
+			run('ours', i + 1, 100 * ratio),
+			run('floorCred', i + 1, 100),
+		]);
+		const figure = ratioFigure(runs, GOAL.ratio, GOAL.threshold)!;
+		expect(figure).toMatchObject({ n: 8, median: 0.985, min: 0.9, max: 1.05 });
+		expect(figure.interval95).toMatchObject({ low: 0.9, high: 1.05 });
+		expect(figure.verdict).toBe('undecided');
+		expect(ratioFigure(runs, 'ours/floor')).toBeUndefined();
+		// a ratio judged by no goal has no verdict
+		expect(ratioFigure(runs, GOAL.ratio)).not.toHaveProperty('verdict');
 	});
 });
 

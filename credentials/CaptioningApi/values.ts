@@ -6,7 +6,10 @@ import {
 	valuesFingerprint,
 } from '../../nodes/Captioning/shared/credentialValues';
 
-/** Contract 5.3: `service` stands for the service's own name; users can change it in the credential. */
+/**
+ * Contract 5.3's placeholder (`service` stands for the service's own name), sent when the field is empty: the field
+ * had it as its default until 0.1.0, and n8n saved no value for a credential that kept it.
+ */
 export const DEFAULT_MEDIA_TYPE = 'application/vnd.service.v1';
 
 export interface CaptioningCredentials {
@@ -44,7 +47,6 @@ const LABELS = {
 	clientId: 'Client ID',
 	clientSecret: 'Client Secret',
 	assertion: 'Assertion Token',
-	mediaType: 'API Media Type',
 } as const;
 
 const saved = (value: unknown) => (typeof value === 'string' && value.trim()) || undefined;
@@ -52,6 +54,7 @@ const saved = (value: unknown) => (typeof value === 'string' && value.trim()) ||
 /** Reads the credential's fields and says which one is missing. */
 export function readCredentials(data: Record<string, unknown>): CaptioningCredentials {
 	const fields = credentialValues(data);
+	fields.mediaType ||= DEFAULT_MEDIA_TYPE;
 	const missing = (Object.keys(LABELS) as Array<keyof typeof LABELS>).filter((k) => !fields[k]);
 	if (missing.length) {
 		throw new CredentialError(

@@ -21,7 +21,7 @@ export class Captioning implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Work with the captioning service: register webhook endpoints, download caption files and convert them to SRT, WebVTT or text',
+			'Manage the captioning service\'s webhook endpoints, and download, convert, check and fix caption files (WebVTT, SRT, SBV, TTML, Google Speech-to-Text JSON, text, transcript chunks for AI)',
 		defaults: { name: 'Captioning' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

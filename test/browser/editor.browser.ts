@@ -4,8 +4,8 @@
 // `npm run screenshots` runs it with CAPTIONING_UPDATE_SCREENSHOTS=1 to refresh README's, in docs/screenshots/.
 // Run: bash scripts/run.sh browser (installs chromium and playwright-core when missing).
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import {
 	CREDENTIAL_TYPE as CREDENTIAL,
@@ -13,24 +13,17 @@ import {
 	EXAMPLE_CREDENTIAL_NAME,
 	loadExample,
 	type N8nInstance,
-	packProject,
-	PROJECT_ROOT,
 	sandboxCredentialData,
-	startN8n,
 	toEditorBody,
 	toPublicApiBody,
 	useCredential,
 } from '../../harness';
 import { redactCallbackToken } from '../../nodes/Captioning/transport/webhookEndpoints';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { createEndpoint, obtainToken } from '../helpers/sandboxClient';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
+import { SCREENSHOTS, signIn, type Stack, startStack, step as stepOn } from './session';
 
-const SCREENSHOTS =
-	process.env.CAPTIONING_UPDATE_SCREENSHOTS === '1'
-		? join(PROJECT_ROOT, 'docs', 'screenshots')
-		: join(PROJECT_ROOT, 'test-results', 'screenshots');
-const FAILURES = join(PROJECT_ROOT, 'test-results', 'browser');
 const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';
 const ACTION = 'Convert to SRT';
@@ -61,17 +54,15 @@ describe('the editor (real n8n, Chromium)', () => {
 	let n8n: N8nInstance | undefined;
 	let browser: Browser | undefined;
 	let events: PageEvents | undefined;
-	let tarballDir = '';
+	let stack: Stack | undefined;
 	let workflowId = '';
 	// workflows the user builds: Get with its endpoint from the list; a trigger whose service cannot reach n8n;
 	// a trigger and an action node as n8n adds them, every parameter at its default
 	const built = { get: '', unreachable: '', defaults: '', pinned: '' };
 
 	beforeAll(async () => {
-		sandbox = await startSandbox();
-		const tarball = await packProject();
-		tarballDir = dirname(tarball);
-		n8n = await startN8n({ packageTarball: tarball });
+		stack = await startStack();
+		({ sandbox, n8n } = stack);
 		// what `npm run dev` sets up: the credential, then the example linked to it and active
 		const credential = await createSandboxCredential(n8n, sandbox, EXAMPLE_CREDENTIAL_NAME);
 		const workflow = loadExample('dev-transcription-feed.json');
@@ -135,9 +126,7 @@ describe('the editor (real n8n, Chromium)', () => {
 	afterAll(async () => {
 		if (events) report(events);
 		await browser?.close().catch(() => undefined);
-		await n8n?.stop();
-		await sandbox?.stop();
-		if (tarballDir) await rm(tarballDir, { recursive: true, force: true });
+		await stack?.stop();
 	}, 60_000);
 
 	const page = (): Page => {
@@ -200,17 +189,7 @@ describe('the editor (real n8n, Chromium)', () => {
 	}
 
 	/** Runs a step; when it fails, keeps a screenshot of the page in test-results/browser/. */
-	async function step(name: string, body: () => Promise<void>): Promise<void> {
-		try {
-			await body();
-		} catch (error) {
-			await mkdir(FAILURES, { recursive: true });
-			await page()
-				.screenshot({ path: join(FAILURES, `${name}.png`) })
-				.catch(() => undefined);
-			throw error;
-		}
-	}
+	const step = (name: string, body: () => Promise<void>) => stepOn(page(), name, body);
 
 	async function screenshot(file: string): Promise<void> {
 		await page().screenshot({ path: join(SCREENSHOTS, file), animations: 'disabled' });
@@ -259,11 +238,7 @@ describe('the editor (real n8n, Chromium)', () => {
 
 	it('signs in as the owner at /signin', async () => {
 		await step('signin', async () => {
-			await page().goto(`${baseUrl()}/signin`);
-			await page().locator('[data-test-id="emailOrLdapLoginId"] input').fill(n8n!.owner.email);
-			await page().locator('[data-test-id="password"] input').fill(n8n!.owner.password);
-			await page().locator('[data-test-id="signin-form"] button').first().click();
-			await page().waitForURL((url) => !url.pathname.startsWith('/signin'));
+			await signIn(page(), n8n!);
 			expect(new URL(page().url()).pathname).not.toMatch(/^\/signin/);
 		});
 	});

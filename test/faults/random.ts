@@ -1,18 +1,28 @@
-// A seeded generator (mulberry32): the same seed gives the same hostile deliveries on every run.
+// The faults and benign suites' seeded draws, from fast-check's generator: `fc.sample` with a seed gives the same
+// stream on every run, so the same seed (printed by each suite, set by CAPTIONING_FAULTS_SEED or
+// CAPTIONING_BENIGN_SEED) gives the same deliveries. Only the helpers the plans read draws through are ours.
+import fc from 'fast-check';
+
+/**
+ * Uniform 32-bit integers: `noBias`, because a property's bias towards small and edge values would skew a plan's
+ * proportions; `noHistory`, because a suite draws hundreds of thousands of them.
+ */
+const UNIFORM_UINT32 = fc.infiniteStream(
+	fc.noBias(fc.integer({ min: -0x80000000, max: 0x7fffffff })),
+	{ noHistory: true },
+);
+
 export class Rng {
-	private state: number;
+	private readonly draws: Iterator<number>;
 
 	constructor(seed: number) {
-		this.state = seed >>> 0;
+		const [stream] = fc.sample(UNIFORM_UINT32, { seed: seed | 0, numRuns: 1 });
+		this.draws = stream[Symbol.iterator]();
 	}
 
 	/** Uniform in [0, 1). */
 	next(): number {
-		this.state = (this.state + 0x6d2b79f5) >>> 0;
-		let t = this.state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+		return (this.draws.next().value + 0x80000000) / 0x100000000;
 	}
 
 	/** Integer in [min, max]. */

@@ -1,6 +1,14 @@
 // The captioningApi credential type as n8n reads it: fields, authenticate() and the credential test.
 import fc from 'fast-check';
-import { type INode, type IHttpRequestOptions, type INodeType, Workflow } from 'n8n-workflow';
+import {
+	type INode,
+	type IHttpRequestOptions,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
 
 import { CaptioningApi } from '../../credentials/CaptioningApi.credentials';
 import {
@@ -35,6 +43,31 @@ describe('fields', () => {
 		expect(type.properties.filter((p) => p.typeOptions?.expirable).map((p) => p.name)).toEqual([
 			'accessToken',
 		]);
+	});
+});
+
+describe('the API Media Type field', () => {
+	const field = type.properties.find((p) => p.name === 'mediaType')!;
+
+	test('is required, with no made-up default and an example in its placeholder', () => {
+		expect(field).toMatchObject({ required: true, default: '' });
+		expect(field.placeholder).toMatch(/^e\.g\. application\/vnd\.\w+\.v1$/);
+	});
+
+	test('a credential saved with the old default still sends it', async () => {
+		// what 0.1.0 shipped: the same field with application/vnd.service.v1 as its default
+		const old: INodeProperties[] = type.properties.map((p) =>
+			p.name === 'mediaType' ? { ...p, default: 'application/vnd.service.v1' } : p,
+		);
+		const typed = { ...values, mediaType: 'application/vnd.service.v1' } as INodeParameters;
+		// n8n's editor saves only what differs from the defaults (CredentialEdit's saveCredential) …
+		const saved = NodeHelpers.getNodeParameters(old, typed, false, false, null, null)!;
+		expect(saved).not.toHaveProperty('mediaType');
+		// … and fills in today's defaults when it decrypts (CredentialsHelper.applyDefaultsAndOverwrites)
+		const loaded = NodeHelpers.getNodeParameters(type.properties, saved, true, false, null, null)!;
+		expect(loaded.mediaType).toBe('');
+		const out = await type.authenticate(loaded as never, request);
+		expect(out.headers?.Accept).toBe('application/vnd.service.v1');
 	});
 });
 

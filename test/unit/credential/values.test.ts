@@ -28,6 +28,12 @@ describe('readCredentials', () => {
 		);
 	});
 
+	test('an empty API Media Type is the one credentials saved with the old default send', () => {
+		expect(readCredentials({ ...input, mediaType: '' }).mediaType).toBe(
+			'application/vnd.service.v1',
+		);
+	});
+
 	test('rejects a Base URL without http(s)', () => {
 		expect(() => readCredentials({ ...input, baseUrl: 'api.example.com' })).toThrow(
 			CredentialError,

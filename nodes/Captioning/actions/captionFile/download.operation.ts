@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'https://…?expires=…&signature=…',
+		placeholder: 'e.g. https://…?expires=…&signature=…',
 		displayOptions: { show: { source: ['url'] } },
 		description: 'The signed URL of a caption file, exactly as the event delivered it',
 	},
