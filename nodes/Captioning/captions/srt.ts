@@ -192,12 +192,11 @@ function withoutMarkup(text: string): string {
 	return current;
 }
 
-// Characters that start markup or an arrow: text without them is written as it is.
-const NEEDS_CLEANING = /[<>{]/;
-
 /** A run's text as SRT can hold it: no text that reads as a tag, no "-->" (it would read as a timing line). */
 function srtSafe(text: string): string {
-	if (!NEEDS_CLEANING.test(text)) return text;
+	// text without a character that starts markup or ends an arrow is written as it is (three searches for one
+	// character each take half the time of one character class)
+	if (!text.includes('<') && !text.includes('>') && !text.includes('{')) return text;
 	return withoutMarkup(text).replace(/-{2,}>/g, '->');
 }
 
