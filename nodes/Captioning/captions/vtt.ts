@@ -668,11 +668,18 @@ export function formatCueSettings(
  * "-->" (a timing line), or read by validators as a comment or a block (NOTE, STYLE, REGION).
  */
 function writableIdentifier(identifier: string | undefined): string | undefined {
-	if (identifier === undefined) return undefined;
-	const line = /[\n\r]/.test(identifier) ? identifier.replace(/[\r\n]+/g, ' ') : identifier;
-	const usable =
-		line !== '' && !line.includes('-->') && !/^(?:NOTE|STYLE|REGION)(?:$|[ \t])/.test(line);
-	return usable ? line : undefined;
+	if (identifier === undefined || identifier === '') return undefined;
+	const line =
+		identifier.includes('\n') || identifier.includes('\r')
+			? identifier.replace(/[\r\n]+/g, ' ')
+			: identifier;
+	if (line.includes('-->')) return undefined;
+	// most identifiers are numbers: the block keywords are looked for only after a capital N, S or R
+	const first = line.charCodeAt(0);
+	const keyword =
+		(first === 78 || first === 82 || first === 83) &&
+		/^(?:NOTE|STYLE|REGION)(?:$|[ \t])/.test(line);
+	return keyword ? undefined : line;
 }
 
 // "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
@@ -699,18 +706,24 @@ function cueTextVtt(cue: Cue, text: string): string {
 function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
 	const start = Math.max(0, Math.round(cue.startMs));
 	const end = Math.max(start + 1, Math.round(cue.endMs));
-	const settings = formatCueSettings(cue.settings, regionIds);
+	const settings = cue.settings && formatCueSettings(cue.settings, regionIds);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
 	// a cue of white space alone shows nothing: written without it, and without a speaker
 	const payload = payloadText(cue.text);
 	const text = blankText(payload) ? '' : cueTextVtt(cue, payload);
 	const identifier = writableIdentifier(cue.identifier);
-	return (
-		(identifier === undefined ? '' : `${identifier}\n`) +
-		`${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)}` +
-		(settings === undefined ? '' : ` ${settings}`) +
-		(text === '' ? '' : voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`)
-	);
+	const timing =
+		settings === undefined
+			? `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)}`
+			: `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)} ${settings}`;
+	const body = text === '' ? '' : voice === '' ? text : `${voiceTag(voice)}${text}`;
+	return identifier === undefined
+		? body === ''
+			? timing
+			: `${timing}\n${body}`
+		: body === ''
+			? `${identifier}\n${timing}`
+			: `${identifier}\n${timing}\n${body}`;
 }
 
 /** A REGION block: its identifier and the settings that differ from WebVTT's defaults. */
