@@ -811,7 +811,7 @@ function captionSections(results: Results): Section[] {
 	if (!figures || !bench) return [];
 	const { input, versions } = bench;
 	const tasks: Section = {
-		title: `7. Caption library: ms per call on a ${(input.durationSeconds / 3600).toFixed(1)}-hour recording (${input.cues} WebVTT cues, ${input.words} words), median (min–max) of ${figures.tasks[0]?.ms.ours?.n ?? 0} rounds`,
+		title: `7. Caption library: ms per call on a ${(input.durationSeconds / 3600).toFixed(1)}-hour recording (${input.cues} WebVTT cues, ${input.words} words)${input.subtitles ? ` and on ${input.subtitles.cues} two-line subtitles ("(subtitles)")` : ''}, median (min–max) of ${figures.tasks[0]?.ms.ours?.n ?? 0} rounds`,
 		header: [
 			'task',
 			...LIBRARY_ORDER.map((library) => `${library} ${versions[library]}`),
@@ -820,10 +820,12 @@ function captionSections(results: Results): Section[] {
 		rows: figures.tasks.map((task) => [
 			task.task,
 			...LIBRARY_ORDER.map((library) => spread(task.ms[library], 2)),
-			task.fastestPeer ? `${fmt(task.oursOverFastestPeer, 2)} (${task.fastestPeer})` : '–',
+			task.fastestPeer
+				? `${fmt(task.oursOverFastestPeer, 2)}${task.ratioRange ? ` (${fmt(task.ratioRange[0], 2)}–${fmt(task.ratioRange[1], 2)})` : ''} ${task.fastestPeer}`
+				: '–',
 		]),
 		notes: [
-			'each library parses with its own exported function and writes from its own parsed structures; a cell is the median of rounds in which every library ran once, in turn',
+			'each library parses with its own exported function and writes from its own parsed structures (ours through its format registry, as the nodes call it); a cell is the median of rounds in which every library ran once, in turn; ours ÷ fastest other is the median (min–max) of that ratio within each round',
 		],
 		captions: true,
 	};

@@ -1,5 +1,5 @@
 // Item 7's figures from its raw runs (bench/measure/captions.ts): side-by-side ratios and growth with length.
-import { type CaptionBench, captionFigures } from '../measure/captions';
+import { type CaptionBench, captionFigures, plainSubtitles } from '../measure/captions';
 import { buildCaptionsSummary } from '../report';
 
 const bench: CaptionBench = {
@@ -27,11 +27,12 @@ const bench: CaptionBench = {
 };
 
 describe('captionFigures', () => {
-	it('divides ours by the fastest other library, per task; none for a task only ours does', () => {
+	it('divides ours by the fastest other library round by round, per task; none for a task only ours does', () => {
 		const { tasks } = captionFigures(bench);
-		expect(tasks.map((t) => [t.task, t.fastestPeer, t.oursOverFastestPeer])).toEqual([
-			['parse WebVTT', 'subsrt-ts', 0.5],
-			['Check (Netflix)', undefined, undefined],
+		// rounds: 2/4, 1/4, 3/5
+		expect(tasks.map((t) => [t.task, t.fastestPeer, t.oursOverFastestPeer, t.ratioRange])).toEqual([
+			['parse WebVTT', 'subsrt-ts', 0.5, [0.25, 0.6]],
+			['Check (Netflix)', undefined, undefined, undefined],
 		]);
 		expect(tasks[0].ms.ours).toMatchObject({ median: 2, min: 1, max: 3, n: 3 });
 	});
@@ -58,5 +59,17 @@ describe('buildCaptionsSummary', () => {
 			growthOverLinear: { 'parse WebVTT': 2 },
 			lastGrowthOverLinear: { 'parse WebVTT': 1 },
 		});
+	});
+});
+
+describe('plainSubtitles', () => {
+	it('gives the shape subtitle files have: two-line cues of 42 characters a line at most, no word timings', () => {
+		const cues = plainSubtitles(300);
+		expect(cues).toHaveLength(300);
+		for (const cue of cues) {
+			const lines = cue.text.split('\n');
+			expect(lines).toHaveLength(2);
+			expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(42);
+		}
 	});
 });

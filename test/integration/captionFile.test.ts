@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
 import { parseSrt, parseVtt } from '../../nodes/Captioning/captions';
+import { longTranscript } from '../../sandbox/longTranscript';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { startReceiver } from '../helpers/receiver';
@@ -78,6 +79,9 @@ Welcome to the quarterly product update where we look at captions, search and th
 Captions now arrive within minutes.
 `;
 
+// about 4 minutes of speech, as the sandbox times it: enough text for several chunks of 100 tokens
+const LONG = longTranscript(0.07, 'chunks');
+
 const SPOKEN =
 	'Welcome to the quarterly product update. Today we look at three things: captions, search and the new dashboard. Captions now arrive within minutes of an upload.';
 
@@ -98,20 +102,62 @@ describe('Check', () => {
 			[item],
 		);
 		const check = checked.json.check as IDataObject;
-		// the sandbox leaves 80 ms between cues inside a sentence: under the 2 frames (83 ms) Netflix asks for
+		// the sandbox leaves 80 ms between cues inside a sentence: 2 frames at 24 fps (1.92, rounded), as Netflix asks
 		expect(check).toMatchObject({
-			passed: false,
 			format: 'vtt',
-			profile: { id: 'netflixEnglish', name: 'Netflix English (USA), Adult Programs' },
-			limits: { maxCharsPerLine: 42, maxCharsPerSecond: 20, minGapMs: 83 },
-			counts: { lineLength: 0, readingSpeed: 0, overlap: 0, emptyCue: 0 },
+			profile: {
+				id: 'netflixEnglish',
+				name: 'Netflix English (USA), Adult Programs',
+				frameRate: '24',
+			},
+			limits: { maxCharsPerLine: 42, maxCharsPerSecond: 20, minGapFrames: 2, frameRate: 24 },
+			counts: { gap: 0, chaining: 0, lineLength: 0, readingSpeed: 0, overlap: 0, emptyCue: 0 },
+			warnings: [],
 		});
-		expect((check.counts as Record<string, number>).gap).toBeGreaterThan(0);
-		expect(check.violations).toContainEqual(
-			expect.objectContaining({ rule: 'gap', value: 80, limit: 83 }),
-		);
 		expect(checked.json.title).toBe('Quality check');
 		expect(Object.keys(checked.binary!)).toEqual(['kept']);
+	});
+
+	test('counts gaps in frames at the chosen frame rate: 2 frames pass at 25 fps, 10 are closed (chaining)', async () => {
+		const content = [
+			'WEBVTT',
+			'',
+			'00:00:01.000 --> 00:00:03.000',
+			'Two frames after this one.',
+			'',
+			'00:00:03.080 --> 00:00:05.000',
+			'Ten frames after this one.',
+			'',
+			'00:00:05.400 --> 00:00:07.000',
+			'The last one.',
+		].join('\n');
+		const [at25] = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content,
+			profile: 'netflixEnglish',
+			frameRate: '25',
+		});
+		const check = at25.json.check as { counts: Record<string, number>; violations: IDataObject[] };
+		expect(check.counts).toMatchObject({ gap: 0, chaining: 1 });
+		expect(check.violations).toEqual([
+			expect.objectContaining({
+				rule: 'chaining',
+				cue: 2,
+				message:
+					'10 frames (0.4 s) before the next cue at 25 fps: gaps of 12 frames (0.48 s) or less are closed to 2 frames (0.08 s) (chaining); end this cue 2 frames (0.08 s) before the next one starts.',
+			}),
+		]);
+		const [custom] = await run({
+			operation: 'check',
+			inputSource: 'text',
+			content,
+			profile: 'netflixEnglish',
+			frameRate: 'custom',
+			customFrameRate: 12.5,
+		});
+		// at 12.5 fps, 80 ms is one frame
+		expect((custom.json.check as { counts: Record<string, number> }).counts.gap).toBe(1);
 	});
 
 	test('fails bad captions with counts per rule, the worst cues, and each violation’s times', async () => {
@@ -306,22 +352,85 @@ describe('Convert', () => {
 		expect(parseImscText(binaryText(ttml, 'data'))).toHaveLength(2);
 	});
 
+	test('reads Windows-1252 and UTF-16 files with the right characters, saying when it had to guess', async () => {
+		const srt = '1\r\n00:00:01,000 --> 00:00:02,000\r\nCafé crème, «très» cher – 5 €\r\n';
+		const inputs: Array<[string, Buffer]> = [
+			['windows-1252', Buffer.from(srt.replace('–', '\x96').replace('€', '\x80'), 'latin1')],
+			['utf-16le', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(srt, 'utf16le')])],
+			[
+				'utf-16be',
+				Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(srt, 'utf16le').swap16()]),
+			],
+		];
+		for (const [encoding, bytes] of inputs) {
+			const [converted] = await run(
+				{ operation: 'convert', inputSource: 'binary', binaryPropertyName: 'data', to: 'vtt' },
+				[
+					{
+						json: {},
+						binary: {
+							data: {
+								data: bytes.toString('base64'),
+								mimeType: 'application/x-subrip',
+								fileName: 'cafe.srt',
+							},
+						},
+					},
+				],
+			);
+			expect({ encoding, text: parseVtt(binaryText(converted, 'data'))[0].text }).toEqual({
+				encoding,
+				text: 'Café crème, «très» cher – 5 €',
+			});
+			const warnings = converted.json.warnings as Array<{ message: string }>;
+			if (encoding === 'windows-1252') {
+				expect(warnings).toEqual([
+					{
+						message: expect.stringMatching(
+							/^The file is not UTF-8: read as Windows-1252 \(Western European\).* Bytes that are not UTF-8 are on line 3 \("Café crème, «très» cher – 5 €"\)\./,
+						),
+					},
+				]);
+			} else {
+				expect(warnings).toEqual([]);
+			}
+		}
+	});
+
+	test('converts what it can read of a file with bad blocks, naming each left out in warnings', async () => {
+		const [converted] = await run({
+			operation: 'convert',
+			inputSource: 'text',
+			content:
+				'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nKept.\n\n00:00:03,000 --> 00:00:04,000\nSRT times.\n\n00:00:05.000 --> 00:00:06.000\nKept too.\n',
+			to: 'srt',
+		});
+		expect(parseSrt(binaryText(converted, 'data')).map((cue) => cue.text)).toEqual([
+			'Kept.',
+			'Kept too.',
+		]);
+		expect(converted.json.warnings).toEqual([
+			expect.objectContaining({ line: 6, text: '00:00:03,000 --> 00:00:04,000' }),
+		]);
+	});
+
 	test('writes transcript chunks by minutes or by a token budget into the item', async () => {
 		const [byTokens] = await run(
 			{
 				operation: 'convert',
-				inputSource: 'url',
-				url: files.vtt,
+				inputSource: 'text',
+				content: LONG.vtt,
 				to: 'chunks',
 				chunkBy: 'tokens',
-				chunkTokens: 20,
+				chunkTokens: 100,
 			},
 			[{ json: { title: 'Quality check' } }],
 		);
 		const chunks = byTokens.json.chunks as Array<{ index: number; text: string; tokens: number }>;
 		expect(chunks.length).toBeGreaterThan(1);
-		expect(chunks.map((c) => c.text).join(' ')).toBe(SPOKEN);
-		expect(chunks[0]).toMatchObject({ index: 1, startTime: '00:00:00.300' });
+		expect(chunks.every((chunk) => chunk.tokens <= 100)).toBe(true);
+		expect(chunks.map((c) => c.text).join(' ')).toBe(LONG.text);
+		expect(chunks[0]).toMatchObject({ index: 1 });
 		const [byMinutes] = await run({
 			operation: 'convert',
 			inputSource: 'url',
@@ -331,6 +440,22 @@ describe('Convert', () => {
 			chunkMinutes: 5,
 		});
 		expect(byMinutes.json.chunks).toHaveLength(1);
+		expect((byMinutes.json.chunks as Array<{ text: string }>)[0].text).toBe(SPOKEN);
+	});
+
+	test('refuses a token budget below the one the options schema and the editor allow', async () => {
+		await expect(
+			run({
+				operation: 'convert',
+				inputSource: 'url',
+				url: files.vtt,
+				to: 'chunks',
+				chunkBy: 'tokens',
+				chunkTokens: 20,
+			}),
+		).rejects.toThrow(
+			'Invalid conversion option chunkTokens: Number must be greater than or equal to 50.',
+		);
 	});
 
 	test('as an AI tool: JSON entries by default, or simplified text, bounded to Max Output Characters, saying so', async () => {

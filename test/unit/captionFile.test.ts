@@ -4,6 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { captionProfile, DEFAULT_PROFILE_ID } from '../../nodes/Captioning/captions';
 import { description as checkDescription } from '../../nodes/Captioning/actions/captionFile/check.operation';
 import {
+	chosenFrameRate,
 	customLimits,
 	limitsProblem,
 	profileProperties,
@@ -15,7 +16,10 @@ import {
 	simplify,
 	toolOutput,
 } from '../../nodes/Captioning/actions/captionFile/toolOutput';
-import { description as convertDescription } from '../../nodes/Captioning/actions/captionFile/convert.operation';
+import {
+	description as convertDescription,
+	optionsFromEditor,
+} from '../../nodes/Captioning/actions/captionFile/convert.operation';
 
 describe('customLimits', () => {
 	it('reads seconds as milliseconds and leaves out limits not added', () => {
@@ -51,9 +55,13 @@ describe('customLimits', () => {
 		// shown: every limit but words per minute (Netflix has none) and chaining (a switch, off)
 		const shown: Record<string, unknown> = { ...customLimits(defaults) };
 		delete shown.maxWordsPerMinute;
-		const netflix: Record<string, unknown> = { ...captionProfile(DEFAULT_PROFILE_ID)!.limits };
+		// Netflix counts its gap in frames (2 at any rate); Custom in seconds: 2 frames at 24 fps, 0.083 s
+		const { frameRate, minGapFrames, ...netflix } = captionProfile(DEFAULT_PROFILE_ID)!.limits;
 		delete netflix.allowChained;
-		expect(shown).toEqual(netflix);
+		expect(shown).toEqual({
+			...netflix,
+			minGapMs: Math.round((minGapFrames! * 1000) / frameRate!),
+		});
 	});
 });
 
@@ -135,5 +143,76 @@ describe('Convert as an AI tool', () => {
 		]);
 		expect(DEFAULT_TOOL_MAX_CHARS).toBe(20_000);
 		expect(checkDescription.some((p) => p.name === 'toolOutput')).toBe(false);
+	});
+});
+
+describe('Convert’s options, stated once', () => {
+	const collection = convertDescription.find((property) => property.name === 'options')!
+		.options as INodeProperties[];
+	const shown = (name: string) =>
+		[...convertDescription, ...collection].find((property) => property.name === name)!;
+
+	it('builds each editor parameter from the options schema: type, least value in the editor’s unit, default', () => {
+		expect(collection.map((property) => property.name)).toEqual([
+			'includeVoice',
+			'language',
+			'maxCueChars',
+			'maxLineChars',
+			'maxCueSeconds',
+		]);
+		expect(shown('maxCueSeconds')).toMatchObject({
+			type: 'number',
+			default: 6,
+			typeOptions: { minValue: 1 },
+		});
+		expect(shown('maxLineChars')).toMatchObject({ default: 42, typeOptions: { minValue: 10 } });
+		expect(shown('chunkMinutes')).toMatchObject({
+			default: 5,
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		});
+		expect(shown('chunkTokens')).toMatchObject({ default: 1000, typeOptions: { minValue: 50 } });
+		expect(shown('includeVoice')).toMatchObject({ type: 'boolean', default: false });
+	});
+
+	it('reads the editor’s values into options (seconds to milliseconds), checked once and strictly', () => {
+		expect(
+			optionsFromEditor(
+				{ maxCueSeconds: 2.5, maxLineChars: 30, language: '', includeVoice: true },
+				{ chunkTokens: 200 },
+			),
+		).toEqual({ maxCueMs: 2500, maxLineChars: 30, includeVoice: true, chunkTokens: 200 });
+		expect(() => optionsFromEditor({ colour: 'red' })).toThrow(
+			/^Unknown conversion option "colour"/,
+		);
+		expect(() => optionsFromEditor({ maxLineChars: 5 })).toThrow(
+			'Invalid conversion option maxLineChars: Number must be greater than or equal to 10.',
+		);
+	});
+});
+
+describe('the frame rate of a frame-counting style guide', () => {
+	it('is offered for the Netflix guides only, 24 fps unless chosen', () => {
+		const frameRate = profileProperties.find((property) => property.name === 'frameRate')!;
+		expect(frameRate).toMatchObject({
+			default: '24',
+			displayOptions: { show: { profile: ['netflixEnglish', 'netflixEnglishChildren'] } },
+		});
+		expect((frameRate.options as Array<{ value: string }>).map((option) => option.value)).toEqual([
+			'23.976',
+			'24',
+			'25',
+			'29.97',
+			'30',
+			'custom',
+		]);
+	});
+
+	it('reads 23.976 and 29.97 as the exact NTSC rates, and a custom rate above 0', () => {
+		expect(chosenFrameRate('23.976', 1)).toBe(24000 / 1001);
+		expect(chosenFrameRate('29.97', 1)).toBe(30000 / 1001);
+		expect(chosenFrameRate('25', 1)).toBe(25);
+		expect(chosenFrameRate('custom', '59.94')).toBe(59.94);
+		expect(chosenFrameRate('custom', 0)).toBeUndefined();
+		expect(chosenFrameRate('17', 1)).toBeUndefined();
 	});
 });

@@ -1,7 +1,7 @@
 // Check: measures cues against a profile's limits. One pure function per rule; checkCaptions runs them all and
 // summarises the result for a workflow to branch on.
 import { displayWidth, graphemeCount, tokenize } from './layout';
-import type { CaptionLimits } from './profiles';
+import { type CaptionLimits, frameRateLabel, framesToMs, msToFrames } from './profiles';
 import { formatVttTimestamp, msToSeconds } from './time';
 import type { Cue } from './types';
 
@@ -15,6 +15,7 @@ export const CHECK_RULES = [
 	'minDuration',
 	'maxDuration',
 	'gap',
+	'chaining',
 	'overlap',
 ] as const;
 
@@ -98,6 +99,41 @@ export function measureCue(cue: Cue): CueMeasure {
 	};
 }
 
+/** The frame rate the limits count in: theirs, or 24 fps (Netflix's own examples) when a limit is in frames. */
+export function frameRateOf(limits: CaptionLimits): number | undefined {
+	return limits.frameRate ?? (limits.minGapFrames !== undefined ? 24 : undefined);
+}
+
+/** The shortest gap allowed, in milliseconds and, when the limits count frames, in frames. */
+export function minimumGap(limits: CaptionLimits): { ms: number; frames?: number } | undefined {
+	const fps = frameRateOf(limits);
+	if (limits.minGapFrames !== undefined) {
+		return { ms: (limits.minGapFrames * 1000) / fps!, frames: limits.minGapFrames };
+	}
+	if (limits.minGapMs === undefined) return undefined;
+	return fps === undefined
+		? { ms: limits.minGapMs }
+		: { ms: limits.minGapMs, frames: msToFrames(limits.minGapMs, fps) };
+}
+
+/** The longest gap that should be closed to the minimum ("chaining"), in ms and frames; undefined: not checked. */
+export function chainingGap(limits: CaptionLimits): { ms: number; frames?: number } | undefined {
+	if (limits.chainGapMs === undefined) return undefined;
+	const fps = frameRateOf(limits);
+	if (fps === undefined) return { ms: limits.chainGapMs };
+	// half a second is 12 frames at 24 fps and at 25 (12.5, rounded down), 15 at 29.97 and 30
+	const frames = Math.ceil((limits.chainGapMs * fps) / 1000 - 0.5);
+	return { ms: (frames * 1000) / fps, frames };
+}
+
+/** The shortest time on screen the limits allow, in milliseconds: whole frames when they count frames. */
+function minimumDurationMs(limits: CaptionLimits): number {
+	if (limits.minDurationMs === undefined) return 0;
+	const fps = frameRateOf(limits);
+	if (fps === undefined) return limits.minDurationMs;
+	return framesToMs(Math.ceil((limits.minDurationMs * fps) / 1000 - 1e-6), fps);
+}
+
 /**
  * The shortest time on screen the limits allow for what the cue shows: its minimum duration, and the time
  * its characters and words take at the reading speeds. Check and Fix share it, so a cue Fix gives this much
@@ -107,7 +143,7 @@ export function readingTimeMs(
 	measure: Pick<CueMeasure, 'chars' | 'words'>,
 	limits: CaptionLimits,
 ): number {
-	const times = [limits.minDurationMs ?? 0];
+	const times = [minimumDurationMs(limits)];
 	if (limits.maxCharsPerSecond) {
 		times.push(Math.ceil((measure.chars * 1000) / limits.maxCharsPerSecond));
 	}
@@ -120,14 +156,40 @@ export function readingTimeMs(
 /** Whether a gap between two cues is allowed: at least the minimum, or none at all where chaining is. */
 export function gapAllowed(gapMs: number, limits: CaptionLimits): boolean {
 	if (gapMs < 0) return false;
-	if (limits.minGapMs === undefined || gapMs >= limits.minGapMs) return true;
-	return gapMs === 0 && limits.allowChained === true;
+	const minimum = minimumGap(limits);
+	if (minimum === undefined) return true;
+	const fps = frameRateOf(limits);
+	const enough =
+		fps === undefined ? gapMs >= minimum.ms : msToFrames(gapMs, fps) >= minimum.frames!;
+	return enough || (gapMs === 0 && limits.allowChained === true);
+}
+
+/** Whether an allowed gap is short enough that it should be closed to the minimum gap (chaining). */
+export function gapChainable(gapMs: number, limits: CaptionLimits): boolean {
+	const chain = chainingGap(limits);
+	if (chain === undefined || !gapAllowed(gapMs, limits)) return false;
+	const minimum = minimumGap(limits);
+	const fps = frameRateOf(limits);
+	if (fps === undefined) return gapMs > (minimum?.ms ?? 0) && gapMs <= chain.ms;
+	const frames = msToFrames(gapMs, fps);
+	return frames > (minimum?.frames ?? 0) && frames <= chain.frames!;
 }
 
 type Finding = Pick<Violation, 'rule' | 'value' | 'limit' | 'message'>;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
-const seconds = (ms: number) => `${round2(ms / 1000)} s`;
+/** Seconds to the millisecond, without trailing zeros: 0.083 s, 0.08 s, 1 s. */
+const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+
+/** A time as the limits count it: "2 frames (0.083 s)" when they count frames, else "0.083 s". */
+function timeSpan(ms: number, fps: number | undefined): string {
+	if (fps === undefined) return seconds(ms);
+	const frames = msToFrames(ms, fps);
+	return `${plural(frames, 'frame')} (${seconds((frames * 1000) / fps)})`;
+}
+const atRate = (fps: number | undefined) =>
+	fps === undefined ? '' : ` at ${frameRateLabel(fps)} fps`;
 
 /** The rules about one cue alone, in CHECK_RULES order. */
 export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding[] {
@@ -184,20 +246,24 @@ export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding
 			message: `${words} words in ${seconds(durationMs)}: ${speed} words per minute; at most ${maxWordsPerMinute}.`,
 		});
 	}
-	if (limits.minDurationMs !== undefined && durationMs < limits.minDurationMs) {
+	const fps = frameRateOf(limits);
+	// with a frame rate, durations are whole frames: a cue of 20.8 frames is on screen for 21
+	const inUnits = (ms: number) => (fps === undefined ? ms : msToFrames(ms, fps));
+	const minimum = minimumDurationMs(limits);
+	if (limits.minDurationMs !== undefined && inUnits(durationMs) < inUnits(minimum)) {
 		findings.push({
 			rule: 'minDuration',
 			value: durationMs,
-			limit: limits.minDurationMs,
-			message: `On screen for ${seconds(durationMs)}; at least ${seconds(limits.minDurationMs)}.`,
+			limit: minimum,
+			message: `On screen for ${timeSpan(durationMs, fps)}${atRate(fps)}; at least ${timeSpan(minimum, fps)}.`,
 		});
 	}
-	if (limits.maxDurationMs !== undefined && durationMs > limits.maxDurationMs) {
+	if (limits.maxDurationMs !== undefined && inUnits(durationMs) > inUnits(limits.maxDurationMs)) {
 		findings.push({
 			rule: 'maxDuration',
 			value: durationMs,
 			limit: limits.maxDurationMs,
-			message: `On screen for ${seconds(durationMs)}; at most ${seconds(limits.maxDurationMs)}.`,
+			message: `On screen for ${timeSpan(durationMs, fps)}${atRate(fps)}; at most ${timeSpan(limits.maxDurationMs, fps)}.`,
 		});
 	}
 	return findings;
@@ -213,20 +279,32 @@ export function gapFinding(gapMs: number, limits: CaptionLimits): Finding | unde
 			message: `Overlaps the next cue by ${seconds(-gapMs)}.`,
 		};
 	}
-	if (gapAllowed(gapMs, limits)) return undefined;
-	const minimum = limits.minGapMs!;
+	const fps = frameRateOf(limits);
+	const minimum = minimumGap(limits);
+	if (!gapAllowed(gapMs, limits)) {
+		const least = timeSpan(minimum!.ms, fps);
+		return {
+			rule: 'gap',
+			value: gapMs,
+			limit: Math.round(minimum!.ms),
+			message: limits.allowChained
+				? `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}; leave no gap or at least ${least}.`
+				: `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}; at least ${least}.`,
+		};
+	}
+	if (!gapChainable(gapMs, limits)) return undefined;
+	const chain = chainingGap(limits)!;
+	const closeTo = minimum ? timeSpan(minimum.ms, fps) : 'no gap';
 	return {
-		rule: 'gap',
+		rule: 'chaining',
 		value: gapMs,
-		limit: minimum,
-		message: limits.allowChained
-			? `${seconds(gapMs)} before the next cue; leave no gap or at least ${seconds(minimum)}.`
-			: `${seconds(gapMs)} before the next cue; at least ${seconds(minimum)}.`,
+		limit: Math.round(chain.ms),
+		message: `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}: gaps of ${timeSpan(chain.ms, fps)} or less are closed to ${closeTo} (chaining); end this cue ${closeTo} before the next one starts.`,
 	};
 }
 
 /** How far past its limit a violation is, as a ratio: 1 at the limit, 2 at twice (or half) of it. */
-function excessOf(violation: Finding): number {
+export function violationExcess(violation: Finding): number {
 	switch (violation.rule) {
 		case 'emptyCue':
 		case 'timing':
@@ -239,6 +317,9 @@ function excessOf(violation: Finding): number {
 		case 'gap':
 			// a gap of none counts as twice past: 1 plus the share of the minimum that is missing
 			return 1 + (violation.limit - violation.value) / violation.limit;
+		case 'chaining':
+			// a gap that should be closed is a small fault, the longer the more visible: up to 1
+			return violation.value / violation.limit;
 		default:
 			return violation.value / violation.limit;
 	}
@@ -254,7 +335,8 @@ function ruleCounts(limits: CaptionLimits): Partial<Record<CheckRule, number>> {
 		wordsPerMinute: Boolean(limits.maxWordsPerMinute),
 		minDuration: limits.minDurationMs !== undefined,
 		maxDuration: limits.maxDurationMs !== undefined,
-		gap: limits.minGapMs !== undefined,
+		gap: minimumGap(limits) !== undefined,
+		chaining: chainingGap(limits) !== undefined,
 		overlap: true,
 	};
 	return Object.fromEntries(CHECK_RULES.filter((rule) => checked[rule]).map((rule) => [rule, 0]));
@@ -334,9 +416,9 @@ export function checkCaptions(
 		const entry = perCue.get(index);
 		if (entry) {
 			entry.rules.push(finding.rule);
-			entry.excess = Math.max(entry.excess, excessOf(finding));
+			entry.excess = Math.max(entry.excess, violationExcess(finding));
 		} else {
-			perCue.set(index, { rules: [finding.rule], excess: excessOf(finding) });
+			perCue.set(index, { rules: [finding.rule], excess: violationExcess(finding) });
 		}
 	}
 	// the worst few, kept in order while scanning once: no sort of every cue with a violation

@@ -1,5 +1,6 @@
 // Transcript chunks for language models: a long recording as time-bounded pieces of text, each with its start and
 // end, so an agent can summarise part by part and cite timestamps.
+import { DEFAULT_CHUNK_MINUTES } from './options';
 import { formatVttTimestamp, msToSeconds } from './time';
 import { piecesToText, transcriptPieces, type TranscriptPiece } from './text';
 import type { CaptionFormat, Cue } from './types';
@@ -28,7 +29,6 @@ export interface TranscriptChunk {
 
 /** The usual estimate for English text and GPT-style tokenizers; other languages and models differ. */
 export const CHARS_PER_TOKEN = 4;
-export const DEFAULT_CHUNK_MINUTES = 5;
 
 export function estimateTokens(text: string): number {
 	return Math.ceil(text.length / CHARS_PER_TOKEN);

@@ -1,37 +1,24 @@
-import { z } from 'zod';
-
 import { CaptionFormatError } from './errors';
 import { CAPTION_FORMATS, captionFormat, conversionsFrom } from './formats';
+import { type CaptionOptions, captionOptionsSchema } from './options';
 import { cuesToText } from './text';
-import type { CaptionDocument, CaptionFormat, CaptionOptions } from './types';
-
-const count = z.number().int().nonnegative();
-const positive = z.number().int().positive();
-
-const convertOptionsSchema = z.object({
-	maxCueMs: positive.optional(),
-	maxCueChars: positive.optional(),
-	maxLineChars: positive.optional(),
-	maxLines: positive.optional(),
-	maxGapMs: count.optional(),
-	minCueChars: count.optional(),
-	paragraphGapMs: count.optional(),
-	header: z.string().optional(),
-	includeVoice: z.boolean().optional(),
-	chunkMinutes: z.number().positive().optional(),
-	chunkTokens: positive.optional(),
-	language: z.string().optional(),
-});
+import type { CaptionDocument, CaptionFormat, CaptionWarning } from './types';
 
 interface ConvertRequest {
 	from: string;
 	to: string;
 	content: string;
-	options?: CaptionOptions;
+	/** Checked against the options schema: an option this package does not know is an error. */
+	options?: unknown;
 }
 
-interface ConvertedCaptions {
+/** A written caption file and what writing it could not keep as it was. */
+export interface RenderedCaptions {
 	content: string;
+	warnings: CaptionWarning[];
+}
+
+interface ConvertedCaptions extends RenderedCaptions {
 	mimeType: string;
 	/** Without the dot, as n8n binary data expects. */
 	fileExtension: string;
@@ -68,16 +55,21 @@ function writableFormat(from: CaptionFormat, id: string): CaptionFormat {
 	);
 }
 
-/** Checks conversion options; unknown ones are ignored. */
+/** Checks conversion options from outside (the editor, an API caller) against the one schema of them. */
 export function readOptions(options: unknown): CaptionOptions {
-	const parsed = convertOptionsSchema.safeParse(options ?? {});
+	const parsed = captionOptionsSchema.safeParse(options ?? {});
 	if (parsed.success) return parsed.data;
 	const issue = parsed.error.issues[0];
+	if (issue.code === 'unrecognized_keys') {
+		throw new CaptionFormatError(
+			`Unknown conversion option ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: the options are ${Object.keys(captionOptionsSchema.shape).join(', ')}.`,
+		);
+	}
 	const name = issue.path.join('.') || 'options';
 	throw new CaptionFormatError(`Invalid conversion option ${name}: ${issue.message}.`);
 }
 
-/** Reads a caption file of a format this package reads into the common model. */
+/** Reads a caption file of a format this package reads into the common model, with what it could not read. */
 export function readCaptions(
 	from: string,
 	content: string,
@@ -87,20 +79,37 @@ export function readCaptions(
 	if (typeof content !== 'string') {
 		throw new CaptionFormatError(`${from} content must be text, got ${typeof content}.`);
 	}
-	return format.parse!(content, readOptions(options));
+	return format.parse!(content, options);
+}
+
+/** Writes the common model in a format, checked as convertCaptions checks it, with what it could not write. */
+export function renderCaptions(
+	from: string,
+	to: string,
+	document: CaptionDocument,
+	options: CaptionOptions = {},
+): RenderedCaptions {
+	const warnings: CaptionWarning[] = [];
+	const content = writableFormat(readableFormat(from), to).render!(document, options, (warning) =>
+		warnings.push(warning),
+	);
+	return { content, warnings };
 }
 
 /**
- * Converts a caption file into another format. Throws `CaptionFormatError` for unsupported pairs,
- * invalid options and content that cannot be read.
+ * Converts a caption file into another format: its content, file type, and what reading and writing could not
+ * keep (`warnings`). Throws `CaptionFormatError` for unsupported pairs, invalid options and content that cannot be
+ * read at all.
  */
 export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
 	const { from, to, content } = request;
 	const target = writableFormat(readableFormat(from), to);
 	const options = readOptions(request.options);
 	const document = readCaptions(from, content, options);
+	const written = renderCaptions(from, to, document, options);
 	return {
-		content: target.render!(document, options),
+		content: written.content,
+		warnings: [...(document.warnings ?? []), ...written.warnings],
 		mimeType: target.mimeType,
 		fileExtension: target.extension,
 	};
@@ -119,14 +128,17 @@ export function captionData(
 	return target.data(document, options);
 }
 
-/** Writes the common model in a format, checked as convertCaptions checks it. */
-export function renderCaptions(
-	from: string,
-	to: string,
-	document: CaptionDocument,
-	options: CaptionOptions = {},
-): string {
-	return writableFormat(readableFormat(from), to).render!(document, readOptions(options));
+/**
+ * Plain transcript of a caption file with what reading it left out, or `undefined` for formats this package cannot
+ * read. Throws `CaptionFormatError` when the content cannot be read at all.
+ */
+export function readTranscript(
+	format: string,
+	content: string,
+): { text: string; warnings: CaptionWarning[] } | undefined {
+	if (!captionFormat(format)?.parse) return undefined;
+	const document = readCaptions(format, content);
+	return { text: cuesToText(document.cues), warnings: document.warnings ?? [] };
 }
 
 /**
@@ -134,6 +146,5 @@ export function renderCaptions(
  * Throws `CaptionFormatError` when the content is not valid for its format.
  */
 export function transcriptFromCaptions(format: string, content: string): string | undefined {
-	if (!captionFormat(format)?.parse) return undefined;
-	return cuesToText(readCaptions(format, content).cues);
+	return readTranscript(format, content)?.text;
 }

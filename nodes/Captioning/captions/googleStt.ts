@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { CaptionFormatError } from './errors';
 import { displayWidth, joinText, tokenize } from './layout';
 import { parseGoogleDuration } from './time';
-import type { CaptionFormat, Cue, CueLayoutOptions, Word } from './types';
+import type { CaptionFormat, CaptionWarning, Cue, CueLayoutOptions, Word } from './types';
+import { excerpt } from './warnings';
 import { spreadWords, wordsToCues } from './words';
 
 const duration = z.custom<string | number | { seconds?: string | number; nanos?: number }>(
@@ -231,6 +232,31 @@ export function googleSttToCues(
 	return cues;
 }
 
+/**
+ * The cues follow the word timings where a result has them: when the words hold fewer words than the results'
+ * transcripts, the rest of the transcript is in no cue, and a warning says so with the results concerned.
+ */
+export function wordTimingGaps(transcript: GoogleSttTranscript): CaptionWarning[] {
+	const short = transcript.results
+		.map((result, index) => ({ result, index }))
+		.filter(
+			({ result }) =>
+				result.words.length > 0 &&
+				tokenize(result.transcript).length >
+					tokenize(joinText(result.words.map((w) => w.text))).length,
+		);
+	if (short.length === 0) return [];
+	const listed = short
+		.slice(0, 3)
+		.map(({ result, index }) => `result ${index + 1} ("${excerpt(result.transcript)}")`);
+	return [
+		{
+			text: excerpt(short[0].result.transcript),
+			message: `The word timings hold fewer words than the transcript of ${short.length === 1 ? 'one result' : `${short.length} results`}: ${listed.join(', ')}${short.length > 3 ? ', ...' : ''}. The cues follow the word timings, so the words they lack are in no cue.`,
+		},
+	];
+}
+
 export const googleSttFormat: CaptionFormat = {
 	id: 'google_stt',
 	label: 'Google Speech-to-Text JSON',
@@ -246,10 +272,12 @@ export const googleSttFormat: CaptionFormat = {
 	parse: (content, options) => {
 		const transcript = parseGoogleStt(content);
 		const language = transcript.results.find((result) => result.languageCode)?.languageCode;
+		const warnings = wordTimingGaps(transcript);
 		return {
 			cues: googleSttToCues(transcript, options),
 			words: transcript.words,
 			...(language === undefined ? {} : { language }),
+			...(warnings.length === 0 ? {} : { warnings }),
 		};
 	},
 };

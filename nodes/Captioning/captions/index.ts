@@ -1,5 +1,28 @@
 export { CaptionFormatError } from './errors';
-export type { CaptionDocument, CaptionFormat, CaptionOptions, Cue, Segment, Word } from './types';
+export type {
+	CaptionDocument,
+	CaptionFormat,
+	CaptionOptions,
+	CaptionRegion,
+	CaptionWarning,
+	Cue,
+	CueSettings,
+	Segment,
+	TextRun,
+	TextStyle,
+	Word,
+} from './types';
+export { type CaptionEncoding, decodeCaptionBytes, type DecodedCaptions } from './decode';
+export {
+	CONVERT_OPTION_FIELDS,
+	captionOptionsSchema,
+	DEFAULT_CHUNK_MINUTES,
+	DEFAULT_CHUNK_TOKENS,
+	DEFAULT_MAX_CUE_MS,
+	type EditorOptionName,
+	optionBounds,
+	type OptionField,
+} from './options';
 export {
 	formatSbvTimestamp,
 	formatSrtTimestamp,
@@ -11,31 +34,38 @@ export {
 	parseVttTimestamp,
 } from './time';
 export { displayWidth, fitsCue, graphemeCount, joinText, tokenize, wrapTokens } from './layout';
-export { decodeEntities, formatVtt, parseVtt, sanitizeCueSettings } from './vtt';
-export { formatSrt, parseSrt } from './srt';
-export { formatSbv, parseSbv } from './sbv';
-export { escapeXml, formatTtml, IMSC_TEXT_PROFILE, TTML_NAMESPACES } from './ttml';
+export { carryStyles, toRuns } from './styling';
 export {
-	DEFAULT_CUE_LAYOUT,
-	DEFAULT_MAX_CUE_MS,
-	spreadWords,
-	wordsToCues,
-	wordsToJson,
-} from './words';
+	decodeEntities,
+	formatCueSettings,
+	formatVtt,
+	parseCueSettings,
+	parseCueText,
+	parseRegion,
+	parseVtt,
+	plainNumber,
+	readVtt,
+} from './vtt';
+export { formatSrt, parseSrt, readSrt } from './srt';
+export { formatSbv, parseSbv, readSbv } from './sbv';
+export {
+	escapeXml,
+	formatTtml,
+	IMSC_TEXT_PROFILE,
+	TTML_LINE_HEIGHT,
+	TTML_NAMESPACES,
+} from './ttml';
+export { DEFAULT_CUE_LAYOUT, spreadWords, wordsToCues, wordsToJson } from './words';
 export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
 export { cuesToSegments, cuesToText, transcriptPieces } from './text';
-export {
-	CHARS_PER_TOKEN,
-	cuesToChunks,
-	DEFAULT_CHUNK_MINUTES,
-	estimateTokens,
-	type TranscriptChunk,
-} from './chunks';
+export { CHARS_PER_TOKEN, cuesToChunks, estimateTokens, type TranscriptChunk } from './chunks';
 export {
 	captionData,
 	convertCaptions,
 	readCaptions,
 	readOptions,
+	readTranscript,
+	type RenderedCaptions,
 	renderCaptions,
 	transcriptFromCaptions,
 } from './convert';
@@ -45,16 +75,25 @@ export {
 	type CaptionProfile,
 	captionProfile,
 	DEFAULT_PROFILE_ID,
+	FRAME_RATES,
+	frameRateLabel,
+	framesToMs,
+	msToFrames,
 } from './profiles';
 export {
+	chainingGap,
 	CHECK_RULES,
 	checkCaptions,
 	type CheckReport,
 	type CheckRule,
 	findViolations,
+	frameRateOf,
 	gapAllowed,
+	gapChainable,
 	measureCue,
+	minimumGap,
 	readingTimeMs,
 	type Violation,
+	violationExcess,
 } from './check';
-export { fixCaptions, type FixResult, fixLayout, spokenText } from './fix';
+export { fixCaptions, type FixResult, fixLayout, spokenText, worstPerRule } from './fix';

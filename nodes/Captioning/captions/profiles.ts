@@ -12,10 +12,22 @@ export interface CaptionLimits {
 	maxWordsPerMinute?: number;
 	minDurationMs?: number;
 	maxDurationMs?: number;
-	/** Shortest gap between one cue's end and the next cue's start. */
+	/** Shortest gap between one cue's end and the next cue's start (unless `minGapFrames` is set). */
 	minGapMs?: number;
-	/** Cues may follow each other without any gap, although shorter gaps than `minGapMs` are not allowed. */
+	/** Cues may follow each other without any gap, although shorter gaps than the minimum are not allowed. */
 	allowChained?: boolean;
+	/**
+	 * Frames per second of the video. With it, gaps and durations are counted in whole frames (times rounded to the
+	 * nearest frame) and messages give frames and seconds.
+	 */
+	frameRate?: number;
+	/** Shortest gap in frames, whatever the frame rate (Netflix: 2). Counted at `frameRate`, 24 when unset. */
+	minGapFrames?: number;
+	/**
+	 * Gaps this long or shorter, and longer than the minimum gap, should be closed to the minimum ("chaining":
+	 * Netflix closes gaps of half a second, 12 frames at 24 fps, to 2 frames).
+	 */
+	chainGapMs?: number;
 }
 
 export interface CaptionProfile {
@@ -27,14 +39,17 @@ export interface CaptionProfile {
 	limits: CaptionLimits;
 }
 
-// Netflix: 2 frames at 24 fps (the frame rate of Netflix's own duration example) is 83.3 ms.
+// Netflix counts gaps in frames: 2 at any frame rate; gaps of half a second or less (12 frames at 24 fps) closed
+// to 2 frames. The frame rate is the video's (Check and Fix ask for it; 24 fps unless chosen).
 const NETFLIX_TIMING: CaptionLimits = {
 	maxCharsPerLine: 42,
 	maxLines: 2,
 	minDurationMs: 833,
 	maxDurationMs: 7000,
-	minGapMs: 83,
+	minGapFrames: 2,
+	chainGapMs: 500,
 	allowChained: false,
+	frameRate: 24,
 };
 
 export const CAPTION_PROFILES: readonly CaptionProfile[] = [
@@ -42,7 +57,7 @@ export const CAPTION_PROFILES: readonly CaptionProfile[] = [
 		id: 'netflixEnglish',
 		name: 'Netflix English (USA), Adult Programs',
 		source:
-			'Netflix English (USA) Timed Text Style Guide I.2 (42 characters per line), I.14 (up to 20 characters per second); Timed Text Style Guide: General Requirements 1 (5/6 s to 7 s), 4 (2 lines), frame gap of 2 frames',
+			'Netflix English (USA) Timed Text Style Guide I.2 (42 characters per line), I.14 (up to 20 characters per second); Timed Text Style Guide: General Requirements 1 (5/6 s to 7 s), 3 (a frame gap of 2 frames at any frame rate), 5 (2 lines); Subtitle Timing Guidelines 1 (gaps of 12 frames at 24 fps, half a second, or fewer closed to 2 frames)',
 		url: 'https://partnerhelp.netflixstudios.com/hc/en-us/articles/217350977-English-Timed-Text-Style-Guide',
 		limits: { ...NETFLIX_TIMING, maxCharsPerSecond: 20 },
 	},
@@ -83,4 +98,28 @@ export const DEFAULT_PROFILE_ID = 'netflixEnglish';
 /** The profile of an id; undefined for ids that name none. */
 export function captionProfile(id: string): CaptionProfile | undefined {
 	return CAPTION_PROFILES.find((profile) => profile.id === id);
+}
+
+/** The frame rates the editor offers: film, PAL, NTSC; 23.976 and 29.97 are exactly 24000/1001 and 30000/1001. */
+export const FRAME_RATES: ReadonlyArray<{ name: string; value: number }> = [
+	{ name: '23.976', value: 24000 / 1001 },
+	{ name: '24', value: 24 },
+	{ name: '25', value: 25 },
+	{ name: '29.97', value: 30000 / 1001 },
+	{ name: '30', value: 30 },
+];
+
+/** The frame rate as people write it: 23.976, 25, 29.97. */
+export function frameRateLabel(frameRate: number): string {
+	return String(Math.round(frameRate * 1000) / 1000);
+}
+
+/** Milliseconds as whole frames, to the nearest frame (times written in milliseconds fall between frames). */
+export function msToFrames(ms: number, frameRate: number): number {
+	return Math.round((ms * frameRate) / 1000);
+}
+
+/** Whole frames as milliseconds, rounded up so the time rounds back to the frames. */
+export function framesToMs(frames: number, frameRate: number): number {
+	return Math.ceil((frames * 1000) / frameRate - 1e-9);
 }

@@ -1,7 +1,9 @@
 // SubViewer as YouTube reads and writes it (.sbv): a block per cue, "h:mm:ss.ttt,h:mm:ss.ttt" and then its lines.
 import { CaptionFormatError } from './errors';
 import { byStart, formatSbvTimestamp, parseSbvTimestamp } from './time';
-import type { CaptionFormat, Cue } from './types';
+import type { CaptionDocument, CaptionFormat, CaptionWarning, Cue } from './types';
+import { fileLines, isBlank, trimmedLines } from './lines';
+import { excerpt, lineWarning, linesLabel } from './warnings';
 
 interface SbvFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SBV has no voice markup. */
@@ -10,49 +12,83 @@ interface SbvFormatOptions {
 
 const TIMING = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/;
 
-function isBlank(line: string | undefined): boolean {
-	return line === undefined || line.trim() === '';
-}
-
-const LINE_BREAK = /[\r\n]/;
-
 /** The lines of a cue as SBV keeps them, joined: trimmed, empty ones left out (they would end the block). */
-function sbvText(text: string): string {
-	return LINE_BREAK.test(text) ? textLines(text).join('\n') : text.trim();
-}
+const sbvText = trimmedLines;
 
-function textLines(text: string): string[] {
-	return text
-		.split(/\r\n|\r|\n/)
-		.map((line) => line.trim())
-		.filter((line) => line !== '');
-}
+const looksLikeTiming = (line: string) => /^\s*\d+:\d/.test(line);
 
-/** Parses SBV: blocks separated by blank lines, each a timing line followed by its text. */
-export function parseSbv(content: string): Cue[] {
-	const lines = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+/**
+ * Reads SBV: blocks separated by blank lines, each a timing line and its text. A block whose timing line cannot be
+ * read is left out; a block of text without one, after a cue, is kept in that cue (it followed a blank line inside
+ * it); each is named in `warnings`. Throws `CaptionFormatError` when the content holds no cue at all.
+ */
+export function readSbv(content: string): CaptionDocument {
+	const lines = fileLines(content.replace(/^\uFEFF/, ''));
 	const cues: Cue[] = [];
+	const warnings: CaptionWarning[] = [];
+	let lastBlockWasCue = false;
 	let i = 0;
 	while (i < lines.length) {
 		if (isBlank(lines[i])) {
 			i++;
 			continue;
 		}
-		const timing = TIMING.exec(lines[i]);
+		const first = i;
+		while (i < lines.length && !isBlank(lines[i])) i++;
+		const block = lines.slice(first, i);
+		const timing = TIMING.exec(block[0]);
 		const startMs = timing ? parseSbvTimestamp(timing[1]) : undefined;
 		const endMs = timing ? parseSbvTimestamp(timing[2]) : undefined;
-		if (startMs === undefined || endMs === undefined) {
-			throw new CaptionFormatError(
-				`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(lines[i].slice(0, 60))}; check that the right caption format was chosen.`,
-				{ line: i + 1 },
+		if (startMs !== undefined && endMs !== undefined) {
+			cues.push({ startMs, endMs, text: sbvText(block.slice(1).join('\n')) });
+			lastBlockWasCue = true;
+			continue;
+		}
+		const where = linesLabel(first + 1, i);
+		if (looksLikeTiming(block[0])) {
+			const text = sbvText(block.slice(1).join('\n'));
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block[0],
+					`The timing line ${JSON.stringify(excerpt(block[0]))} cannot be read; write it as "0:00:01.500,0:00:04.000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+				),
+			);
+			lastBlockWasCue = false;
+		} else if (lastBlockWasCue) {
+			const cue = cues[cues.length - 1];
+			const more = sbvText(block.join('\n'));
+			cue.text = cue.text === '' ? more : `${cue.text}\n${more}`;
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block.join('\n'),
+					`The text at ${where} follows a blank line inside cue ${cues.length}: kept in that cue. Remove the blank line to show this text with the cue.`,
+				),
+			);
+		} else {
+			warnings.push(
+				lineWarning(
+					first + 1,
+					block.join('\n'),
+					`The text at ${where} has no timing line such as "0:00:01.500,0:00:04.000" before it and was left out.`,
+				),
 			);
 		}
-		i++;
-		const payload: string[] = [];
-		while (!isBlank(lines[i])) payload.push(lines[i++]);
-		cues.push({ startMs, endMs, text: sbvText(payload.join('\n')) });
 	}
-	return cues;
+	if (cues.length === 0 && content.trim() !== '') {
+		const firstLine = lines.findIndex((line) => !isBlank(line));
+		throw new CaptionFormatError(
+			`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(excerpt(lines[firstLine].trim()))}; check that the right caption format was chosen.`,
+			{ line: firstLine + 1 },
+		);
+	}
+	return warnings.length > 0 ? { cues, warnings } : { cues };
+}
+
+/** The cues of an SBV file (readSbv without its warnings). */
+export function parseSbv(content: string): Cue[] {
+	return readSbv(content).cues;
 }
 
 /** Writes SBV: cues ordered by start, without empty ones (a blank line would end the block). */
@@ -81,6 +117,6 @@ export const sbvFormat: CaptionFormat = {
 	output: { kind: 'file' },
 	detect: (start) => /^\d+:\d{2}:\d{2}\.\d{3},/.test(start),
 	urlPattern: /\.sbv(\?|$)/i,
-	parse: (content) => ({ cues: parseSbv(content) }),
+	parse: (content) => readSbv(content),
 	render: (document, options) => formatSbv(document.cues, options),
 };

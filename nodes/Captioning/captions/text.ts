@@ -1,4 +1,5 @@
 import { joinText } from './layout';
+import { carryStyles } from './styling';
 import { byStart, formatVttTimestamp, msToSeconds } from './time';
 import type { CaptionFormat, Cue, Segment } from './types';
 
@@ -107,7 +108,10 @@ export function withoutRolledOverLines(cues: readonly Cue[]): {
 		}
 		removedLines += rolled;
 		if (rolled === 0) out.push(cue);
-		else if (rolled < lines.length) out.push({ ...cue, text: lines.slice(rolled).join('\n') });
+		else if (rolled < lines.length) {
+			const rest = { ...cue, text: lines.slice(rolled).join('\n') };
+			out.push(cue.runs ? carryStyles([cue], [rest])[0] : rest);
+		}
 	}
 	return { cues: out, removedLines };
 }

@@ -98,27 +98,36 @@ export function parseGoogleDuration(value: unknown): number | undefined {
 	return undefined;
 }
 
-// Written for speed (a 3-hour file has 6,000 timestamps): one concatenation, no arrays or padStart.
+// Two- and three-digit numbers as text, looked up rather than converted, and the hours and minutes of the last time
+// written kept: a 3-hour file has 6,000 timestamps, most in the same minute as the one before, and turning numbers
+// into text was most of the time of writing one.
+const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => (value < 10 ? `0${value}` : `${value}`));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => `${value}`.padStart(3, '0'));
+// the last minute written ("01:02:" or "1:02:") for padded and for unpadded hours
+const lastMinute = [-1, -1];
+const lastPrefix = ['', ''];
+// seconds with the separator after them ("05." or "05,"), for each separator
+const SECONDS_THEN: Record<string, string[]> = {};
+
 function clock(ms: number, padHours: boolean, separator: string): string {
 	if (!Number.isFinite(ms)) {
 		throw new CaptionFormatError(`Cannot write the time ${ms}: times must be finite milliseconds.`);
 	}
 	const total = ms > 0 ? Math.round(ms) : 0;
-	const h = Math.floor(total / MS_PER_HOUR);
-	const m = Math.floor(total / MS_PER_MINUTE) % 60;
-	const s = Math.floor(total / MS_PER_SECOND) % 60;
-	const f = total % MS_PER_SECOND;
-	return (
-		(padHours && h < 10 ? '0' : '') +
-		h +
-		(m < 10 ? ':0' : ':') +
-		m +
-		(s < 10 ? ':0' : ':') +
-		s +
-		separator +
-		(f < 10 ? '00' : f < 100 ? '0' : '') +
-		f
-	);
+	const minutes = Math.floor(total / MS_PER_MINUTE);
+	const slot = padHours ? 0 : 1;
+	if (lastMinute[slot] !== minutes) {
+		const h = Math.floor(minutes / 60);
+		const hours = h < 100 && (padHours || h >= 10) ? TWO_DIGITS[h] : `${h}`;
+		lastMinute[slot] = minutes;
+		lastPrefix[slot] = `${hours}:${TWO_DIGITS[minutes % 60]}:`;
+	}
+	const rest = total - minutes * MS_PER_MINUTE;
+	const s = Math.floor(rest / MS_PER_SECOND);
+	const secondsThen = (SECONDS_THEN[separator] ??= TWO_DIGITS.slice(0, 60).map(
+		(digits) => digits + separator,
+	));
+	return lastPrefix[slot] + secondsThen[s] + THREE_DIGITS[rest - s * MS_PER_SECOND];
 }
 
 /** Milliseconds to `hh:mm:ss.ttt` (at least two hour digits; negative times clamp to zero). */

@@ -1,5 +1,6 @@
 // TTML in the IMSC 1.1 Text Profile (W3C, 2018): the delivery format of streaming services and broadcasters.
 // docs/captions.md lists what the profile asks of a document and what this writer does for each.
+import { carryStyles, runsOf, type StyleTags, taggedText } from './styling';
 import { byStart, formatVttTimestamp } from './time';
 import type { CaptionFormat, Cue } from './types';
 
@@ -15,7 +16,20 @@ export const TTML_NAMESPACES = {
 	tt: 'http://www.w3.org/ns/ttml',
 	ttp: 'http://www.w3.org/ns/ttml#parameter',
 	tts: 'http://www.w3.org/ns/ttml#styling',
+	ttm: 'http://www.w3.org/ns/ttml#metadata',
 } as const;
+
+/** IMSC SHOULDs a line height other than "normal": 125% of the font size, the common choice of its examples. */
+export const TTML_LINE_HEIGHT = '125%';
+
+const SPAN_TAGS: StyleTags = {
+	open: {
+		bold: '<span tts:fontWeight="bold">',
+		italic: '<span tts:fontStyle="italic">',
+		underline: '<span tts:textDecoration="underline">',
+	},
+	close: { bold: '</span>', italic: '</span>', underline: '</span>' },
+};
 
 // Characters XML 1.0 does not allow anywhere in a document, and unpaired surrogates.
 const NOT_XML =
@@ -33,43 +47,81 @@ export function escapeXml(text: string): string {
 		.replace(/"/g, '&quot;');
 }
 
-function textLines(cue: Cue, includeVoice: boolean): string[] {
-	const lines = cue.text
+/** XML's white space: runs of spaces and tabs collapse, line ends trimmed; a no-break space stays. */
+function xmlSpace(line: string): string {
+	return line
+		.replace(NOT_XML, '')
+		.replace(/[ \t]+/g, ' ')
+		.replace(/^ | $/g, '');
+}
+
+/** The cue's lines as the document holds them, empty ones left out. */
+function paragraphText(cue: Cue): string {
+	return cue.text
 		.split(/\r\n|\r|\n/)
-		// XML's white space only: a no-break space stays
-		.map((line) =>
-			line
-				.replace(NOT_XML, '')
-				.replace(/[ \t]+/g, ' ')
-				.replace(/^ | $/g, ''),
-		)
-		.filter((line) => line !== '');
-	const voice = cue.voice?.replace(/\s+/g, ' ').trim();
-	if (includeVoice && voice && lines.length > 0) lines[0] = `${voice}: ${lines[0]}`;
-	return lines;
+		.map(xmlSpace)
+		.filter((line) => line !== '')
+		.join('\n');
+}
+
+const textWithBreaks = (text: string) => escapeXml(text).replace(/\n/g, '<br/>');
+
+/** A paragraph's content: its text with `br` between lines, italics, bold and underline as styled spans. */
+function paragraphContent(cue: Cue, text: string): string {
+	if (!cue.runs) return textWithBreaks(text);
+	const [styled] = carryStyles([cue], [{ ...cue, text }]);
+	return taggedText(runsOf(styled), SPAN_TAGS, textWithBreaks);
+}
+
+/** The speakers of the cues, each an agent with an identifier (a1, a2, ...) in order of first appearance. */
+function agentsOf(cues: readonly Cue[]): Map<string, string> {
+	const agents = new Map<string, string>();
+	for (const cue of cues) {
+		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
+		if (voice && !agents.has(voice)) agents.set(voice, `a${agents.size + 1}`);
+	}
+	return agents;
 }
 
 /**
  * Writes an IMSC 1.1 Text Profile document: the profile signalled in `ttp:contentProfiles`, media time base,
  * clock times (hh:mm:ss.ttt, hours beyond 99 too), one bottom region with centred text, a `p` per cue with
- * `br` between its lines. Cues are ordered by start; cues without text are left out.
+ * `br` between its lines and `tts:lineHeight`, italics, bold and underline as styled spans, each speaker a
+ * `ttm:agent` the cues name. Cues are ordered by start; cues without text are left out.
  */
 export function formatTtml(cues: readonly Cue[], options: TtmlFormatOptions = {}): string {
 	const language = LANGUAGE_TAG.test(options.language ?? '') ? options.language! : 'und';
+	const ordered = byStart(cues);
+	const agents = agentsOf(ordered);
 	const paragraphs: string[] = [];
-	for (const cue of byStart(cues)) {
-		const lines = textLines(cue, options.includeVoice === true);
-		if (lines.length === 0) continue;
+	for (const cue of ordered) {
+		const text = paragraphText(cue);
+		if (text === '') continue;
+		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
+		const said = options.includeVoice && voice ? `${escapeXml(voice)}: ` : '';
 		const startMs = Math.max(0, Math.round(cue.startMs));
 		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
+		const agent = agents.get(voice ?? '');
 		paragraphs.push(
-			`      <p xml:id="c${paragraphs.length + 1}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}">${lines.map(escapeXml).join('<br/>')}</p>`,
+			`      <p xml:id="c${paragraphs.length + 1}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${paragraphContent(cue, text)}</p>`,
 		);
 	}
+	const metadata =
+		agents.size === 0
+			? []
+			: [
+					'    <metadata>',
+					...[...agents].map(
+						([name, id]) =>
+							`      <ttm:agent xml:id="${id}" type="person"><ttm:name type="full">${escapeXml(name)}</ttm:name></ttm:agent>`,
+					),
+					'    </metadata>',
+				];
 	return [
 		'<?xml version="1.0" encoding="UTF-8"?>',
-		`<tt xmlns="${TTML_NAMESPACES.tt}" xmlns:ttp="${TTML_NAMESPACES.ttp}" xmlns:tts="${TTML_NAMESPACES.tts}" xml:lang="${language}" ttp:timeBase="media" ttp:contentProfiles="${IMSC_TEXT_PROFILE}">`,
+		`<tt xmlns="${TTML_NAMESPACES.tt}" xmlns:ttp="${TTML_NAMESPACES.ttp}" xmlns:tts="${TTML_NAMESPACES.tts}" xmlns:ttm="${TTML_NAMESPACES.ttm}" xml:lang="${language}" ttp:timeBase="media" ttp:contentProfiles="${IMSC_TEXT_PROFILE}">`,
 		'  <head>',
+		...metadata,
 		'    <styling>',
 		'      <style xml:id="caption" tts:textAlign="center" tts:color="white" tts:backgroundColor="black"/>',
 		'    </styling>',

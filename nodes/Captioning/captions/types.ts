@@ -1,12 +1,62 @@
+import type { CaptionOptions } from './options';
+
+export type { CaptionOptions };
+
+/** Italics, bold and underline, as WebVTT, SRT and TTML can each mark them. */
+export interface TextStyle {
+	italic?: true;
+	bold?: true;
+	underline?: true;
+}
+
+/** A piece of a cue's text with one style; a cue's runs joined are its text. */
+export interface TextRun extends TextStyle {
+	text: string;
+}
+
+/** WebVTT cue settings as the WebVTT parser reads them (each the last valid one of its name); absent: the default. */
+export interface CueSettings {
+	vertical?: 'rl' | 'lr';
+	/** A line number, or a percentage of the video's height when `snapToLines` is false. */
+	line?: number;
+	/** False when `line` is a percentage (`line:10%`). */
+	snapToLines?: boolean;
+	lineAlign?: 'start' | 'center' | 'end';
+	/** Percent of the video's width. */
+	position?: number;
+	positionAlign?: 'line-left' | 'center' | 'line-right';
+	/** Percent of the video's width. */
+	size?: number;
+	align?: 'start' | 'center' | 'end' | 'left' | 'right';
+	/** The identifier of a region of the document the cue is shown in. */
+	region?: string;
+}
+
+/** A WebVTT region (REGION block), every value resolved (WebVTT's defaults where the block gives none). */
+export interface CaptionRegion {
+	id: string;
+	/** Percent of the video's width. */
+	width: number;
+	lines: number;
+	/** Percent of the region's width and height. */
+	regionAnchorX: number;
+	regionAnchorY: number;
+	/** Percent of the video's width and height. */
+	viewportAnchorX: number;
+	viewportAnchorY: number;
+	scroll: '' | 'up';
+}
+
 export interface Cue {
 	startMs: number;
 	endMs: number;
 	/** Plain text without markup; lines separated by `\n`. */
 	text: string;
+	/** The text with its italics, bold and underline; absent when it has none. Its runs joined are `text`. */
+	runs?: TextRun[];
 	identifier?: string;
 	voice?: string;
-	/** Raw WebVTT cue settings, e.g. `align:start position:10%`. */
-	settings?: string;
+	settings?: CueSettings;
 }
 
 export interface Word {
@@ -26,6 +76,19 @@ export interface Segment {
 	endTime: string;
 	text: string;
 	voice?: string;
+}
+
+/**
+ * What a reader left out or changed of the file, or could not read as it was meant: never silently. `line` is
+ * 1-based in the file read; `cue` 1-based in the captions written.
+ */
+export interface CaptionWarning {
+	line?: number;
+	cue?: number;
+	/** The text concerned, as found (long text shortened). */
+	text?: string;
+	/** What happened, why, and how to avoid it. */
+	message: string;
 }
 
 export interface CueLayoutOptions {
@@ -52,23 +115,16 @@ export interface CaptionDocument {
 	words?: Word[];
 	/** BCP 47 language of the captions when the file names one. */
 	language?: string;
+	/** WebVTT regions the cues may refer to. */
+	regions?: CaptionRegion[];
+	/** WebVTT style sheets (the text of each STYLE block). */
+	styles?: string[];
+	/** What reading the file left out or changed, with the lines concerned. */
+	warnings?: CaptionWarning[];
 }
 
-/** Options of parsing and rendering; each format reads the ones it uses and ignores the rest. */
-export interface CaptionOptions extends CueLayoutOptions {
-	/** Text after `WEBVTT` on the first line of WebVTT output. */
-	header?: string;
-	/** Prefix cues with the speaker name in formats without voice markup (SRT, SBV, TTML). */
-	includeVoice?: boolean;
-	/** A silence at least this long between cues starts a new paragraph of plain text. */
-	paragraphGapMs?: number;
-	/** Transcript chunks: at most this long, in minutes. */
-	chunkMinutes?: number;
-	/** Transcript chunks: at most about this many tokens (about 4 characters each). */
-	chunkTokens?: number;
-	/** `xml:lang` of TTML output when the captions do not name their language. */
-	language?: string;
-}
+/** Receives what a writer could not write as it was (SRT has no escape for text that reads as a tag). */
+export type WarningSink = (warning: CaptionWarning) => void;
 
 /**
  * One caption format: its facts (name, file type, whether the service produces it) and what this package can
@@ -99,7 +155,7 @@ export interface CaptionFormat {
 	parse?: (content: string, options: CaptionOptions) => CaptionDocument;
 	/** Output as a value for the item's JSON (formats whose output is JSON). */
 	data?: (document: CaptionDocument, options: CaptionOptions) => unknown;
-	render?: (document: CaptionDocument, options: CaptionOptions) => string;
+	render?: (document: CaptionDocument, options: CaptionOptions, warn?: WarningSink) => string;
 	/** Rendering needs the time of every word (`words`). */
 	needsWords?: boolean;
 }

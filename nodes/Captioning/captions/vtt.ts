@@ -1,20 +1,295 @@
+// WebVTT as the W3C's WebVTT parser algorithm reads it (https://w3c.github.io/webvtt/#file-parsing), block by
+// block: a block that is not a cue is left out and the rest read, identifiers kept verbatim, settings read into
+// fields (the last valid one of a name wins), regions and style sheets kept. Every block left out that is not a
+// comment is named in `warnings` with its lines and text. The W3C's own tests of the algorithm run in npm test
+// (test/unit/captions/wpt.test.ts, docs/captions.md).
 import { CaptionFormatError } from './errors';
-import { byStart, formatVttTimestamp, parseVttTimestamp } from './time';
-import type { CaptionFormat, Cue } from './types';
+import { byStart, formatVttTimestamp } from './time';
+import { carryStyles, HTML_TAGS, taggedText, toRuns } from './styling';
+import { blankText } from './lines';
+import type {
+	CaptionDocument,
+	CaptionFormat,
+	CaptionRegion,
+	CaptionWarning,
+	Cue,
+	CueSettings,
+	TextRun,
+} from './types';
+import { excerpt, lineWarning, linesLabel } from './warnings';
 
 interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
 	header?: string;
+	/** REGION blocks written before the cues; a cue's `region` setting is written when it names one of them. */
+	regions?: readonly CaptionRegion[];
+	/** STYLE blocks written before the cues. */
+	styles?: readonly string[];
 }
 
-const SIGNATURE = /^\uFEFF?WEBVTT(?:[ \t].*)?$/;
-const COMMENT_BLOCK = /^NOTE(?:$|[ \t])/;
-// STYLE and REGION are only blocks before the first cue; afterwards they are ordinary text.
-const HEADER_BLOCK = /^(?:STYLE|REGION)(?:$|[ \t])/;
-// A line starting like a timestamp, used to report a timing line that lost its "-->".
-const TIMESTAMP_START = /^\s*\d+:\d{2}[:.,]/;
 const TIMESTAMP_HELP =
-	'write times as mm:ss.ttt or hh:mm:ss.ttt with two-digit minutes and seconds (00-59) and three millisecond digits, e.g. "00:01.500 --> 00:04.000"';
+	'write times as mm:ss.ttt or hh:mm:ss.ttt with two-digit minutes and seconds (00-59) and three millisecond digits after a full stop, e.g. "00:01.500 --> 00:04.000"';
+
+// ---- reading: the parser algorithm ------------------------------------------------------------------------------
+
+/** The input as the algorithm reads it: one byte order mark removed, NUL as U+FFFD, CR and CRLF as LF. */
+function preprocess(content: string): string {
+	let input = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+	if (input.includes('\0')) input = input.replace(/\0/g, '\ufffd');
+	if (input.includes('\r')) input = input.replace(/\r\n?/g, '\n');
+	return input;
+}
+
+// ASCII whitespace as the spec's "skip whitespace" and "split on spaces" read it: space, tab, LF, FF, CR
+const isSpace = (code: number) =>
+	code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+// The timing line's reader: the position it reached, and where it stopped when it failed (for the message).
+let cursor = 0;
+let failedAt: 'start' | 'arrow' | 'end' = 'start';
+
+function skipSpaces(line: string): void {
+	while (isSpace(line.charCodeAt(cursor))) cursor++;
+}
+
+/** The value of the digits from the cursor, which it moves past them (none: 0, the cursor unmoved). */
+function digits(line: string): number {
+	let value = 0;
+	let code = line.charCodeAt(cursor);
+	while (isDigit(code)) {
+		value = value * 10 + (code - 48);
+		code = line.charCodeAt(++cursor);
+	}
+	return value;
+}
+
+/** "Collect a WebVTT timestamp" at the cursor: milliseconds, or NaN when it is not one. */
+function timestamp(line: string): number {
+	if (!isDigit(line.charCodeAt(cursor))) return NaN;
+	let from = cursor;
+	let v1 = digits(line);
+	const hours = cursor - from !== 2 || v1 > 59;
+	if (line.charCodeAt(cursor) !== 58) return NaN;
+	from = ++cursor;
+	let v2 = digits(line);
+	if (cursor - from !== 2) return NaN;
+	let v3: number;
+	if (hours || line.charCodeAt(cursor) === 58) {
+		if (line.charCodeAt(cursor) !== 58) return NaN;
+		from = ++cursor;
+		v3 = digits(line);
+		if (cursor - from !== 2) return NaN;
+	} else {
+		v3 = v2;
+		v2 = v1;
+		v1 = 0;
+	}
+	if (line.charCodeAt(cursor) !== 46) return NaN;
+	from = ++cursor;
+	const v4 = digits(line);
+	if (cursor - from !== 3 || v2 > 59 || v3 > 59) return NaN;
+	const ms = v1 * 3_600_000 + v2 * 60_000 + v3 * 1000 + v4;
+	// hours beyond what a double holds exactly cannot be written back: not a time this package can keep
+	return Number.isSafeInteger(ms) ? ms : NaN;
+}
+
+let startMs = 0;
+let endMs = 0;
+
+/** "Collect WebVTT cue timings": sets startMs, endMs and the cursor at the settings; false when it fails. */
+function readTiming(line: string): boolean {
+	cursor = 0;
+	failedAt = 'start';
+	skipSpaces(line);
+	startMs = timestamp(line);
+	if (Number.isNaN(startMs)) return false;
+	failedAt = 'arrow';
+	skipSpaces(line);
+	if (
+		line.charCodeAt(cursor) !== 45 ||
+		line.charCodeAt(cursor + 1) !== 45 ||
+		line.charCodeAt(cursor + 2) !== 62
+	) {
+		return false;
+	}
+	cursor += 3;
+	failedAt = 'end';
+	skipSpaces(line);
+	endMs = timestamp(line);
+	return !Number.isNaN(endMs);
+}
+
+/** Why a timing line failed, in words, with the fix. */
+function timingProblem(line: string): string {
+	const shown = (text: string) => JSON.stringify(excerpt(text.trim()));
+	const arrow = line.indexOf('-->');
+	const before = line.slice(0, arrow).trim();
+	const after = line.slice(arrow + 3).trim();
+	const endText = after.split(/[ \t\f]/, 1)[0];
+	const comma = /\d[,]\d{1,3}\b/.test(line)
+		? ' WebVTT writes a full stop before the milliseconds where SRT writes a comma.'
+		: '';
+	if (failedAt === 'start') {
+		return before === ''
+			? 'the start time before "-->" is missing.'
+			: `the start time ${shown(before)} is not a WebVTT timestamp.${comma}`;
+	}
+	if (failedAt === 'arrow') return 'the start and end times must be separated by " --> ".';
+	return endText === ''
+		? 'the end time after "-->" is missing.'
+		: `the end time ${shown(endText)} is not a WebVTT timestamp.${comma}`;
+}
+
+// ---- settings -------------------------------------------------------------------------------------------------
+
+const PERCENTAGE = /^\d+(?:\.\d+)?%$/;
+
+/** "Parse a percentage string": 0 to 100, or undefined. */
+function percentage(text: string): number | undefined {
+	if (!PERCENTAGE.test(text)) return undefined;
+	const value = Number(text.slice(0, -1));
+	return value <= 100 ? value + 0 : undefined;
+}
+
+/** A line position without %: digits, one leading minus, at most one dot between digits (the spec's checks). */
+const LINE_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+function lineNumber(text: string): number | undefined {
+	if (!LINE_NUMBER.test(text)) return undefined;
+	const value = Number(text);
+	// HTML's number rules: no -0, and a value beyond a double's range is an error
+	return Number.isFinite(value) ? value + 0 : undefined;
+}
+
+/** "Split a string on spaces". */
+function splitOnSpaces(text: string): string[] {
+	return text.split(/[ \t\n\f\r]+/).filter((token) => token !== '');
+}
+
+/** The name and value of a setting, or undefined when it has no colon or starts or ends with one. */
+function nameAndValue(setting: string): [string, string] | undefined {
+	const colon = setting.indexOf(':');
+	if (colon <= 0 || colon === setting.length - 1) return undefined;
+	return [setting.slice(0, colon), setting.slice(colon + 1)];
+}
+
+function applyLine(settings: CueSettings, value: string): void {
+	const comma = value.indexOf(',');
+	const position = comma === -1 ? value : value.slice(0, comma);
+	const align = comma === -1 ? undefined : value.slice(comma + 1);
+	if (!/\d/.test(position)) return;
+	const percent = position.endsWith('%');
+	const number = percent ? percentage(position) : lineNumber(position);
+	if (number === undefined) return;
+	if (align === 'start' || align === 'center' || align === 'end') settings.lineAlign = align;
+	else if (align !== undefined) return;
+	settings.line = number;
+	if (percent) settings.snapToLines = false;
+	else delete settings.snapToLines;
+	// a cue placed on a line leaves its region
+	delete settings.region;
+}
+
+function applyPosition(settings: CueSettings, value: string): void {
+	const comma = value.indexOf(',');
+	const number = percentage(comma === -1 ? value : value.slice(0, comma));
+	if (number === undefined) return;
+	const align = comma === -1 ? undefined : value.slice(comma + 1);
+	if (align === 'line-left' || align === 'center' || align === 'line-right') {
+		settings.positionAlign = align;
+	} else if (align !== undefined) {
+		return;
+	}
+	settings.position = number;
+}
+
+/**
+ * "Parse the WebVTT cue settings": each setting in turn, the last valid one of a name winning; a region is kept only
+ * when `regions` has one of that identifier, and dropped by a vertical, line or size setting as the spec says.
+ */
+export function parseCueSettings(
+	text: string,
+	regions: readonly CaptionRegion[] = [],
+): CueSettings | undefined {
+	const settings: CueSettings = {};
+	for (const setting of splitOnSpaces(text)) {
+		const pair = nameAndValue(setting);
+		if (!pair) continue;
+		const [name, value] = pair;
+		if (name === 'region') {
+			if (regions.some((region) => region.id === value)) settings.region = value;
+			else delete settings.region;
+		} else if (name === 'vertical') {
+			if (value === 'rl' || value === 'lr') settings.vertical = value;
+			if (settings.vertical !== undefined) delete settings.region;
+		} else if (name === 'line') {
+			applyLine(settings, value);
+		} else if (name === 'position') {
+			applyPosition(settings, value);
+		} else if (name === 'size') {
+			const size = percentage(value);
+			if (size === undefined) continue;
+			settings.size = size;
+			if (size !== 100) delete settings.region;
+		} else if (name === 'align') {
+			if (
+				value === 'start' ||
+				value === 'center' ||
+				value === 'end' ||
+				value === 'left' ||
+				value === 'right'
+			) {
+				settings.align = value;
+			}
+		}
+	}
+	return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/** "Collect WebVTT region settings" from a REGION block's text. */
+export function parseRegion(text: string): CaptionRegion {
+	const region: CaptionRegion = {
+		id: '',
+		width: 100,
+		lines: 3,
+		regionAnchorX: 0,
+		regionAnchorY: 100,
+		viewportAnchorX: 0,
+		viewportAnchorY: 100,
+		scroll: '',
+	};
+	const anchor = (value: string): [number, number] | undefined => {
+		const comma = value.indexOf(',');
+		if (comma === -1) return undefined;
+		const x = percentage(value.slice(0, comma));
+		const y = percentage(value.slice(comma + 1));
+		return x === undefined || y === undefined ? undefined : [x, y];
+	};
+	for (const setting of splitOnSpaces(text)) {
+		const pair = nameAndValue(setting);
+		if (!pair) continue;
+		const [name, value] = pair;
+		if (name === 'id') {
+			region.id = value;
+		} else if (name === 'width') {
+			region.width = percentage(value) ?? region.width;
+		} else if (name === 'lines') {
+			if (/^\d+$/.test(value)) region.lines = Number(value);
+		} else if (name === 'regionanchor') {
+			const point = anchor(value);
+			if (point) [region.regionAnchorX, region.regionAnchorY] = point;
+		} else if (name === 'viewportanchor') {
+			const point = anchor(value);
+			if (point) [region.viewportAnchorX, region.viewportAnchorY] = point;
+		} else if (name === 'scroll' && value === 'up') {
+			region.scroll = 'up';
+		}
+	}
+	return region;
+}
+
+// ---- cue text -----------------------------------------------------------------------------------------------------
 
 const NAMED_ENTITIES: Record<string, string> = {
 	amp: '&',
@@ -27,17 +302,9 @@ const NAMED_ENTITIES: Record<string, string> = {
 	rlm: '\u200f',
 };
 
-// Only an empty line ends a block: auto-generated captions put lines of a single space inside cues.
-function isBlank(line: string | undefined): boolean {
-	return line === undefined || line === '';
-}
-
-function quote(line: string): string {
-	return JSON.stringify(line.length > 60 ? `${line.slice(0, 57)}...` : line);
-}
-
-/** Decodes the character references WebVTT allows: the named ones above and `&#...;`/`&#x...;`. */
+/** Decodes the character references WebVTT allows: the named ones above and `&#...;`/`&#x...;`; others stay. */
 export function decodeEntities(text: string): string {
+	if (!text.includes('&')) return text;
 	return text.replace(/&(#[xX][0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (reference, body: string) => {
 		if (body[0] !== '#') return NAMED_ENTITIES[body] ?? reference;
 		const code =
@@ -47,230 +314,372 @@ export function decodeEntities(text: string): string {
 	});
 }
 
-const MARKUP_CHARACTERS = /[&<>]/;
-const NEEDS_CARE = /[&<>\r\n]/;
+const MARKUP = /[&<]/;
+const TAG_OR_TEXT = /<([^>]*)(?:>|$)|[^<]+/g;
+const STYLE_TAGS: Record<string, keyof Omit<TextRun, 'text'>> = {
+	i: 'italic',
+	b: 'bold',
+	u: 'underline',
+};
 
-function escapeText(text: string): string {
-	if (!MARKUP_CHARACTERS.test(text)) return text;
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+interface CueText {
+	text: string;
+	voice?: string;
+	runs?: TextRun[];
+	/** Ruby annotations (furigana) left out: the other formats have no place for them. */
+	rubyText?: string;
 }
 
-interface VoiceSpan {
+interface Span {
 	voice?: string;
-	text: string;
+	pieces: TextRun[];
 }
 
 /**
- * Strips markup from cue text. With one voice it is returned separately; when several speakers
- * share a cue each keeps a `Name: ` prefix so lines are not attributed to the wrong person.
+ * The cue text as the WebVTT cue text parser builds it, as plain text with its styles: tags removed, character
+ * references decoded, white space kept. `<v>` gives the voice; when several speakers share a cue each keeps a
+ * `Name: ` prefix so no line is given to the wrong person. An end tag closes an element only when it is the one
+ * open innermost, as in the spec; class, language and timestamp tags leave their text as it is.
  */
-function parseCueText(payload: string): { text: string; voice?: string } {
-	if (!MARKUP_CHARACTERS.test(payload)) return { text: tidyLines(payload) };
-	const spans: VoiceSpan[] = [{ text: '' }];
-	let rubyTextDepth = 0;
-	for (const [token, tag] of payload.matchAll(/<([^>]*)(?:>|$)|[^<]+/g)) {
+export function parseCueText(payload: string): CueText {
+	if (!MARKUP.test(payload)) return { text: payload };
+	const open: Array<{ name: string; voice?: string }> = [];
+	const spans: Span[] = [{ pieces: [] }];
+	const rubyText: string[] = [];
+	const within = (name: string) => open.some((element) => element.name === name);
+	for (const [token, tag] of payload.matchAll(TAG_OR_TEXT)) {
 		if (tag === undefined) {
-			if (rubyTextDepth === 0) spans[spans.length - 1].text += decodeEntities(token);
+			const text = decodeEntities(token);
+			if (within('rt')) {
+				if (text.trim() !== '') rubyText.push(text.trim());
+				continue;
+			}
+			spans[spans.length - 1].pieces.push({
+				text,
+				...(within('i') ? { italic: true as const } : {}),
+				...(within('b') ? { bold: true as const } : {}),
+				...(within('u') ? { underline: true as const } : {}),
+			});
+			continue;
+		}
+		if (tag.startsWith('/')) {
+			const name = tag.slice(1).trim();
+			const current = open[open.length - 1];
+			if (current?.name === name) open.pop();
+			else if (
+				name === 'ruby' &&
+				current?.name === 'rt' &&
+				open[open.length - 2]?.name === 'ruby'
+			) {
+				open.length -= 2;
+			} else continue;
+			if (name === 'v') spans.push({ pieces: [] });
 			continue;
 		}
 		const name = tag.split(/[\s.]/, 1)[0];
 		if (name === 'v') {
+			// the annotation after the name and its classes: white space trimmed and collapsed, as the spec does
 			const voice = decodeEntities(tag.replace(/^\S*/, '').replace(/\s+/g, ' ').trim());
-			spans.push({ voice: voice === '' ? undefined : voice, text: '' });
-		} else if (name === '/v') {
-			spans.push({ text: '' });
-		} else if (name === 'rt') {
-			rubyTextDepth++;
-		} else if (name === '/rt' || name === '/ruby') {
-			rubyTextDepth = 0;
+			open.push({ name, voice });
+			spans.push({ voice: voice === '' ? undefined : voice, pieces: [] });
+		} else if (name in STYLE_TAGS || name === 'c' || name === 'lang' || name === 'ruby') {
+			open.push({ name });
+		} else if (name === 'rt' && open[open.length - 1]?.name === 'ruby') {
+			open.push({ name });
 		}
 	}
-	const spoken = spans.filter((span) => span.text.trim() !== '');
-	const voices = new Set(spoken.map((span) => span.voice).filter((voice) => voice !== undefined));
+	const said = (span: Span) => span.pieces.some((piece) => piece.text.trim() !== '');
+	const voices = new Set(
+		spans.filter(said).flatMap((span) => (span.voice === undefined ? [] : [span.voice])),
+	);
 	const labelled = voices.size > 1;
-	const text = spans
-		.map((span) =>
-			labelled && span.voice !== undefined && span.text.trim() !== ''
-				? span.text.replace(/^(\s*)/, `$1${span.voice}: `)
-				: span.text,
-		)
-		.join('');
-	return {
-		text: tidyLines(text),
-		voice: labelled ? undefined : [...voices][0],
-	};
+	const pieces = spans.flatMap((span) => {
+		if (!labelled || span.voice === undefined || !said(span)) return span.pieces;
+		// the name goes after the white space the span starts with, before its first word
+		const [first, ...rest] = span.pieces;
+		const lead = /^\s*/.exec(first.text)![0];
+		return [
+			{ text: lead },
+			{ text: `${span.voice}: ` },
+			{ ...first, text: first.text.slice(lead.length) },
+			...rest,
+		];
+	});
+	const result: CueText = { text: pieces.map((piece) => piece.text).join('') };
+	if (!labelled && voices.size === 1) result.voice = [...voices][0];
+	const runs = toRuns(pieces);
+	if (runs) result.runs = runs;
+	if (rubyText.length > 0) result.rubyText = rubyText.join(' ');
+	return result;
 }
 
-const LINE_BREAK = /[\r\n]/;
+// ---- blocks -----------------------------------------------------------------------------------------------------
 
-function tidyLines(text: string): string {
-	// most cues are one line
-	if (!LINE_BREAK.test(text)) return text.trim();
-	return text
-		.split(/\r\n|\r|\n/)
-		.map((line) => line.trim())
-		.filter((line) => line !== '')
-		.join('\n');
+interface Reading {
+	lines: string[];
+	/** 1-based line number of lines[0] in the file (blank lines before the signature shift it). */
+	lineOffset: number;
+	cues: Cue[];
+	regions: CaptionRegion[];
+	styles: string[];
+	warnings: CaptionWarning[];
+	seenCue: boolean;
 }
 
-function badTiming(line: string, lineNumber: number, problem: string): CaptionFormatError {
-	const message = `malformed cue timing line ${quote(line)}: ${problem}; ${TIMESTAMP_HELP}.`;
-	return new CaptionFormatError(message, { line: lineNumber });
+const isComment = (line: string) =>
+	line.startsWith('NOTE') && (line.length === 4 || line[4] === ' ' || line[4] === '\t');
+const isBlockKeyword = (buffer: string, keyword: 'STYLE' | 'REGION') =>
+	buffer.startsWith(keyword) && /^[ \t\n\f\r]*$/.test(buffer.slice(keyword.length));
+
+/**
+ * "Collect a WebVTT block" from line `at`: adds what it is (a cue, a style sheet, a region) to the reading, or a
+ * warning when it is none of them and not a comment; returns the line the next block starts at.
+ */
+function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
+	const { lines } = reading;
+	const first = at;
+	let line = '';
+	let lineCount = 0;
+	let previous = at;
+	let buffer = '';
+	let seenArrow = false;
+	let cue: Cue | undefined;
+	let timingLine = -1;
+	let textStart = -1;
+	let kind: 'style' | 'region' | undefined;
+	while (at < lines.length) {
+		line = lines[at];
+		lineCount++;
+		const seenEof = at === lines.length - 1;
+		at++;
+		if (line.includes('-->')) {
+			if (!inHeader && (lineCount === 1 || (lineCount === 2 && !seenArrow))) {
+				seenArrow = true;
+				previous = at;
+				timingLine = at - 1;
+				textStart = at;
+				if (readTiming(line)) {
+					cue = { startMs, endMs, text: '' };
+					if (buffer !== '') cue.identifier = buffer;
+					// most timing lines end with the end time: no settings to read
+					skipSpaces(line);
+					if (cursor < line.length) {
+						const settings = parseCueSettings(line.slice(cursor), reading.regions);
+						if (settings) cue.settings = settings;
+					}
+					buffer = '';
+					reading.seenCue = true;
+				} else {
+					cue = undefined;
+				}
+			} else {
+				at = previous;
+				break;
+			}
+		} else if (line === '') {
+			break;
+		} else {
+			if (!inHeader && lineCount === 2 && !reading.seenCue) {
+				if (isBlockKeyword(buffer, 'STYLE')) {
+					kind = 'style';
+					buffer = '';
+				} else if (isBlockKeyword(buffer, 'REGION')) {
+					kind = 'region';
+					buffer = '';
+				}
+			}
+			buffer = buffer === '' ? line : `${buffer}\n${line}`;
+			previous = at;
+		}
+		if (seenEof) break;
+	}
+	if (inHeader) return at;
+	if (cue) {
+		addCue(reading, cue, buffer, textStart);
+	} else if (kind === 'style') {
+		reading.styles.push(buffer);
+	} else if (kind === 'region') {
+		reading.regions.push(parseRegion(buffer));
+	} else if (timingLine !== -1) {
+		const text = lines.slice(textStart, previous).join('\n');
+		reading.warnings.push(
+			lineWarning(
+				timingLine + reading.lineOffset,
+				lines[timingLine],
+				`The timing line cannot be read: ${timingProblem(lines[timingLine])} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+			),
+		);
+	} else if (!isComment(lines[first])) {
+		reading.warnings.push(droppedBlock(reading, first, previous - 1));
+	}
+	return at;
 }
 
-function parseTiming(
-	line: string,
-	lineNumber: number,
-): Pick<Cue, 'startMs' | 'endMs' | 'settings'> {
-	const arrow = line.indexOf('-->');
-	const startText = line.slice(0, arrow).trim();
-	const rest = line.slice(arrow + 3).trim();
-	// the usual line has no settings: split only when there is something after the end time
-	const [endText, ...settings] = /[ \t\f]/.test(rest) ? rest.split(/[ \t\f]+/) : [rest];
-	if (startText === '') throw badTiming(line, lineNumber, 'the start time before "-->" is missing');
-	if (endText === '') throw badTiming(line, lineNumber, 'the end time after "-->" is missing');
-	const startMs = parseVttTimestamp(startText);
-	if (startMs === undefined) {
-		throw badTiming(
-			line,
-			lineNumber,
-			`the start time ${quote(startText)} is not a WebVTT timestamp`,
+function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): void {
+	const parsed = parseCueText(buffer);
+	cue.text = parsed.text;
+	if (parsed.runs) cue.runs = parsed.runs;
+	if (parsed.voice !== undefined) cue.voice = parsed.voice;
+	if (parsed.rubyText !== undefined) {
+		reading.warnings.push(
+			lineWarning(
+				textLine + reading.lineOffset,
+				parsed.rubyText,
+				`The ruby annotation (reading aid) "${excerpt(parsed.rubyText)}" was left out: the other caption formats have no place for it. The text it annotates is kept.`,
+			),
 		);
 	}
-	const endMs = parseVttTimestamp(endText);
-	if (endMs === undefined) {
-		throw badTiming(line, lineNumber, `the end time ${quote(endText)} is not a WebVTT timestamp`);
-	}
-	return { startMs, endMs, settings: settings.length > 0 ? settings.join(' ') : undefined };
+	reading.cues.push(cue);
 }
 
-function missingArrow(line: string, lineNumber: number): CaptionFormatError {
-	return new CaptionFormatError(
-		`malformed cue timing line ${quote(line)}: the start and end times must be separated by " --> "; ${TIMESTAMP_HELP}.`,
-		{ line: lineNumber },
-	);
+/** The warning for a block the parser leaves out that is not a comment. */
+function droppedBlock(reading: Reading, first: number, last: number): CaptionWarning {
+	const text = reading.lines.slice(first, last + 1).join('\n');
+	const where = linesLabel(first + reading.lineOffset, last + reading.lineOffset);
+	const keyword = /^(STYLE|REGION)\s*$/.exec(reading.lines[first])?.[1];
+	const timingLike = reading.lines
+		.slice(first, last + 1)
+		.findIndex((line) => /^\s*\d+:\d{2}[:.,]\d/.test(line));
+	const message = keyword
+		? `The ${keyword} block at ${where} comes after the first cue, where players do not read it: it was left out. Move it before the cues.`
+		: timingLike !== -1
+			? `Line ${first + timingLike + reading.lineOffset} looks like a timing line but has no "-->" between its times: the text at ${where} was left out. Write it as "00:01.000 --> 00:04.000".`
+			: `The text at ${where} is not a cue (it has no timing line such as "00:01.000 --> 00:04.000") and was left out. If it belongs to the cue before it, remove the blank line before it.`;
+	return lineWarning(first + reading.lineOffset, text, message);
 }
 
-function missingSignature(lines: string[], index: number): CaptionFormatError {
-	const found = lines[index];
-	const looksLikeSrt = /^\d+$/.test(found.trim()) && /-->.*,\d/.test(lines[index + 1] ?? '');
+function missingSignature(found: string, next: string | undefined, line: number): never {
+	const looksLikeSrt = /^\d+$/.test(found.trim()) && /-->.*,\d/.test(next ?? '');
 	const hint = looksLikeSrt
 		? 'this looks like SRT subtitles, not WebVTT'
 		: 'this content is not WebVTT';
-	return new CaptionFormatError(
-		`expected the "WEBVTT" signature but found ${quote(found)}: ${hint}. A WebVTT file must start with a line "WEBVTT" followed by a blank line; check that the right caption format was chosen.`,
-		{ line: index + 1 },
+	throw new CaptionFormatError(
+		`expected the "WEBVTT" signature but found ${JSON.stringify(excerpt(found))}: ${hint}. A WebVTT file must start with a line "WEBVTT" (followed by a space, a tab or the end of the line); check that the right caption format was chosen.`,
+		{ line },
 	);
 }
-
-/** Parses WebVTT into cues in file order; throws `CaptionFormatError` naming the offending line. */
-export function parseVtt(content: string): Cue[] {
-	const lines = (content.includes('\0') ? content.replace(/\0/g, '\ufffd') : content).split(
-		/\r\n|\r|\n/,
-	);
-	let i = 0;
-	while (i < lines.length - 1 && lines[i].trim() === '') i++;
-	if (!SIGNATURE.test(lines[i])) throw missingSignature(lines, i);
-	i++;
-	while (!isBlank(lines[i]) && !lines[i].includes('-->')) i++;
-
-	const cues: Cue[] = [];
-	const skipBlock = () => {
-		while (!isBlank(lines[i])) i++;
-	};
-	while (i < lines.length) {
-		if (isBlank(lines[i])) {
-			i++;
-			continue;
-		}
-		let identifier: string | undefined;
-		if (!lines[i].includes('-->')) {
-			const first = lines[i];
-			if (COMMENT_BLOCK.test(first) || (cues.length === 0 && HEADER_BLOCK.test(first))) {
-				skipBlock();
-				continue;
-			}
-			if (TIMESTAMP_START.test(first)) throw missingArrow(first, i + 1);
-			i++;
-			if (isBlank(lines[i]) || !lines[i].includes('-->')) {
-				if (!isBlank(lines[i]) && TIMESTAMP_START.test(lines[i])) {
-					throw missingArrow(lines[i], i + 1);
-				}
-				// not a cue (the spec discards such blocks)
-				skipBlock();
-				continue;
-			}
-			if (first.trim() !== '') identifier = first.trim();
-		}
-		const timing = parseTiming(lines[i], i + 1);
-		i++;
-		const payload: string[] = [];
-		while (!isBlank(lines[i]) && !lines[i].includes('-->')) payload.push(lines[i++]);
-		const { text, voice } = parseCueText(payload.join('\n'));
-		const cue: Cue = { startMs: timing.startMs, endMs: timing.endMs, text };
-		if (identifier !== undefined) cue.identifier = identifier;
-		if (voice !== undefined) cue.voice = voice;
-		if (timing.settings !== undefined) cue.settings = timing.settings;
-		cues.push(cue);
-	}
-	return cues;
-}
-
-const SETTING_RULES: Record<string, RegExp> = {
-	vertical: /^(?:rl|lr)$/,
-	line: /^(?:-?\d+(?:\.\d+)?|(?:100(?:\.0+)?|\d{1,2}(?:\.\d+)?)%)(?:,(?:start|center|end))?$/,
-	position: /^(?:100(?:\.0+)?|\d{1,2}(?:\.\d+)?)%(?:,(?:line-left|center|line-right))?$/,
-	size: /^(?:100(?:\.0+)?|\d{1,2}(?:\.\d+)?)%$/,
-	align: /^(?:start|center|end|left|right)$/,
-};
 
 /**
- * Keeps the cue settings a WebVTT validator accepts. `region:` is dropped because REGION blocks
- * are not written, and an invalid or repeated setting would make the whole file fail validation.
+ * Reads WebVTT by the WebVTT parser algorithm: the cues in file order, its regions and style sheets, and a
+ * warning for each block left out that is not a comment. Throws `CaptionFormatError` when the file does not start
+ * with the WebVTT signature (blank lines before it are read, with a warning: players reject such a file).
  */
-export function sanitizeCueSettings(settings: string | undefined): string | undefined {
-	const kept = new Map<string, string>();
-	for (const setting of (settings ?? '').split(/\s+/)) {
-		const colon = setting.indexOf(':');
-		const name = setting.slice(0, colon);
-		const rule = SETTING_RULES[name];
-		if (colon > 0 && rule?.test(setting.slice(colon + 1)) && !kept.has(name)) {
-			kept.set(name, setting);
+export function readVtt(content: string): CaptionDocument {
+	let lines = preprocess(content).split('\n');
+	const warnings: CaptionWarning[] = [];
+	let lineOffset = 1;
+	let start = 0;
+	while (start < lines.length - 1 && lines[start].trim() === '') start++;
+	if (start > 0) {
+		warnings.push({
+			line: 1,
+			message: `The file has ${start === 1 ? 'a blank line' : `${start} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${start === 1 ? 'it' : 'them'}.`,
+		});
+		lines = lines.slice(start);
+		lineOffset += start;
+	}
+	const signature = lines[0];
+	if (!signature.startsWith('WEBVTT') || !/^(?:$|[ \t])/.test(signature.slice(6))) {
+		missingSignature(signature, lines[1], lineOffset);
+	}
+	const reading: Reading = {
+		lines,
+		lineOffset,
+		cues: [],
+		regions: [],
+		styles: [],
+		warnings,
+		seenCue: false,
+	};
+	const atEnd = (at: number) => at >= lines.length || (at === lines.length - 1 && lines[at] === '');
+	let at = 1;
+	if (!atEnd(at)) {
+		if (lines[at] !== '') at = collectBlock(reading, at, true);
+		else at++;
+		while (at < lines.length && lines[at] === '') at++;
+		while (!atEnd(at)) {
+			at = collectBlock(reading, at, false);
+			while (at < lines.length && lines[at] === '') at++;
 		}
 	}
-	return kept.size > 0 ? [...kept.values()].join(' ') : undefined;
+	const document: CaptionDocument = { cues: reading.cues };
+	if (reading.regions.length > 0) document.regions = reading.regions;
+	if (reading.styles.length > 0) document.styles = reading.styles;
+	if (warnings.length > 0) document.warnings = warnings;
+	return document;
 }
 
-/** The usual identifier, a number or a word ([A-Za-z0-9_]+), which needs none of the checks below. */
-function isPlainIdentifier(identifier: string): boolean {
-	if (identifier.length === 0) return false;
-	for (let at = 0; at < identifier.length; at++) {
-		const code = identifier.charCodeAt(at);
-		const plain =
-			(code >= 48 && code <= 57) || // 0-9
-			(code >= 65 && code <= 90) || // A-Z
-			(code >= 97 && code <= 122) || // a-z
-			code === 95; // _
-		if (!plain) return false;
+/** The cues of a WebVTT file in file order (readVtt without regions, style sheets and warnings). */
+export function parseVtt(content: string): Cue[] {
+	return readVtt(content).cues;
+}
+
+// ---- writing ------------------------------------------------------------------------------------------------------
+
+function escapeText(text: string): string {
+	// three searches for one character each take half the time of one character class
+	if (!text.includes('&') && !text.includes('<') && !text.includes('>')) return text;
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Numbers as WebVTT writes them: plain digits (no exponent), which read back as the same number. */
+export function plainNumber(value: number): string {
+	const text = String(value);
+	const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+	if (!match) return text;
+	const [, sign, lead, fraction = '', exponentText] = match;
+	const exponent = Number(exponentText);
+	const digitsText = lead + fraction;
+	if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digitsText}`;
+	return digitsText.length <= exponent + 1
+		? sign + digitsText.padEnd(exponent + 1, '0')
+		: `${sign}${digitsText.slice(0, exponent + 1)}.${digitsText.slice(exponent + 1)}`;
+}
+
+const percent = (value: number) => `${plainNumber(value)}%`;
+
+/** Cue settings in one canonical form: vertical, line, position, size, align, region; each once. */
+export function formatCueSettings(
+	settings: CueSettings | undefined,
+	regionIds: ReadonlySet<string> = new Set(),
+): string | undefined {
+	if (!settings) return undefined;
+	const parts: string[] = [];
+	if (settings.vertical) parts.push(`vertical:${settings.vertical}`);
+	if (settings.line !== undefined && Number.isFinite(settings.line)) {
+		const value =
+			settings.snapToLines === false ? percent(settings.line) : plainNumber(settings.line);
+		parts.push(`line:${value}${settings.lineAlign ? `,${settings.lineAlign}` : ''}`);
 	}
-	return true;
+	if (settings.position !== undefined) {
+		const align = settings.positionAlign ? `,${settings.positionAlign}` : '';
+		parts.push(`position:${percent(settings.position)}${align}`);
+	}
+	if (settings.size !== undefined) parts.push(`size:${percent(settings.size)}`);
+	if (settings.align) parts.push(`align:${settings.align}`);
+	if (settings.region !== undefined && regionIds.has(settings.region)) {
+		parts.push(`region:${settings.region}`);
+	}
+	return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-function sanitizeIdentifier(identifier: string | undefined): string | undefined {
-	if (identifier !== undefined && isPlainIdentifier(identifier)) {
-		return identifier === 'NOTE' || identifier === 'STYLE' || identifier === 'REGION'
-			? undefined
+/**
+ * The identifier as one line (line breaks as spaces), or undefined when a parser would not read it back: empty, with
+ * "-->" (a timing line), or read by validators as a comment or a block (NOTE, STYLE, REGION).
+ */
+function writableIdentifier(identifier: string | undefined): string | undefined {
+	if (identifier === undefined || identifier === '') return undefined;
+	const line =
+		identifier.includes('\n') || identifier.includes('\r')
+			? identifier.replace(/[\r\n]+/g, ' ')
 			: identifier;
-	}
-	const value = (identifier ?? '').replace(/\s+/g, ' ').trim();
-	// an identifier that starts like a timestamp would be read as a timing line without "-->"
-	const usable =
-		value !== '' &&
-		!value.includes('-->') &&
-		!COMMENT_BLOCK.test(value) &&
-		!HEADER_BLOCK.test(value) &&
-		!TIMESTAMP_START.test(value);
-	return usable ? value : undefined;
+	if (line.includes('-->')) return undefined;
+	// most identifiers are numbers: the block keywords are looked for only after a capital N, S or R
+	const first = line.charCodeAt(0);
+	const keyword =
+		(first === 78 || first === 82 || first === 83) &&
+		/^(?:NOTE|STYLE|REGION)(?:$|[ \t])/.test(line);
+	return keyword ? undefined : line;
 }
 
 // "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
@@ -279,32 +688,82 @@ function voiceTag(voice: string): string {
 	return annotation.endsWith('-') ? `<v ${annotation} >` : `<v ${annotation}>`;
 }
 
-function formatCue(cue: Cue): string {
-	const startMs = Math.max(0, Math.round(cue.startMs));
-	const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-	const settings = cue.settings === undefined ? undefined : sanitizeCueSettings(cue.settings);
-	const identifier = cue.identifier === undefined ? undefined : sanitizeIdentifier(cue.identifier);
-	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
-	// escaping ">" also turns any "-->" in the text into "--&gt;"; the usual plain line is only trimmed
-	const text = NEEDS_CARE.test(cue.text) ? tidyLines(escapeText(cue.text)) : cue.text.trim();
-	return (
-		(identifier === undefined ? '' : `${identifier}\n`) +
-		`${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}` +
-		(settings === undefined ? '' : ` ${settings}`) +
-		(text === '' ? '' : voice === '' ? `\n${text}` : `\n${voiceTag(voice)}${text}`)
-	);
+/** Text as a cue payload holds it: line breaks as LF, empty lines left out (an empty line would end the cue). */
+function payloadText(text: string): string {
+	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+	const empty =
+		lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
+	return empty ? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '') : lines;
 }
 
+/** The cue's text with its tags, its lines as payloadText keeps them (`text`). */
+function cueTextVtt(cue: Cue, text: string): string {
+	if (!cue.runs) return escapeText(text);
+	const runs = text === cue.text ? cue.runs : carryStyles([cue], [{ ...cue, text }])[0].runs;
+	return runs ? taggedText(runs, HTML_TAGS, escapeText) : escapeText(text);
+}
+
+function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
+	const start = Math.max(0, Math.round(cue.startMs));
+	const end = Math.max(start + 1, Math.round(cue.endMs));
+	const settings = cue.settings && formatCueSettings(cue.settings, regionIds);
+	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
+	// a cue of white space alone shows nothing: written without it, and without a speaker
+	const payload = payloadText(cue.text);
+	const text = blankText(payload) ? '' : cueTextVtt(cue, payload);
+	const identifier = writableIdentifier(cue.identifier);
+	const timing =
+		settings === undefined
+			? `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)}`
+			: `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)} ${settings}`;
+	const body = text === '' ? '' : voice === '' ? text : `${voiceTag(voice)}${text}`;
+	return identifier === undefined
+		? body === ''
+			? timing
+			: `${timing}\n${body}`
+		: body === ''
+			? `${identifier}\n${timing}`
+			: `${identifier}\n${timing}\n${body}`;
+}
+
+/** A REGION block: its identifier and the settings that differ from WebVTT's defaults. */
+function formatRegion(region: CaptionRegion): string {
+	const settings = [`id:${region.id}`];
+	if (region.width !== 100) settings.push(`width:${percent(region.width)}`);
+	if (region.lines !== 3) settings.push(`lines:${plainNumber(region.lines)}`);
+	if (region.regionAnchorX !== 0 || region.regionAnchorY !== 100) {
+		settings.push(`regionanchor:${percent(region.regionAnchorX)},${percent(region.regionAnchorY)}`);
+	}
+	if (region.viewportAnchorX !== 0 || region.viewportAnchorY !== 100) {
+		settings.push(
+			`viewportanchor:${percent(region.viewportAnchorX)},${percent(region.viewportAnchorY)}`,
+		);
+	}
+	if (region.scroll === 'up') settings.push('scroll:up');
+	return `REGION\n${settings.join(' ')}`;
+}
+
+// a region's identifier is one setting: no white space, no "-->"
+const writableRegion = (region: CaptionRegion) =>
+	region.id !== '' && !/[\s]/.test(region.id) && !region.id.includes('-->');
+// a style sheet is one block: no empty line, no "-->"
+const writableStyle = (style: string) => style.trim() !== '' && !style.includes('-->');
+
 /**
- * Writes cues as WebVTT. Cues are ordered by start time (the format requires it), empty lines in
- * text are dropped because they would end the cue, and a cue that does not end after it starts is
- * stretched to 1 ms.
+ * Writes cues as WebVTT: style sheets and regions first, then the cues ordered by start time (the format requires
+ * it). Empty lines in text are dropped because they would end the cue, and a cue that does not end after it
+ * starts is stretched to 1 ms.
  */
 export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
-	const signature = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
-	let out = signature;
-	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue)}`;
+	let out = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
+	for (const style of options.styles ?? []) {
+		if (writableStyle(style)) out += `\n\nSTYLE\n${style.replace(/\n\s*\n/g, '\n')}`;
+	}
+	const regions = (options.regions ?? []).filter(writableRegion);
+	for (const region of regions) out += `\n\n${formatRegion(region)}`;
+	const regionIds = new Set(regions.map((region) => region.id));
+	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue, regionIds)}`;
 	return `${out}\n`;
 }
 
@@ -319,6 +778,11 @@ export const vttFormat: CaptionFormat = {
 	output: { kind: 'file' },
 	detect: (start) => start.startsWith('WEBVTT'),
 	urlPattern: /\.vtt(\?|$)/i,
-	parse: (content) => ({ cues: parseVtt(content) }),
-	render: (document, options) => formatVtt(document.cues, options),
+	parse: (content) => readVtt(content),
+	render: (document, options) =>
+		formatVtt(document.cues, {
+			header: options.header,
+			regions: document.regions,
+			styles: document.styles,
+		}),
 };

@@ -1,14 +1,13 @@
 import { displayWidth, fitsCue, joinText, tokenize, wrapTokens } from './layout';
+import { DEFAULT_MAX_CUE_CHARS, DEFAULT_MAX_CUE_MS, DEFAULT_MAX_LINE_CHARS } from './options';
 import { msToSeconds } from './time';
 import type { CaptionFormat, Cue, CueLayoutOptions, Word } from './types';
 
-/** The longest a cue built from words stays up: the Convert operation's editor default is this too. */
-export const DEFAULT_MAX_CUE_MS = 6000;
-
+/** The layout of cues built from words where an option is not given (Convert's editor shows the same). */
 export const DEFAULT_CUE_LAYOUT: Readonly<Required<CueLayoutOptions>> = {
 	maxCueMs: DEFAULT_MAX_CUE_MS,
-	maxCueChars: 84,
-	maxLineChars: 42,
+	maxCueChars: DEFAULT_MAX_CUE_CHARS,
+	maxLineChars: DEFAULT_MAX_LINE_CHARS,
 	maxLines: 2,
 	maxCueWords: Infinity,
 	maxGapMs: 1500,

@@ -73,7 +73,7 @@ describe('the rules, one at a time', () => {
 		});
 		expect(violation).toMatchObject({ rule: 'readingSpeed', value: 20.02, limit: 20 });
 		expect(violation.message).toBe(
-			'20 characters in 1 s: 20.02 characters per second; at most 20.',
+			'20 characters in 0.999 s: 20.02 characters per second; at most 20.',
 		);
 	});
 
@@ -191,7 +191,7 @@ describe('checkCaptions', () => {
 			endTime: '00:00:01.000',
 			value: 0,
 			limit: 83,
-			message: '0 s before the next cue; at least 0.08 s.',
+			message: '0 frames (0 s) before the next cue at 24 fps; at least 2 frames (0.083 s).',
 			nextCue: 2,
 		});
 	});
@@ -229,8 +229,10 @@ describe('the style-guide profiles', () => {
 				maxCharsPerSecond: 20,
 				minDurationMs: 833,
 				maxDurationMs: 7000,
-				minGapMs: 83,
+				minGapFrames: 2,
+				chainGapMs: 500,
 				allowChained: false,
+				frameRate: 24,
 			},
 			netflixEnglishChildren: {
 				maxCharsPerLine: 42,
@@ -238,8 +240,10 @@ describe('the style-guide profiles', () => {
 				maxCharsPerSecond: 17,
 				minDurationMs: 833,
 				maxDurationMs: 7000,
-				minGapMs: 83,
+				minGapFrames: 2,
+				chainGapMs: 500,
 				allowChained: false,
+				frameRate: 24,
 			},
 			bbc: {
 				maxCharsPerLine: 37,
@@ -268,7 +272,74 @@ describe('the style-guide profiles', () => {
 			'minDuration',
 			'maxDuration',
 			'gap',
+			'chaining',
 			'overlap',
 		]);
+	});
+});
+
+describe('frame-exact Netflix profiles', () => {
+	const netflix = (frameRate: number) => ({
+		...captionProfile('netflixEnglish')!.limits,
+		frameRate,
+	});
+	// two cues that pass every rule but the one between them
+	const pair = (gapMs: number) => [
+		cue(0, 2000, 'A line to read.'),
+		cue(2000 + gapMs, 4000 + gapMs, 'Another line.'),
+	];
+	const between = (gapMs: number, frameRate: number) =>
+		findViolations(pair(gapMs), netflix(frameRate)).map((violation) => [
+			violation.rule,
+			violation.message,
+		]);
+
+	it('passes a 2-frame gap at 25 fps (80 ms) and at 29.97 fps (67 ms), which a limit of 83 ms refused', () => {
+		expect(between(80, 25)).toEqual([]);
+		expect(between(67, 30000 / 1001)).toEqual([]);
+		// times fall between frames: a gap counts as the frames it rounds to
+		expect(between(80, 24)).toEqual([]);
+		expect(between(60, 24).map(([rule]) => rule)).toEqual(['gap']);
+	});
+
+	it('flags a 10-frame gap at 25 fps as chainable: 12 frames or fewer are closed to 2', () => {
+		expect(between(400, 25)).toEqual([
+			[
+				'chaining',
+				'10 frames (0.4 s) before the next cue at 25 fps: gaps of 12 frames (0.48 s) or less are closed to 2 frames (0.08 s) (chaining); end this cue 2 frames (0.08 s) before the next one starts.',
+			],
+		]);
+		// 13 frames is more than half a second's 12 at 25 fps, 15 frames is half a second at 30
+		expect(between(520, 25)).toEqual([]);
+		expect(between(500, 30).map(([rule]) => rule)).toEqual(['chaining']);
+		expect(between(534, 30)).toEqual([]);
+	});
+
+	it('refuses a gap of one frame, in frames and seconds, never "0.08 s; at least 0.08 s"', () => {
+		expect(between(40, 25)).toEqual([
+			['gap', '1 frame (0.04 s) before the next cue at 25 fps; at least 2 frames (0.08 s).'],
+		]);
+		expect(between(0, 25)).toEqual([
+			['gap', '0 frames (0 s) before the next cue at 25 fps; at least 2 frames (0.08 s).'],
+		]);
+	});
+
+	it('counts the minimum duration in whole frames: 5/6 s is 20 frames at 24 fps, 21 at 25, 25 at 29.97', () => {
+		const short = (durationMs: number, frameRate: number) =>
+			findViolations([cue(0, durationMs, 'Hi.')], netflix(frameRate)).map((v) => v.message);
+		expect(short(834, 24)).toEqual([]);
+		expect(short(800, 25)).toEqual([
+			'On screen for 20 frames (0.8 s) at 25 fps; at least 21 frames (0.84 s).',
+		]);
+		expect(short(840, 25)).toEqual([]);
+		expect(short(834, 30000 / 1001)).toEqual([]);
+		expect(short(800, 30000 / 1001)).toEqual([
+			'On screen for 24 frames (0.801 s) at 29.97 fps; at least 25 frames (0.834 s).',
+		]);
+	});
+
+	it('gives reading time in whole frames, so a cue Fix times to it passes', () => {
+		expect(readingTimeMs({ chars: 1, words: 1 }, netflix(25))).toBe(840);
+		expect(readingTimeMs({ chars: 1, words: 1 }, netflix(24))).toBe(834);
 	});
 });

@@ -70,17 +70,19 @@ describe('convertCaptions', () => {
 		]);
 	});
 
-	it('normalises vtt to vtt: metadata blocks and tags dropped, cues kept', () => {
-		const { content } = convertCaptions({
+	it('keeps vtt as vtt: style sheets, regions, settings, voices and styles; comments and header lines go', () => {
+		const { content, warnings } = convertCaptions({
 			from: 'vtt',
 			to: 'vtt',
 			content: fixture('keynote.vtt'),
 		});
-		expect(content).not.toMatch(/NOTE|STYLE|REGION|<b>|&#39;/);
+		expect(content).not.toMatch(/NOTE|Kind:|&#39;|<c\./);
+		expect(content).toMatch(/\nSTYLE\n::cue \{[^]*\nREGION\nid:speaker /);
+		expect(content).toContain("<v Esme>It's <b>great</b> to see you all.");
 		expect(independentParse(content).cues).toHaveLength(5);
-		expect(parseVtt(content).map((cue) => cue.text)).toEqual(
-			parseVtt(fixture('keynote.vtt')).map((cue) => cue.text),
-		);
+		expect(parseVtt(content)).toEqual(parseVtt(fixture('keynote.vtt')));
+		// the ruby annotation WebVTT's cue text had is the one thing left out, and named
+		expect(warnings.map((warning) => warning.text)).toEqual(['kan ji']);
 	});
 
 	it('converts vtt to srt', () => {
@@ -281,7 +283,10 @@ describe('convertCaptions', () => {
 	});
 
 	it.each([
-		[{ maxLineChars: 0 }, 'Invalid conversion option maxLineChars: Number must be greater than 0.'],
+		[
+			{ maxLineChars: 0 },
+			'Invalid conversion option maxLineChars: Number must be greater than or equal to 10.',
+		],
 		[
 			{ maxGapMs: -1 },
 			'Invalid conversion option maxGapMs: Number must be greater than or equal to 0.',
@@ -300,18 +305,42 @@ describe('convertCaptions', () => {
 		).toThrow(new CaptionFormatError(message));
 	});
 
-	it('ignores options it does not know', () => {
-		const content = fixture('keynote.vtt');
-		expect(
-			convertCaptions({ from: 'vtt', to: 'vtt', content, options: { colour: 'red' } as never })
-				.content,
-		).toBe(convertCaptions({ from: 'vtt', to: 'vtt', content }).content);
+	it('refuses options it does not know, naming the ones it does (one schema, strict)', () => {
+		expect(() =>
+			convertCaptions({
+				from: 'vtt',
+				to: 'vtt',
+				content: 'WEBVTT\n',
+				options: { colour: 'red', maxCueWords: 12 } as never,
+			}),
+		).toThrow(
+			new CaptionFormatError(
+				'Unknown conversion option "colour": the options are maxCueMs, maxCueChars, maxLineChars, maxLines, maxCueWords, maxGapMs, minCueChars, paragraphGapMs, header, includeVoice, chunkMinutes, chunkTokens, language.',
+			),
+		);
 	});
 
-	it('passes content errors through', () => {
-		expect(() =>
-			convertCaptions({ from: 'vtt', to: 'srt', content: fixture('bad-timing.vtt') }),
-		).toThrow(/^Line 7: malformed cue timing line/);
+	it('keeps maxCueWords, which the schema once dropped', () => {
+		const content = fixture('standup-diarized.google_stt.json');
+		const cues = (maxCueWords?: number) =>
+			JSON.parse(
+				convertCaptions({ from: 'google_stt', to: 'segments', content, options: { maxCueWords } })
+					.content,
+			) as { text: string }[];
+		expect(cues(2).every((cue) => cue.text.split(' ').length <= 2)).toBe(true);
+		expect(cues(2).length).toBeGreaterThan(cues().length);
+	});
+
+	it('passes content errors through, and what it left out as warnings', () => {
+		const { warnings } = convertCaptions({
+			from: 'vtt',
+			to: 'srt',
+			content: fixture('bad-timing.vtt'),
+		});
+		expect(warnings.map((warning) => warning.line)).toEqual([7]);
+		expect(() => convertCaptions({ from: 'vtt', to: 'srt', content: 'WEBVT\n' })).toThrow(
+			/^Line 1: expected the "WEBVTT" signature/,
+		);
 		expect(() => convertCaptions({ from: 'vtt', to: 'text', content: 42 as never })).toThrow(
 			new CaptionFormatError('vtt content must be text, got number.'),
 		);

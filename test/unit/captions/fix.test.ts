@@ -11,10 +11,12 @@ import {
 	type Cue,
 	displayWidth,
 	fixCaptions,
+	measureCue,
 	readCaptions,
 	tokenize,
 	type Word,
 	wordsToCues,
+	worstPerRule,
 } from '../../../nodes/Captioning/captions';
 import { withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
 import { cues as anyCues } from './arbitraries';
@@ -75,19 +77,20 @@ describe('fixCaptions, step by step', () => {
 			{ cues: [cue(1000, 1200, 'Yes.'), cue(5000, 7000, 'Good.')] },
 			NETFLIX,
 		);
-		expect(after.cues[0]).toEqual(cue(1000, 1833, 'Yes.'));
+		// 5/6 s is 20 frames at 24 fps: 834 ms, which rounds to 20 frames
+		expect(after.cues[0]).toEqual(cue(1000, 1834, 'Yes.'));
 		const before = fixCaptions(
 			{ cues: [cue(1000, 1200, 'Yes.'), cue(1300, 3000, 'Good.')] },
 			NETFLIX,
 		);
-		expect(before.cues[0]).toEqual(cue(384, 1217, 'Yes.'));
+		expect(before.cues[0]).toEqual(cue(382, 1216, 'Yes.'));
 		expect(before.unfixable).toEqual([]);
 	});
 
 	it('opens gaps to the minimum, or closes them where cues may follow without one', () => {
 		const cues = [cue(0, 2000, 'First line here.'), cue(2040, 4000, 'Second line here.')];
 		expect(fixCaptions({ cues }, NETFLIX).cues.map((c) => [c.startMs, c.endMs])).toEqual([
-			[0, 1957],
+			[0, 1956],
 			[2040, 4000],
 		]);
 		expect(fixCaptions({ cues }, BBC).cues.map((c) => [c.startMs, c.endMs])).toEqual([
@@ -109,8 +112,8 @@ describe('fixCaptions, step by step', () => {
 		);
 		expect(fixed.cues.map((c) => [c.startMs, c.endMs, c.voice])).toEqual([
 			[1000, 2350, 'Anna'],
-			[2433, 3266, undefined],
-			[3349, 4182, 'Ben'],
+			[2434, 3268, undefined],
+			[3352, 4186, 'Ben'],
 		]);
 		expect(fixed.unfixable).toEqual([]);
 	});
@@ -138,8 +141,62 @@ describe('fixCaptions, step by step', () => {
 		expect(tokens(fixed.cues)).toEqual(tokens(fast));
 		expect(fixed.unfixable.map((u) => u.rule)).toContain('readingSpeed');
 		expect(fixed.unfixable.find((u) => u.rule === 'readingSpeed')!.reason).toMatch(
-			/shorten the text/,
+			/shorten the text/i,
 		);
+	});
+
+	it('never makes a burst of speech faster than it was: a cue it cannot help stays as it was', () => {
+		// 60 characters in 0.2 s (300 a second) between two cues that need their own time
+		const burst = [
+			cue(0, 2000, 'We start with a line.'),
+			cue(2000, 2200, 'and then sixty characters come far too fast to be read, see?'),
+			cue(2200, 4400, 'After it, calm again.'),
+		];
+		const speed = (list: readonly Cue[]) =>
+			Math.max(...list.map((c) => (measureCue(c).chars * 1000) / (c.endMs - c.startMs)));
+		const fixed = fixCaptions({ cues: burst }, NETFLIX);
+		expect(speed(fixed.cues)).toBeLessThanOrEqual(speed(burst));
+		expect(tokens(fixed.cues)).toEqual(tokens(burst));
+	});
+
+	it('closes gaps of 12 frames or fewer to 2 frames (chaining), at the video’s frame rate', () => {
+		const at25 = { ...NETFLIX, frameRate: 25 };
+		const cues = [cue(0, 2000, 'First line here.'), cue(2400, 4400, 'Second line here.')];
+		expect(checkCaptions(cues, at25).counts.chaining).toBe(1);
+		const fixed = fixCaptions({ cues }, at25);
+		expect(fixed.cues.map((c) => [c.startMs, c.endMs])).toEqual([
+			[0, 2320],
+			[2400, 4400],
+		]);
+		expect(checkCaptions(fixed.cues, at25).passed).toBe(true);
+	});
+
+	it('keeps italics, bold and underline on the words they were on when it lays text out again', () => {
+		const styled: Cue = {
+			startMs: 0,
+			endMs: 6000,
+			text: 'We looked at the numbers for the last quarter, and they are better than we hoped for in every region.',
+			runs: [
+				{ text: 'We looked at the ' },
+				{ text: 'numbers', italic: true },
+				{ text: ' for the last quarter, and they are ' },
+				{ text: 'better', bold: true },
+				{ text: ' than we hoped for in every region.' },
+			],
+		};
+		const fixed = fixCaptions({ cues: [styled] }, NETFLIX);
+		expect(fixed.cues.map((c) => c.runs)).toEqual([
+			[
+				{ text: 'We looked at the ' },
+				{ text: 'numbers', italic: true },
+				{ text: '\nfor the last quarter,' },
+			],
+			[
+				{ text: 'and they are ' },
+				{ text: 'better', bold: true },
+				{ text: ' than we\nhoped for in every region.' },
+			],
+		]);
 	});
 
 	it('reports what it cannot fix, and why, instead of dropping words', () => {
@@ -274,7 +331,23 @@ const badlyCut = speech.chain(({ words }) =>
 );
 
 const PROFILES = fc.constantFrom(...CAPTION_PROFILES.map((profile) => profile.limits));
-const RUNS = { numRuns: 200 };
+
+/** Custom limits, each set or not, as Custom in the editor allows them. */
+const CUSTOM_LIMITS: fc.Arbitrary<CaptionLimits> = fc.record(
+	{
+		maxCharsPerLine: fc.integer({ min: 1, max: 60 }),
+		maxLines: fc.integer({ min: 1, max: 4 }),
+		maxCharsPerSecond: fc.integer({ min: 1, max: 30 }),
+		maxWordsPerMinute: fc.integer({ min: 60, max: 300 }),
+		minDurationMs: fc.integer({ min: 0, max: 3000 }),
+		maxDurationMs: fc.integer({ min: 3000, max: 10_000 }),
+		minGapMs: fc.integer({ min: 0, max: 1500 }),
+		chainGapMs: fc.integer({ min: 0, max: 1000 }),
+		allowChained: fc.boolean(),
+	},
+	{ requiredKeys: [] },
+);
+const RUNS = { numRuns: Number(process.env.CAPTIONS_PROPERTY_RUNS ?? 100) };
 
 /** Every character shown, in order; only spaces may change (a space before closing punctuation goes). */
 function expectKeepsWords(input: readonly Cue[], output: readonly Cue[]) {
@@ -309,22 +382,7 @@ describe('fixCaptions, properties', () => {
 	});
 
 	it('ends on any input, keeps every word in order, and leaves only what it documents it cannot fix', () => {
-		const limitsOf = fc.oneof(
-			PROFILES,
-			fc.record(
-				{
-					maxCharsPerLine: fc.integer({ min: 1, max: 60 }),
-					maxLines: fc.integer({ min: 1, max: 4 }),
-					maxCharsPerSecond: fc.integer({ min: 1, max: 30 }),
-					maxWordsPerMinute: fc.integer({ min: 60, max: 300 }),
-					minDurationMs: fc.integer({ min: 0, max: 3000 }),
-					maxDurationMs: fc.integer({ min: 3000, max: 10_000 }),
-					minGapMs: fc.integer({ min: 0, max: 1500 }),
-					allowChained: fc.boolean(),
-				},
-				{ requiredKeys: [] },
-			),
-		);
+		const limitsOf = fc.oneof(PROFILES, CUSTOM_LIMITS);
 		fc.assert(
 			fc.property(
 				anyCues({ maxHours: 2, maxLength: 30 }),
@@ -335,14 +393,58 @@ describe('fixCaptions, properties', () => {
 					const after = checkCaptions(fixed.cues, limits, { maxViolations: Infinity });
 					expect(fixed.unfixable.map(({ reason: _reason, ...v }) => v)).toEqual(after.violations);
 					for (const left of fixed.unfixable) {
+						expect(left.reason).not.toBe('');
+						// a cue Fix left as it was is one of the input's, word for word and time for time
+						const kept = fixed.cues[left.cue - 1];
+						if (left.reason.startsWith('Left as it was')) {
+							expect(cues).toContainEqual(
+								expect.objectContaining({
+									startMs: kept.startMs,
+									endMs: kept.endMs,
+									text: kept.text,
+								}),
+							);
+							continue;
+						}
 						// never left: empty cues, cues without duration, too many lines
 						expect(['emptyCue', 'timing', 'lineCount']).not.toContain(left.rule);
-						expect(left.reason).not.toBe('');
 						if (left.rule === 'lineLength') {
 							const widest = Math.max(...tokenize(fixed.cues[left.cue - 1].text).map(displayWidth));
 							expect(widest).toBeGreaterThan(limits.maxCharsPerLine!);
 						}
 					}
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('never makes anything worse: no rule ends past its limit by more than the input was', () => {
+		const limitsOf = fc.oneof(
+			PROFILES,
+			PROFILES.chain((limits) =>
+				fc
+					.constantFrom(24000 / 1001, 24, 25, 30000 / 1001, 30)
+					.map((frameRate) =>
+						limits.minGapFrames === undefined ? limits : { ...limits, frameRate },
+					),
+			),
+			CUSTOM_LIMITS,
+		);
+		fc.assert(
+			fc.property(
+				fc.oneof(badlyCut, anyCues({ maxHours: 2, maxLength: 30 })),
+				limitsOf,
+				(cues, limits: CaptionLimits) => {
+					const before = worstPerRule(cues, limits);
+					const fixed = fixCaptions({ cues }, limits);
+					for (const [rule, worst] of worstPerRule(fixed.cues, limits)) {
+						expect({ rule, worst }).toEqual({
+							rule,
+							worst: Math.min(worst, before.get(rule) ?? 0),
+						});
+					}
+					expectKeepsWords(cues, fixed.cues);
 				},
 			),
 			RUNS,

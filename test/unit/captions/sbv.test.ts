@@ -6,6 +6,7 @@ import {
 	formatTtml,
 	parseSbv,
 	parseSbvTimestamp,
+	readSbv,
 } from '../../../nodes/Captioning/captions';
 import { fixture, thrown } from './helpers';
 
@@ -28,15 +29,37 @@ describe('parseSbv', () => {
 		expect(parseSbv('')).toEqual([]);
 	});
 
-	it('names the line that is not a timing line, and says what one looks like', () => {
-		const error = thrown(() =>
-			parseSbv('0:00:01.000,0:00:02.000\nok\n\n1\n00:00:03,000 --> 00:00:04,000\n'),
-		);
+	it('names the first line when no block is SBV, and says what a timing line looks like', () => {
+		const error = thrown(() => parseSbv('1\n00:00:03,000 --> 00:00:04,000\n'));
 		expect(error).toBeInstanceOf(CaptionFormatError);
-		expect(error.line).toBe(4);
+		expect(error.line).toBe(1);
 		expect(error.message).toBe(
-			'Line 4: expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found "1"; check that the right caption format was chosen.',
+			'Line 1: expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found "1"; check that the right caption format was chosen.',
 		);
+	});
+
+	it('leaves out a block whose timing line cannot be read, keeps text after a blank line in its cue, saying so', () => {
+		const document = readSbv(
+			'0:00:01.000,0:00:02.000\nok\n\nmore of it\n\n0:00:03.000,0:00:0x.000\nbad\n\n0:00:05.000,0:00:06.000\nlater',
+		);
+		expect(document.cues).toEqual([
+			{ startMs: 1000, endMs: 2000, text: 'ok\nmore of it' },
+			{ startMs: 5000, endMs: 6000, text: 'later' },
+		]);
+		expect(document.warnings).toEqual([
+			{
+				line: 4,
+				text: 'more of it',
+				message:
+					'The text at line 4 follows a blank line inside cue 1: kept in that cue. Remove the blank line to show this text with the cue.',
+			},
+			{
+				line: 6,
+				text: '0:00:03.000,0:00:0x.000',
+				message:
+					'The timing line "0:00:03.000,0:00:0x.000" cannot be read; write it as "0:00:01.500,0:00:04.000". The cue was left out with its text: "bad"',
+			},
+		]);
 	});
 });
 

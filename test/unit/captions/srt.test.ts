@@ -1,14 +1,20 @@
 import {
-	CaptionFormatError,
+	type CaptionWarning,
 	type Cue,
 	formatSrt,
 	parseSrt,
 	parseVtt,
+	readSrt,
 } from '../../../nodes/Captioning/captions';
 import { fixture } from './helpers';
 
 const INTERVIEW: Cue[] = [
-	{ startMs: 1000, endMs: 4000, text: 'Previously on the show...' },
+	{
+		startMs: 1000,
+		endMs: 4000,
+		text: 'Previously on the show...',
+		runs: [{ text: 'Previously on the show...', italic: true }],
+	},
 	{ startMs: 4500, endMs: 7250, text: 'We need to talk.\nNow.' },
 	{ startMs: 8000, endMs: 9000, text: 'Fine.' },
 	{ startMs: 9500, endMs: 11_000, text: 'There was no blank line before this one.' },
@@ -38,15 +44,77 @@ describe('parseSrt', () => {
 		expect(parseSrt('\n \n')).toEqual([]);
 	});
 
-	it('names the line of a malformed timing line', () => {
-		const bad = '1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 --> 00:00:0x,000\nbad';
-		expect(() => parseSrt(bad)).toThrow(
-			new CaptionFormatError(
-				'malformed SRT timing line "00:00:03,000 --> 00:00:0x,000": end time is not an SRT timestamp; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000".',
-				{ line: 6 },
-			),
+	it('leaves out a cue whose timing line cannot be read, naming the line and its text, and reads the rest', () => {
+		const bad =
+			'1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 --> 00:00:0x,000\nbad\n\n3\n00:00:05,000 --> 00:00:06,000\nlater';
+		const document = readSrt(bad);
+		expect(document.cues.map((cue) => cue.text)).toEqual(['ok', 'later']);
+		expect(document.warnings).toEqual([
+			{
+				line: 6,
+				text: '00:00:03,000 --> 00:00:0x,000',
+				message:
+					'The timing line "00:00:03,000 --> 00:00:0x,000" cannot be read: its end time is not an SRT timestamp; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out with its text: "bad"',
+			},
+		]);
+		expect(
+			readSrt('1\nsoon --> 00:00:02,000\n\n2\n00:00:03,000 --> 00:00:04,000\nx').warnings![0]
+				.message,
+		).toMatch(/its start time is not an SRT timestamp/);
+	});
+
+	it('keeps text after a blank line inside a cue in that cue, and says so', () => {
+		const document = readSrt(
+			'1\n00:00:01,000 --> 00:00:02,000\nFirst line\n\nafter a blank line\n\n2\n00:00:03,000 --> 00:00:04,000\nNext',
 		);
-		expect(() => parseSrt('1\nsoon --> 00:00:02,000\n')).toThrow(/^Line 2: .*start time/);
+		expect(document.cues.map((cue) => cue.text)).toEqual([
+			'First line\nafter a blank line',
+			'Next',
+		]);
+		expect(document.warnings).toEqual([
+			{
+				line: 5,
+				text: 'after a blank line',
+				message:
+					'The text at line 5 follows a blank line inside cue 1: kept in that cue. Players end a cue at a blank line; remove it to show this text with the cue.',
+			},
+		]);
+	});
+
+	it('keeps a last text line that is a number, and takes a number right before a timing line for the cue number', () => {
+		expect(
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n\n2\n00:00:03,000 --> 00:00:04,000\nNext',
+			),
+		).toEqual([
+			{ startMs: 1000, endMs: 2000, text: 'Room\n101' },
+			{ startMs: 3000, endMs: 4000, text: 'Next' },
+		]);
+		// without a blank line: 2 is the next cue's number, 101 stays text
+		expect(
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nRoom\n101\n2\n00:00:03,000 --> 00:00:04,000\nNext',
+			),
+		).toEqual([
+			{ startMs: 1000, endMs: 2000, text: 'Room\n101' },
+			{ startMs: 3000, endMs: 4000, text: 'Next' },
+		]);
+	});
+
+	it('reads italics, bold and underline, as tags and as ASS overrides, into runs', () => {
+		const [cue] = parseSrt(
+			'1\n00:00:01,000 --> 00:00:02,000\n<i>So</i> <b>very</b> {\\u1}plain{\\u0}\n<font color="red"><I>red</I></font>',
+		);
+		expect(cue.text).toBe('So very plain\nred');
+		expect(cue.runs).toEqual([
+			{ text: 'So', italic: true },
+			{ text: ' ' },
+			{ text: 'very', bold: true },
+			{ text: ' ' },
+			{ text: 'plain', underline: true },
+			{ text: '\n' },
+			{ text: 'red', italic: true },
+		]);
 	});
 
 	it('rejects text without any timing line, naming its first line', () => {
@@ -62,7 +130,7 @@ describe('formatSrt', () => {
 			[
 				'1',
 				'00:00:01,000 --> 00:00:04,000',
-				'Previously on the show...',
+				'<i>Previously on the show...</i>',
 				'',
 				'2',
 				'00:00:04,500 --> 00:00:07,250',
@@ -79,18 +147,61 @@ describe('formatSrt', () => {
 		expect(srt).toContain('\n123:00:00,000 --> 123:00:02,250\n');
 	});
 
-	it('strips markup, keeps other angle brackets, and never writes "-->" in text', () => {
+	it('leaves out text that reads as a tag and never writes "-->" in text, reporting each change', () => {
+		const warnings: CaptionWarning[] = [];
+		const srt = formatSrt(
+			[
+				{
+					startMs: 0,
+					endMs: 1000,
+					text: '<i>Hi</i> {\\an8}<font color="red">there</font> <00:00:00.500>x',
+				},
+				{ startMs: 1000, endMs: 2000, text: 'a < b > c --> d <year over year> <V.loud Al>' },
+				{ startMs: 3000, endMs: 4000, text: 'plain' },
+				{ startMs: 5000, endMs: 6000, text: '<b>' },
+			],
+			{},
+			(warning) => warnings.push(warning),
+		);
+		expect(srt).toContain('\nHi there x\n');
+		expect(srt).toContain('\na < b > c -> d <year over year>\n');
+		expect(srt.match(/-->/g)).toHaveLength(3);
+		expect(warnings).toEqual([
+			{
+				cue: 1,
+				text: '<i>Hi</i> {\\an8}<font color="red">there</font> <00:00:00.500>x',
+				message:
+					'Cue 1: "<i>", "</i>", "{\\\\an8}", "<font color=\\"red\\">", "</font>", "<00:00:00.500>" would read as formatting, which SRT cannot write as text: left out.',
+			},
+			{
+				cue: 2,
+				text: 'a < b > c --> d <year over year> <V.loud Al>',
+				message:
+					'Cue 2: "<V.loud Al>" would read as formatting, which SRT cannot write as text: left out; "-->" would read as a timing line: written as "->".',
+			},
+			{
+				text: '<b>',
+				message:
+					'The cue at 00:00:05,000 was left out: "<b>" would read as formatting, which SRT cannot write as text: left out, and nothing else was in it.',
+			},
+		]);
+	});
+
+	it('writes italics, bold and underline as tags', () => {
 		const srt = formatSrt([
 			{
 				startMs: 0,
 				endMs: 1000,
-				text: '<i>Hi</i> {\\an8}<font color="red">there</font> <00:00:00.500>x',
+				text: 'one two',
+				runs: [{ text: 'one', italic: true }, { text: ' ' }, { text: 'two', bold: true }],
 			},
-			{ startMs: 1000, endMs: 2000, text: 'a < b > c --> d <year over year> <V.loud Al>' },
 		]);
-		expect(srt).toContain('\nHi there x\n');
-		expect(srt).toContain('\na < b > c -> d <year over year>\n');
-		expect(srt.match(/-->/g)).toHaveLength(2);
+		expect(srt).toBe('1\n00:00:00,000 --> 00:00:01,000\n<i>one</i> <b>two</b>\n');
+		expect(parseSrt(srt)[0].runs).toEqual([
+			{ text: 'one', italic: true },
+			{ text: ' ' },
+			{ text: 'two', bold: true },
+		]);
 	});
 
 	it('orders by start, skips cues without text and keeps the numbering continuous', () => {
@@ -123,12 +234,10 @@ describe('formatSrt', () => {
 		expect(formatSrt([])).toBe('');
 	});
 
-	it('round-trips through parseSrt', () => {
-		const cues = parseVtt(fixture('keynote.vtt')).map(({ startMs, endMs, text }) => ({
-			startMs,
-			endMs,
-			text,
-		}));
+	it('round-trips through parseSrt, styles too', () => {
+		const cues = parseVtt(fixture('keynote.vtt')).map(({ startMs, endMs, text, runs }) =>
+			runs ? { startMs, endMs, text, runs } : { startMs, endMs, text },
+		);
 		expect(parseSrt(formatSrt(cues))).toEqual(cues);
 	});
 });

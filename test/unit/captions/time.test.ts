@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import {
 	CaptionFormatError,
+	formatSbvTimestamp,
 	formatSrtTimestamp,
 	formatVttTimestamp,
 	msToSeconds,
@@ -83,6 +85,49 @@ describe('SRT timestamps', () => {
 		expect(formatSrtTimestamp(1500)).toBe('00:00:01,500');
 		expect(formatSrtTimestamp(360_000_000)).toBe('100:00:00,000');
 		expect(() => formatSrtTimestamp(NaN)).toThrow(CaptionFormatError);
+	});
+});
+
+describe('timestamps written in any order', () => {
+	// the writer keeps the last minute it wrote for each hour style: any sequence of times and formats must read
+	// as each time written on its own, by arithmetic
+	const reference = (ms: number, padHours: boolean, separator: string) => {
+		const total = Math.max(0, Math.round(ms));
+		const h = Math.floor(total / 3_600_000);
+		const m = Math.floor(total / 60_000) % 60;
+		const s = Math.floor(total / 1000) % 60;
+		const f = total % 1000;
+		const two = (n: number) => String(n).padStart(2, '0');
+		return `${padHours ? two(h) : h}:${two(m)}:${two(s)}${separator}${String(f).padStart(3, '0')}`;
+	};
+	const writers = [
+		[formatVttTimestamp, true, '.'],
+		[formatSrtTimestamp, true, ','],
+		[formatSbvTimestamp, false, '.'],
+	] as const;
+
+	it('match arithmetic for any sequence of times and formats', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.tuple(
+						fc.oneof(
+							fc.integer({ min: 0, max: 400 * 3_600_000 }),
+							fc.double({ min: -10, max: 1e9, noNaN: true }),
+						),
+						fc.integer({ min: 0, max: 2 }),
+					),
+					{ minLength: 1, maxLength: 40 },
+				),
+				(steps) => {
+					for (const [ms, which] of steps) {
+						const [write, padHours, separator] = writers[which];
+						expect(write(ms)).toBe(reference(ms, padHours, separator));
+					}
+				},
+			),
+			{ numRuns: 200 },
+		);
 	});
 });
 

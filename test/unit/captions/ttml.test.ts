@@ -1,5 +1,13 @@
-import { escapeXml, formatTtml, parseVtt } from '../../../nodes/Captioning/captions';
-import { fixture, parseImscText } from './helpers';
+import { XMLParser } from 'fast-xml-parser';
+
+import {
+	escapeXml,
+	formatTtml,
+	parseVtt,
+	readVtt,
+	toRuns,
+} from '../../../nodes/Captioning/captions';
+import { fixture, KEYNOTE_CUES, parseImscText } from './helpers';
 
 describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 	it('writes the keynote as an IMSC text document: profile, namespaces, region, clock times, <br/> lines', () => {
@@ -11,9 +19,9 @@ describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 			' xml:lang="en" ttp:timeBase="media" ttp:contentProfiles="http://www.w3.org/ns/ttml/profile/imsc1.1/text">',
 		);
 		expect(ttml).toContain(
-			'<p xml:id="c2" begin="00:00:03.400" end="00:00:06.900">It\'s great to see you all.<br/>Let’s get started.</p>',
+			'<p xml:id="c2" begin="00:00:03.400" end="00:00:06.900" tts:lineHeight="125%" ttm:agent="a2">It\'s <span tts:fontWeight="bold">great</span> to see you all.<br/>Let’s get started.</p>',
 		);
-		expect(ttml).toContain('Revenue grew by 12\u00a0% &lt;year over year&gt;.');
+		expect(ttml).toContain('</span> grew by 12\u00a0% &lt;year over year&gt;.');
 		expect(parseImscText(ttml).map((cue) => cue.text)).toEqual(
 			parseVtt(fixture('keynote.vtt')).map((cue) => cue.text),
 		);
@@ -34,7 +42,32 @@ describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 			{ includeVoice: true },
 		);
 		expect(parseImscText(ttml)).toEqual([
-			{ startMs: 360_000_000, endMs: 360_000_001, text: 'Anna: Late.' },
+			{ startMs: 360_000_000, endMs: 360_000_001, text: 'Anna: Late.', agent: 'Anna' },
+		]);
+	});
+
+	it('keeps the italics, bold and voices of a styled WebVTT file, as an independent XML parser reads them', () => {
+		const ttml = formatTtml(readVtt(fixture('keynote.vtt')).cues);
+		// the same text, styles (a <br/> cuts a run in two: joined again) and speakers as the WebVTT reader gives
+		expect(
+			parseImscText(ttml).map(({ runs, ...paragraph }) =>
+				runs ? { ...paragraph, runs: toRuns(runs) } : paragraph,
+			),
+		).toEqual(
+			KEYNOTE_CUES.map(({ startMs, endMs, text, runs, voice }) => ({
+				startMs,
+				endMs,
+				text,
+				...(runs ? { runs } : {}),
+				...(voice ? { agent: voice } : {}),
+			})),
+		);
+		// the speakers are declared once each in the head, as TTML's metadata vocabulary says
+		const head = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(ttml).tt
+			.head;
+		expect(head.metadata['ttm:agent']).toEqual([
+			{ 'xml:id': 'a1', type: 'person', 'ttm:name': { '#text': 'Roger Bingham', type: 'full' } },
+			{ 'xml:id': 'a2', type: 'person', 'ttm:name': { '#text': 'Esme', type: 'full' } },
 		]);
 	});
 });

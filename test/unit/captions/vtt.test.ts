@@ -3,38 +3,14 @@ import {
 	type Cue,
 	decodeEntities,
 	formatVtt,
+	formatCueSettings,
+	parseCueSettings,
+	parseRegion,
 	parseVtt,
-	sanitizeCueSettings,
+	plainNumber,
+	readVtt,
 } from '../../../nodes/Captioning/captions';
-import { expectValidVtt, fixture, independentParse, thrown } from './helpers';
-
-const KEYNOTE_CUES: Cue[] = [
-	{
-		identifier: 'intro-1',
-		startMs: 500,
-		endMs: 3200,
-		settings: 'align:start position:10%',
-		voice: 'Roger Bingham',
-		text: 'Good morning, everyone & welcome!',
-	},
-	{
-		identifier: 'intro-2',
-		startMs: 3400,
-		endMs: 6900,
-		settings: 'line:85% size:80%',
-		voice: 'Esme',
-		text: "It's great to see you all.\nLet\u2019s get started.",
-	},
-	{
-		startMs: 7000,
-		endMs: 10_250,
-		settings: 'region:speaker align:end',
-		voice: 'Roger Bingham',
-		text: 'Revenue grew by 12\u00a0% <year over year>.',
-	},
-	{ startMs: 10_500, endMs: 13_000, text: 'Q3 numbers \u200eare in the appendix.' },
-	{ startMs: 13_000, endMs: 16_000, text: '漢字 and café — all set.' },
-];
+import { expectValidVtt, fixture, independentParse, KEYNOTE_CUES, thrown } from './helpers';
 
 const VTT_FIXTURES = [
 	'keynote.vtt',
@@ -45,7 +21,32 @@ const VTT_FIXTURES = [
 
 describe('parseVtt', () => {
 	it('reads header metadata, NOTE, STYLE and REGION blocks, identifiers, settings, voices, tags and entities', () => {
-		expect(parseVtt(fixture('keynote.vtt'))).toEqual(KEYNOTE_CUES);
+		const document = readVtt(fixture('keynote.vtt'));
+		expect(document.cues).toEqual(KEYNOTE_CUES);
+		expect(document.regions).toEqual([
+			{
+				id: 'speaker',
+				width: 40,
+				lines: 3,
+				regionAnchorX: 0,
+				regionAnchorY: 100,
+				viewportAnchorX: 10,
+				viewportAnchorY: 90,
+				scroll: 'up',
+			},
+		]);
+		expect(document.styles).toEqual([
+			'::cue {\n  color: papayawhip;\n  background-color: rgba(0, 0, 0, 0.8);\n}\n::cue(.highlight) {\n  color: yellow;\n}',
+		]);
+		// the only text left out is the ruby annotation, and it is named
+		expect(document.warnings).toEqual([
+			{
+				line: 44,
+				text: 'kan ji',
+				message:
+					'The ruby annotation (reading aid) "kan ji" was left out: the other caption formats have no place for it. The text it annotates is kept.',
+			},
+		]);
 	});
 
 	it('reads the same cues with a BOM, CRLF or CR line endings, and blank lines before the signature', () => {
@@ -53,7 +54,15 @@ describe('parseVtt', () => {
 		expect(parseVtt(`\ufeff${lf}`)).toEqual(KEYNOTE_CUES);
 		expect(parseVtt(lf.replace(/\n/g, '\r\n'))).toEqual(KEYNOTE_CUES);
 		expect(parseVtt(lf.replace(/\n/g, '\r'))).toEqual(KEYNOTE_CUES);
-		expect(parseVtt(`\n  \n${lf}`)).toEqual(KEYNOTE_CUES);
+		const late = readVtt(`\n  \n${lf}`);
+		expect(late.cues).toEqual(KEYNOTE_CUES);
+		expect(late.warnings?.[0]).toEqual({
+			line: 1,
+			message:
+				'The file has 2 blank lines before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove them.',
+		});
+		// a second byte order mark is not the file's: the signature does not start the file
+		expect(() => parseVtt(`\ufeff\ufeff${lf}`)).toThrow(CaptionFormatError);
 	});
 
 	it('reads hours beyond 99 and the short mm:ss.ttt form', () => {
@@ -75,15 +84,18 @@ describe('parseVtt', () => {
 		]);
 	});
 
-	it('keeps lines holding a single space inside a cue, as auto-generated captions write them', () => {
+	it('keeps cue text as it is, lines of a single space too (as auto-generated captions write them)', () => {
 		const cues = parseVtt(fixture('rolling-auto-captions.vtt'));
 		expect(cues).toHaveLength(5);
 		expect(cues[0]).toEqual({
 			startMs: 320,
 			endMs: 2790,
-			settings: 'align:start position:0%',
-			text: "so today we're going to look",
+			settings: { align: 'start', position: 0 },
+			text: " \nso today we're going to look",
 		});
+		expect(parseVtt('WEBVTT\n\n00:01.000 --> 00:02.000\n   indented \n')[0].text).toBe(
+			'   indented ',
+		);
 	});
 
 	it('accepts a cue right after the header without a blank line', () => {
@@ -102,13 +114,25 @@ describe('parseVtt', () => {
 		expect(cues.map((cue) => cue.text)).toEqual(['One', 'Two']);
 	});
 
-	it('tolerates a missing space around the arrow and a comma before the milliseconds', () => {
-		expect(parseVtt('WEBVTT\n\n00:01,000-->00:02.500   line:0\nHi')).toEqual([
-			{ startMs: 1000, endMs: 2500, settings: 'line:0', text: 'Hi' },
+	it('reads times without spaces around the arrow; a comma before the milliseconds leaves the cue out, said', () => {
+		expect(parseVtt('WEBVTT\n\n00:01.000-->00:02.500   line:0\nHi')).toEqual([
+			{ startMs: 1000, endMs: 2500, settings: { line: 0 }, text: 'Hi' },
+		]);
+		const srtStyle = readVtt(
+			'WEBVTT\n\n00:00:01,000 --> 00:00:02,500\nHi\n\n00:03.000 --> 00:04.000\nOk',
+		);
+		expect(srtStyle.cues.map((cue) => cue.text)).toEqual(['Ok']);
+		expect(srtStyle.warnings).toEqual([
+			{
+				line: 3,
+				text: '00:00:01,000 --> 00:00:02,500',
+				message:
+					'The timing line cannot be read: the start time "00:00:01,000" is not a WebVTT timestamp. WebVTT writes a full stop before the milliseconds where SRT writes a comma. Write times as mm:ss.ttt or hh:mm:ss.ttt with two-digit minutes and seconds (00-59) and three millisecond digits after a full stop, e.g. "00:01.500 --> 00:04.000". The cue was left out with its text: "Hi"',
+			},
 		]);
 	});
 
-	it('skips blocks that are not cues, and STYLE blocks after the first cue', () => {
+	it('leaves out blocks that are not cues and STYLE blocks after the first cue, naming each; comments silently', () => {
 		const vtt = [
 			'WEBVTT',
 			'',
@@ -130,10 +154,22 @@ describe('parseVtt', () => {
 			'00:03.000 --> 00:04.000',
 			'Two',
 		].join('\n');
-		expect(parseVtt(vtt)).toEqual([
+		const document = readVtt(vtt);
+		expect(document.cues).toEqual([
 			{ startMs: 1000, endMs: 2000, text: 'One' },
-			{ startMs: 3000, endMs: 4000, text: 'Two' },
+			{ startMs: 3000, endMs: 4000, text: 'Two', identifier: '   ' },
 		]);
+		expect(document.warnings?.map(({ line, text }) => [line, text])).toEqual([
+			[3, 'orphan identifier'],
+			[5, 'some stray text\nmore stray text'],
+			[11, 'STYLE\n::cue { color: red }'],
+		]);
+		expect(document.warnings?.[1].message).toBe(
+			'The text at lines 5-6 is not a cue (it has no timing line such as "00:01.000 --> 00:04.000") and was left out. If it belongs to the cue before it, remove the blank line before it.',
+		);
+		expect(document.warnings?.[2].message).toBe(
+			'The STYLE block at lines 11-12 comes after the first cue, where players do not read it: it was left out. Move it before the cues.',
+		);
 	});
 
 	it('keeps a cue with an empty payload', () => {
@@ -171,11 +207,27 @@ describe('parseVtt', () => {
 		expect(cues[1]).toEqual({ startMs: 2000, endMs: 3000, text: 'Nobody' });
 	});
 
-	it('drops ruby annotations, class spans, timestamp tags and unclosed tags from the text', () => {
-		const [cue] = parseVtt(
+	it('drops ruby annotations (said), class spans, timestamp tags and unclosed tags from the text', () => {
+		const document = readVtt(
 			'WEBVTT\n\n00:01.000 --> 00:05.000\n<ruby>東<rt>とう</rt>京</ruby><c.a.b>!</c> <00:00:02.000>ok <b',
 		);
-		expect(cue.text).toBe('東京! ok');
+		expect(document.cues[0].text).toBe('東京! ok ');
+		expect(document.warnings?.map(({ line, text }) => [line, text])).toEqual([[4, 'とう']]);
+	});
+
+	it('reads italics, bold and underline into runs; an end tag closes only the element open innermost', () => {
+		const [cue] = parseVtt(
+			'WEBVTT\n\n00:01.000 --> 00:05.000\n<i>one <b>two</i> three</b> <u>four</u> five',
+		);
+		expect(cue.text).toBe('one two three four five');
+		// </i> does not close <b> (the innermost): both stay open until </b>, and <i> to the end
+		expect(cue.runs).toEqual([
+			{ text: 'one ', italic: true },
+			{ text: 'two three', italic: true, bold: true },
+			{ text: ' ', italic: true },
+			{ text: 'four', italic: true, underline: true },
+			{ text: ' five', italic: true },
+		]);
 	});
 
 	it('turns NUL characters into U+FFFD', () => {
@@ -207,45 +259,68 @@ describe('parseVtt', () => {
 		});
 	});
 
-	describe('rejects malformed timing lines, naming the line and how to fix it', () => {
-		it('from a fixture', () => {
-			const error = thrown(() => parseVtt(fixture('bad-timing.vtt')));
-			expect(error.line).toBe(7);
-			expect(error.message).toBe(
-				'Line 7: malformed cue timing line "00:00:04.00 --> 00:00:06.000": the start time "00:00:04.00" is not a WebVTT timestamp; write times as mm:ss.ttt or hh:mm:ss.ttt with two-digit minutes and seconds (00-59) and three millisecond digits, e.g. "00:01.500 --> 00:04.000".',
-			);
+	describe('leaves out a cue whose timing line cannot be read, naming the line, the reason and the text', () => {
+		it('from a fixture, reading the cues around it', () => {
+			const document = readVtt(fixture('bad-timing.vtt'));
+			expect(document.cues).toEqual([
+				{ startMs: 1000, endMs: 3000, text: 'The first cue is fine.' },
+			]);
+			expect(document.warnings).toEqual([
+				{
+					line: 7,
+					text: '00:00:04.00 --> 00:00:06.000',
+					message:
+						'The timing line cannot be read: the start time "00:00:04.00" is not a WebVTT timestamp. Write times as mm:ss.ttt or hh:mm:ss.ttt with two-digit minutes and seconds (00-59) and three millisecond digits after a full stop, e.g. "00:01.500 --> 00:04.000". The cue was left out with its text: "The start time lacks a millisecond digit."',
+				},
+			]);
 		});
 
 		it.each([
-			['--> 00:02.000', 'the start time before "-->" is missing'],
-			['00:01.000 -->', 'the end time after "-->" is missing'],
-			['00:01.000 --> 00:61.000', 'the end time "00:61.000" is not a WebVTT timestamp'],
-			['75:00.000 --> 76:00.000', 'the start time "75:00.000" is not a WebVTT timestamp'],
-			['00:01.000 00:02.000', 'must be separated by " --> "'],
-			['00:01.000 - 00:02.000', 'must be separated by " --> "'],
+			['--> 00:02.000', 'the start time before "-->" is missing.'],
+			['00:01.000 -->', 'the end time after "-->" is missing.'],
+			['00:01.000 --> 00:61.000', 'the end time "00:61.000" is not a WebVTT timestamp.'],
+			['75:00.000 --> 76:00.000', 'the start time "75:00.000" is not a WebVTT timestamp.'],
+			['00:01.000 -- > 00:02.000 -->', 'the start and end times must be separated by " --> ".'],
+			['00:01.000\v --> 00:02.000', 'the start and end times must be separated by " --> ".'],
 		])('%j', (timing, problem) => {
-			const error = thrown(() => parseVtt(`WEBVTT\n\nNOTE hi\n\n${timing}\nText`));
-			expect(error.line).toBe(5);
-			expect(error.message).toContain(problem);
-			expect(error.message).toContain('hh:mm:ss.ttt');
+			const document = readVtt(
+				`WEBVTT\n\nNOTE hi\n\n${timing}\nText\n\n00:09.000 --> 00:10.000\nNext`,
+			);
+			expect(document.cues.map((cue) => cue.text)).toEqual(['Next']);
+			expect(document.warnings).toHaveLength(1);
+			expect(document.warnings![0].line).toBe(5);
+			expect(document.warnings![0].message).toContain(problem);
+			expect(document.warnings![0].message).toContain('hh:mm:ss.ttt');
+			expect(document.warnings![0].message).toContain('"Text"');
 		});
 
-		it('after a cue identifier', () => {
-			const error = thrown(() => parseVtt('WEBVTT\n\nintro\n00:00:01.000 00:00:02.000\nHi'));
-			expect(error.line).toBe(4);
-			expect(error.message).toContain('"00:00:01.000 00:00:02.000"');
+		it('a timing line without an arrow, after a cue identifier', () => {
+			const document = readVtt('WEBVTT\n\nintro\n00:00:01.000 00:00:02.000\nHi');
+			expect(document.cues).toEqual([]);
+			expect(document.warnings).toEqual([
+				{
+					line: 3,
+					text: 'intro\n00:00:01.000 00:00:02.000\nHi',
+					message:
+						'Line 4 looks like a timing line but has no "-->" between its times: the text at lines 3-5 was left out. Write it as "00:01.000 --> 00:04.000".',
+				},
+			]);
 		});
 
-		it('when cue text contains "-->"', () => {
-			const error = thrown(() => parseVtt('WEBVTT\n\n00:01.000 --> 00:02.000\nA --> B'));
-			expect(error.line).toBe(4);
-			expect(error.message).toContain('the start time "A" is not a WebVTT timestamp');
+		it('cue text holding "-->": the cue ends there, and that line starts a block that is no cue', () => {
+			const document = readVtt('WEBVTT\n\n00:01.000 --> 00:02.000\nA --> B\nmore');
+			expect(document.cues).toEqual([{ startMs: 1000, endMs: 2000, text: '' }]);
+			expect(document.warnings?.map(({ line, text }) => [line, text])).toEqual([[4, 'A --> B']]);
+			expect(document.warnings![0].message).toContain(
+				'the start time "A" is not a WebVTT timestamp',
+			);
+			expect(document.warnings![0].message).toContain('with its text: "more"');
 		});
 
-		it('shortening very long lines in the message', () => {
-			const error = thrown(() => parseVtt(`WEBVTT\n\nx --> 00:01.000 ${'y'.repeat(200)}`));
-			expect(error.message).toContain('..."');
-			expect(error.message.length).toBeLessThan(400);
+		it('shortening very long lines in the warning', () => {
+			const document = readVtt(`WEBVTT\n\nx --> 00:01.000 ${'y'.repeat(500)}`);
+			expect(document.warnings![0].text!.length).toBeLessThanOrEqual(200);
+			expect(document.warnings![0].message.length).toBeLessThan(600);
 		});
 	});
 });
@@ -262,18 +337,59 @@ describe('decodeEntities', () => {
 	});
 });
 
-describe('sanitizeCueSettings', () => {
-	it('keeps valid settings once each, drops regions and anything a validator would reject', () => {
+describe('parseCueSettings and formatCueSettings', () => {
+	it('reads each setting by the spec: the last valid one of a name wins, an invalid one changes nothing', () => {
 		expect(
-			sanitizeCueSettings(
-				'align:middle position:150% size:50% size:60% bogus vertical:rl line:-1,end region:x :x line:2',
+			parseCueSettings(
+				'align:middle position:150% size:50% size:60% bogus vertical:rl line:-1,end :x line:2 align:left',
 			),
-		).toBe('size:50% vertical:rl line:-1,end');
-		expect(sanitizeCueSettings('position:100%,line-left line:100.0% align:left')).toBe(
-			'position:100%,line-left line:100.0% align:left',
+		).toEqual({ size: 60, vertical: 'rl', line: 2, lineAlign: 'end', align: 'left' });
+		expect(parseCueSettings('position:100%,line-left line:100.0% align:left')).toEqual({
+			position: 100,
+			positionAlign: 'line-left',
+			line: 100,
+			snapToLines: false,
+			align: 'left',
+		});
+		expect(parseCueSettings('line:-0 size:00%')).toEqual({ line: 0, size: 0 });
+		expect(parseCueSettings('')).toBeUndefined();
+	});
+
+	it('keeps a region only when the document has one of that identifier, and drops it as the spec says', () => {
+		const regions = [parseRegion('id:r1')];
+		expect(parseCueSettings('region:r1', regions)).toEqual({ region: 'r1' });
+		expect(parseCueSettings('region:r2', regions)).toBeUndefined();
+		expect(parseCueSettings('region:r1 line:0', regions)).toEqual({ line: 0 });
+		// settings are read in order: a region after the line setting stays
+		expect(parseCueSettings('line:0 region:r1', regions)).toEqual({ line: 0, region: 'r1' });
+		expect(parseCueSettings('region:r1 size:100%', regions)).toEqual({ region: 'r1', size: 100 });
+		expect(parseCueSettings('region:r1 vertical:lr', regions)).toEqual({ vertical: 'lr' });
+	});
+
+	it('writes one canonical form that reads back as the same settings', () => {
+		const settings = parseCueSettings(
+			'align:end region:x size:50% position:10%,line-right line:1e2 line:10%,end vertical:lr',
 		);
-		expect(sanitizeCueSettings('region:x')).toBeUndefined();
-		expect(sanitizeCueSettings(undefined)).toBeUndefined();
+		expect(formatCueSettings(settings)).toBe(
+			'vertical:lr line:10%,end position:10%,line-right size:50% align:end',
+		);
+		expect(parseCueSettings(formatCueSettings(settings)!)).toEqual(settings);
+		expect(formatCueSettings({ region: 'x' })).toBeUndefined();
+		expect(formatCueSettings({ region: 'x' }, new Set(['x']))).toBe('region:x');
+	});
+
+	it('writes every number in plain digits, which read back as the same number', () => {
+		for (const value of [
+			1e34,
+			-Number.MAX_VALUE,
+			Number.MIN_VALUE,
+			1.5e-7,
+			18446744073709552000,
+			0.1,
+		]) {
+			expect(plainNumber(value)).toMatch(/^-?\d+(\.\d+)?$/);
+			expect(Number(plainNumber(value))).toBe(value);
+		}
 	});
 });
 
@@ -288,36 +404,60 @@ describe('formatVtt', () => {
 		},
 	);
 
-	it.each(VTT_FIXTURES)('round-trips %s: parse → format → parse gives the same cues', (name) => {
-		const cues = parseVtt(fixture(name));
-		// toEqual treats a missing property and one that is undefined alike
-		const expected = cues.map((cue) => ({ ...cue, settings: sanitizeCueSettings(cue.settings) }));
-		const again = parseVtt(formatVtt(cues));
-		expect([...again].sort((a, b) => a.startMs - b.startMs)).toEqual(
-			[...expected].sort((a, b) => a.startMs - b.startMs),
-		);
-		expect(formatVtt(again)).toBe(formatVtt(cues));
+	it.each(VTT_FIXTURES)('round-trips %s: read → write → read gives the same document', (name) => {
+		const document = readVtt(fixture(name));
+		const write = (read: typeof document) =>
+			formatVtt(read.cues, { regions: read.regions, styles: read.styles });
+		const again = readVtt(write(document));
+		const byTime = (cues: Cue[]) => [...cues].sort((a, b) => a.startMs - b.startMs);
+		expect(again.cues.length).toBe(document.cues.length);
+		expect({ ...again, cues: byTime(again.cues) }).toEqual({
+			...document,
+			cues: byTime(document.cues),
+			// the ruby annotation was said to be left out when read; written, it is not there to warn about
+			warnings: undefined,
+		});
+		expect(write(again)).toBe(write(document));
 	});
 
-	it('writes the keynote as expected', () => {
-		expect(formatVtt(parseVtt(fixture('keynote.vtt')), { header: 'Quarterly all-hands' })).toBe(
+	it('writes the keynote as expected: style sheets and regions first, settings in one canonical form', () => {
+		const document = readVtt(fixture('keynote.vtt'));
+		expect(
+			formatVtt(document.cues, {
+				header: 'Quarterly all-hands',
+				regions: document.regions,
+				styles: document.styles,
+			}),
+		).toBe(
 			[
 				'WEBVTT Quarterly all-hands',
 				'',
+				'STYLE',
+				'::cue {',
+				'  color: papayawhip;',
+				'  background-color: rgba(0, 0, 0, 0.8);',
+				'}',
+				'::cue(.highlight) {',
+				'  color: yellow;',
+				'}',
+				'',
+				'REGION',
+				'id:speaker width:40% viewportanchor:10%,90% scroll:up',
+				'',
 				'intro-1',
-				'00:00:00.500 --> 00:00:03.200 align:start position:10%',
+				'00:00:00.500 --> 00:00:03.200 position:10% align:start',
 				'<v Roger Bingham>Good morning, everyone &amp; welcome!',
 				'',
 				'intro-2',
 				'00:00:03.400 --> 00:00:06.900 line:85% size:80%',
-				"<v Esme>It's great to see you all.",
+				"<v Esme>It's <b>great</b> to see you all.",
 				'Let\u2019s get started.',
 				'',
-				'00:00:07.000 --> 00:00:10.250 align:end',
-				'<v Roger Bingham>Revenue grew by 12\u00a0% &lt;year over year&gt;.',
+				'00:00:07.000 --> 00:00:10.250 align:end region:speaker',
+				'<v Roger Bingham><i>Revenue</i> grew by 12\u00a0% &lt;year over year&gt;.',
 				'',
 				'00:00:10.500 --> 00:00:13.000',
-				'Q3 numbers \u200eare in the appendix.',
+				'Q3 numbers \u200eare in the <u>appendix</u>.',
 				'',
 				'00:00:13.000 --> 00:00:16.000',
 				'漢字 and café — all set.',
@@ -341,9 +481,11 @@ describe('formatVtt', () => {
 		expect(parseVtt(vtt)).toEqual([{ startMs: 0, endMs: 1000, text, voice: 'R&D <team>' }]);
 	});
 
-	it('drops empty lines inside text, which would end the cue early', () => {
-		const vtt = formatVtt([{ startMs: 0, endMs: 1000, text: '\nfirst\n\n  \r\nsecond\n' }]);
-		expect(parseVtt(vtt)[0].text).toBe('first\nsecond');
+	it('drops empty lines inside text, which would end the cue early; keeps lines of spaces', () => {
+		const vtt = formatVtt([
+			{ startMs: 0, endMs: 1000, text: '\nfirst\n\n  \r\nsecond\r\rthird\n' },
+		]);
+		expect(parseVtt(vtt)[0].text).toBe('first\n  \nsecond\nthird');
 		expectValidVtt(vtt);
 	});
 
@@ -373,18 +515,35 @@ describe('formatVtt', () => {
 		const vtt = formatVtt(cues);
 		expectValidVtt(vtt);
 		expect(parseVtt(vtt).map((cue) => cue.identifier)).toEqual([
-			...Array(5).fill(undefined),
+			...Array(4).fill(undefined),
+			'  ',
 			'two lines',
 			'ok',
 		]);
 	});
 
-	it('writes only settings a validator accepts', () => {
-		const vtt = formatVtt([
-			{ startMs: 0, endMs: 1000, text: 'x', settings: 'region:r1 align:middle line:0' },
-		]);
-		expect(vtt).toContain('00:00:00.000 --> 00:00:01.000 line:0\n');
+	it('writes a region setting only with its REGION block', () => {
+		const cue: Cue = { startMs: 0, endMs: 1000, text: 'x', settings: { region: 'r1', line: 0 } };
+		expect(formatVtt([cue])).toContain('00:00:00.000 --> 00:00:01.000 line:0\n');
+		expectValidVtt(formatVtt([cue]));
+	});
+
+	it('writes italics, bold and underline as tags, well nested, that read back as the same runs', () => {
+		const cue: Cue = {
+			startMs: 0,
+			endMs: 1000,
+			text: 'one two three & four',
+			runs: [
+				{ text: 'one ', italic: true },
+				{ text: 'two', italic: true, bold: true },
+				{ text: ' three', bold: true },
+				{ text: ' & four', underline: true },
+			],
+		};
+		const vtt = formatVtt([cue]);
+		expect(vtt).toContain('\n<i>one </i><b><i>two</i> three</b><u> &amp; four</u>\n');
 		expectValidVtt(vtt);
+		expect(parseVtt(vtt)).toEqual([cue]);
 	});
 
 	it('leaves out the voice tag of a cue without text', () => {

@@ -65,14 +65,20 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const profile = readProfile(this, i);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const { from, document } = await readCaptionFile(this, i, item);
+	const { from, document, warnings } = await readCaptionFile(this, i, item);
 	const report = checkCaptions(document.cues, profile.limits, {
 		maxViolations: Number(options.maxViolations ?? DEFAULT_MAX_VIOLATIONS),
 	});
 	const { limits, ...guide } = profile;
 	if (options.output === 'violations') {
+		// what reading left out goes with every violation: a file that was not read whole is not checked whole
 		return report.violations.map((violation) => ({
-			json: { ...violation, profile: guide.name, format: from } as unknown as IDataObject,
+			json: {
+				...violation,
+				profile: guide.name,
+				format: from,
+				warnings,
+			} as unknown as IDataObject,
 			pairedItem: { item: i },
 		}));
 	}
@@ -80,7 +86,13 @@ export async function execute(
 		{
 			json: {
 				...item.json,
-				check: { ...report, format: from, profile: guide, limits } as unknown as IDataObject,
+				check: {
+					...report,
+					format: from,
+					profile: guide,
+					limits,
+					warnings,
+				} as unknown as IDataObject,
 			},
 			binary: item.binary,
 			pairedItem: { item: i },

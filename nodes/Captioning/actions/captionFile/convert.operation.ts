@@ -10,9 +10,10 @@ import {
 	captionData,
 	CaptionFormatError,
 	type CaptionOptions,
-	DEFAULT_CHUNK_MINUTES,
-	DEFAULT_CUE_LAYOUT,
-	DEFAULT_MAX_CUE_MS,
+	type CaptionWarning,
+	CONVERT_OPTION_FIELDS,
+	type EditorOptionName,
+	readOptions,
 	renderCaptions,
 } from '../../captions';
 import {
@@ -23,13 +24,9 @@ import {
 	FILE_OUTPUT_FORMATS,
 	OUTPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { includeVoiceOption, inputProperties, readCaptionFile } from './shared';
+import { inputProperties, optionProperty, readCaptionFile } from './shared';
 import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
 
-// the editor shows the defaults that apply when an option is not added (captions/words.ts)
-const { maxCueChars: MAX_CUE_CHARS, maxLineChars: MAX_LINE_CHARS } = DEFAULT_CUE_LAYOUT;
-const MAX_CUE_SECONDS = DEFAULT_MAX_CUE_MS / 1000;
-const DEFAULT_CHUNK_TOKENS = 1000;
 const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
 	.map((f) => f.label)
 	.join(', ');
@@ -71,23 +68,12 @@ const properties: INodeProperties[] = [
 		default: 'minutes',
 		displayOptions: { show: { to: ['chunks'] } },
 	},
-	{
-		displayName: 'Minutes per Chunk',
-		name: 'chunkMinutes',
-		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: DEFAULT_CHUNK_MINUTES,
+	optionProperty('chunkMinutes', {
 		displayOptions: { show: { to: ['chunks'], chunkBy: ['minutes'] } },
-	},
-	{
-		displayName: 'Tokens per Chunk',
-		name: 'chunkTokens',
-		type: 'number',
-		typeOptions: { minValue: 50 },
-		default: DEFAULT_CHUNK_TOKENS,
+	}),
+	optionProperty('chunkTokens', {
 		displayOptions: { show: { to: ['chunks'], chunkBy: ['tokens'] } },
-		hint: 'Estimated as characters ÷ 4, which fits English text and most models; other languages use more tokens',
-	},
+	}),
 	{
 		displayName: 'Tool Output',
 		name: 'toolOutput',
@@ -128,40 +114,11 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
-			includeVoiceOption,
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. en-GB',
-				description:
-					'The language of TTML output (xml:lang) when the captions do not name it; "und" (undetermined) if empty',
-			},
-			{
-				displayName: 'Max Characters per Cue',
-				name: 'maxCueChars',
-				type: 'number',
-				typeOptions: { minValue: 10 },
-				default: MAX_CUE_CHARS,
-				description: 'When cues are built from words (Google Speech-to-Text input)',
-			},
-			{
-				displayName: 'Max Characters per Line',
-				name: 'maxLineChars',
-				type: 'number',
-				typeOptions: { minValue: 10 },
-				default: MAX_LINE_CHARS,
-				description: 'Lines longer than this are wrapped, two lines per cue at most',
-			},
-			{
-				displayName: 'Max Cue Duration (Seconds)',
-				name: 'maxCueSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: MAX_CUE_SECONDS,
-				description: 'When cues are built from words (Google Speech-to-Text input)',
-			},
+			optionProperty('includeVoice'),
+			optionProperty('language'),
+			optionProperty('maxCueChars'),
+			optionProperty('maxLineChars'),
+			optionProperty('maxCueMs'),
 		],
 	},
 ];
@@ -171,10 +128,40 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The options collection's parameters, by their editor name, and the option each sets. */
+const COLLECTED: EditorOptionName[] = [
+	'includeVoice',
+	'language',
+	'maxCueChars',
+	'maxLineChars',
+	'maxCueMs',
+];
+
+/**
+ * The editor's values as conversion options: each parameter to its option (seconds to milliseconds), then checked
+ * once against the options schema, which refuses an option it does not know.
+ */
+export function optionsFromEditor(
+	values: IDataObject,
+	chunks: { chunkMinutes?: number; chunkTokens?: number } = {},
+): CaptionOptions {
+	const options: Record<string, unknown> = { ...chunks };
+	for (const [name, value] of Object.entries(values)) {
+		const key = COLLECTED.find((option) => CONVERT_OPTION_FIELDS[option].name === name);
+		if (key === undefined) {
+			options[name] = value;
+			continue;
+		}
+		if (value === undefined || value === null || value === '') continue;
+		const field = CONVERT_OPTION_FIELDS[key];
+		options[key] = 'scale' in field ? Math.round(Number(value) * field.scale) : value;
+	}
+	return readOptions(options);
+}
+
 /** The editor's values as conversion options. */
 function conversionOptions(ctx: IExecuteFunctions, i: number, to: string): CaptionOptions {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const chunks: CaptionOptions = {};
+	const chunks: { chunkMinutes?: number; chunkTokens?: number } = {};
 	if (to === 'chunks') {
 		if (ctx.getNodeParameter('chunkBy', i, 'minutes') === 'tokens') {
 			chunks.chunkTokens = Math.round(Number(ctx.getNodeParameter('chunkTokens', i)));
@@ -182,17 +169,15 @@ function conversionOptions(ctx: IExecuteFunctions, i: number, to: string): Capti
 			chunks.chunkMinutes = Number(ctx.getNodeParameter('chunkMinutes', i));
 		}
 	}
-	return {
-		maxCueChars: options.maxCueChars as number | undefined,
-		maxLineChars: options.maxLineChars as number | undefined,
-		maxCueMs:
-			options.maxCueSeconds === undefined
-				? undefined
-				: Math.round(Number(options.maxCueSeconds) * 1000),
-		includeVoice: options.includeVoice as boolean | undefined,
-		language: (options.language as string | undefined) || undefined,
-		...chunks,
-	};
+	try {
+		return optionsFromEditor(ctx.getNodeParameter('options', i, {}) as IDataObject, chunks);
+	} catch (error) {
+		const known = error instanceof CaptionFormatError;
+		throw new NodeOperationError(ctx.getNode(), known ? error.message : (error as Error), {
+			itemIndex: i,
+			...(known ? { description: 'Change the value under Options.' } : {}),
+		});
+	}
 }
 
 /** Whether the node runs as an AI agent's tool (n8n names the tool variant of a node `…Tool`). */
@@ -214,7 +199,7 @@ export async function execute(
 		});
 	}
 	const options = conversionOptions(this, i, to);
-	const { input, from, document } = await readCaptionFile(this, i, item, options);
+	const { input, from, document, warnings: read } = await readCaptionFile(this, i, item, options);
 	const source = captionFormat(from)!;
 	if (!conversionsFrom(source).includes(to)) {
 		throw new NodeOperationError(
@@ -227,11 +212,15 @@ export async function execute(
 		);
 	}
 	let value: unknown;
+	const warnings: CaptionWarning[] = [...read];
 	try {
-		value =
-			target.output?.kind === 'json'
-				? captionData(to, document, options)
-				: renderCaptions(from, to, document, options);
+		if (target.output?.kind === 'json') {
+			value = captionData(to, document, options);
+		} else {
+			const written = renderCaptions(from, to, document, options);
+			value = written.content;
+			warnings.push(...written.warnings);
+		}
 	} catch (error) {
 		const message =
 			error instanceof CaptionFormatError
@@ -239,16 +228,18 @@ export async function execute(
 				: error;
 		throw new NodeOperationError(this.getNode(), message as string | Error, { itemIndex: i });
 	}
+	const noted = { warnings: warnings as unknown as IDataObject[] };
 	if (runsAsTool(this)) {
 		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
 		const maxChars = Number(this.getNodeParameter('toolMaxChars', i, DEFAULT_TOOL_MAX_CHARS));
 		const field = target.output?.kind === 'json' ? target.output.field : 'content';
-		return [{ json: toolOutput(field, value, style, maxChars), pairedItem: { item: i } }];
+		const json = toolOutput(field, value, style, maxChars);
+		return [{ json: warnings.length > 0 ? { ...json, ...noted } : json, pairedItem: { item: i } }];
 	}
 	if (target.output?.kind === 'json') {
 		return [
 			{
-				json: { ...item.json, [target.output.field]: value as IDataObject },
+				json: { ...item.json, [target.output.field]: value as IDataObject, ...noted },
 				binary: item.binary,
 				pairedItem: { item: i },
 			},
@@ -262,7 +253,7 @@ export async function execute(
 	);
 	return [
 		{
-			json: item.json,
+			json: { ...item.json, ...noted },
 			binary: { ...(item.binary ?? {}), [outputName]: file },
 			pairedItem: { item: i },
 		},

@@ -60,12 +60,12 @@ export async function execute(
 	const profile = readProfile(this, i);
 	const to = this.getNodeParameter('to', i) as string;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const { input, from, document } = await readCaptionFile(this, i, item);
+	const { input, from, document, warnings } = await readCaptionFile(this, i, item);
 	const before = checkCaptions(document.cues, profile.limits, { maxViolations: 0 });
 	const fixed = fixCaptions(document, profile.limits);
 	const after = checkCaptions(fixed.cues, profile.limits, { maxViolations: 0 });
 	const target = captionFormat(to)!;
-	const content = renderCaptions(
+	const written = renderCaptions(
 		from,
 		to,
 		{ ...document, cues: fixed.cues },
@@ -73,7 +73,7 @@ export async function execute(
 	);
 	const outputName = this.getNodeParameter('outputBinaryPropertyName', i) as string;
 	const file = await this.helpers.prepareBinaryData(
-		Buffer.from(content, 'utf8'),
+		Buffer.from(written.content, 'utf8'),
 		`${captionBaseName(input.name)}.${target.extension}`,
 		target.mimeType,
 	);
@@ -91,6 +91,7 @@ export async function execute(
 		changes: fixed.changes,
 		unfixable: fixed.unfixable.slice(0, MAX_UNFIXABLE_LISTED),
 		unfixableOmitted: Math.max(0, fixed.unfixable.length - MAX_UNFIXABLE_LISTED),
+		warnings: [...warnings, ...written.warnings],
 	};
 	return [
 		{

@@ -12,8 +12,15 @@ import {
 	CaptionFormatError,
 	type CaptionLimits,
 	type CaptionOptions,
+	type CaptionWarning,
 	captionProfile,
+	CONVERT_OPTION_FIELDS,
+	decodeCaptionBytes,
+	type EditorOptionName,
 	DEFAULT_PROFILE_ID,
+	FRAME_RATES,
+	frameRateLabel,
+	optionBounds,
 	readCaptions,
 } from '../../captions';
 import {
@@ -120,15 +127,39 @@ export const inputProperties: INodeProperties[] = [
 	},
 ];
 
-/** Convert's and Fix's option to name speakers where a format has no markup for them. */
-export const includeVoiceOption: INodeProperties = {
-	displayName: 'Include Speaker Names',
-	name: 'includeVoice',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to start a cue with its speaker ("Anna: …") in formats without speaker markup (SRT, SBV, TTML)',
-};
+/**
+ * An option as an editor parameter, from its one statement (captions/options.ts): name, default and description
+ * from its field, type and least value from its schema (in the editor's unit: seconds where it counts ms).
+ */
+export function optionProperty(
+	key: EditorOptionName,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	const field = CONVERT_OPTION_FIELDS[key];
+	const bounds = optionBounds(key);
+	const scale = 'scale' in field ? field.scale : 1;
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: bounds.type,
+		default: field.default,
+		...(bounds.minValue === undefined
+			? {}
+			: {
+					typeOptions: {
+						minValue: bounds.minValue / scale,
+						...(bounds.integer ? {} : { numberPrecision: 1 }),
+					},
+				}),
+		...('description' in field ? { description: field.description } : {}),
+		...('hint' in field ? { hint: field.hint } : {}),
+		...('placeholder' in field ? { placeholder: field.placeholder } : {}),
+		...more,
+	};
+}
+
+/** Convert's and Fix's option to name speakers where a format has no markup for them (captions/options.ts). */
+export const includeVoiceOption: INodeProperties = optionProperty('includeVoice');
 
 export interface CaptionInput {
 	content: string;
@@ -136,6 +167,8 @@ export interface CaptionInput {
 	name: string;
 	/** Where the content came from, for messages. */
 	label: string;
+	/** What decoding the file's bytes guessed (no byte order mark, not UTF-8). */
+	warnings: CaptionWarning[];
 }
 
 async function readInput(
@@ -150,17 +183,14 @@ async function readInput(
 		if (!content.trim()) {
 			throw new NodeOperationError(ctx.getNode(), 'Caption Text is empty', { itemIndex: i });
 		}
-		return { content, name: 'captions', label: 'Caption Text' };
+		return { content, name: 'captions', label: 'Caption Text', warnings: [] };
 	}
 	if (source === 'url') {
 		const url = String(ctx.getNodeParameter('url', i) ?? '').trim();
 		const format = chosen === 'auto' ? formatFromUrl(url) : chosen;
 		const file = await downloadOrThrow(ctx, url, format, item.json.title, i);
-		return {
-			content: file.data.toString('utf8'),
-			name: file.fileName,
-			label: 'the file at the URL',
-		};
+		const { text, warnings } = decodeCaptionBytes(file.data);
+		return { content: text, name: file.fileName, label: 'the file at the URL', warnings };
 	}
 	const binaryPropertyName = ctx.getNodeParameter('binaryPropertyName', i) as string;
 	if (!item.binary?.[binaryPropertyName]) {
@@ -176,10 +206,12 @@ async function readInput(
 		);
 	}
 	const buffer = await ctx.helpers.getBinaryDataBuffer(i, binaryPropertyName);
+	const { text, warnings } = decodeCaptionBytes(buffer);
 	return {
-		content: buffer.toString('utf8'),
+		content: text,
 		name: item.binary[binaryPropertyName].fileName ?? 'captions',
 		label: `"${binaryPropertyName}"`,
+		warnings,
 	};
 }
 
@@ -188,6 +220,8 @@ export interface ReadCaptions {
 	/** The format read (chosen, or detected). */
 	from: string;
 	document: CaptionDocument;
+	/** What decoding and reading the file left out or guessed: line numbers and text. */
+	warnings: CaptionWarning[];
 }
 
 /** Reads the input's caption file into the common model, with errors that name the file and the fix. */
@@ -211,7 +245,8 @@ export async function readCaptionFile(
 		);
 	}
 	try {
-		return { input, from, document: readCaptions(from, input.content, options) };
+		const document = readCaptions(from, input.content, options);
+		return { input, from, document, warnings: [...input.warnings, ...(document.warnings ?? [])] };
 	} catch (error) {
 		if (error instanceof CaptionFormatError) {
 			const label = captionFormat(from)?.label ?? from;
@@ -234,6 +269,16 @@ const PROFILE_OPTIONS = [
 	{ name: 'Custom', value: 'custom', description: 'The limits you add under Custom Limits' },
 ].sort((a, b) => a.name.localeCompare(b.name));
 
+/** The style guides that count gaps in frames: they need the video's frame rate. */
+const FRAME_COUNTING = CAPTION_PROFILES.filter(
+	(profile) => profile.limits.minGapFrames !== undefined,
+).map((profile) => profile.id);
+
+const FRAME_RATE_OPTIONS = [
+	...FRAME_RATES.map(({ name }) => ({ name: `${name} fps`, value: name })),
+	{ name: 'Custom', value: 'custom' },
+];
+
 /** The style guide Check measures against and Fix fixes to, or limits of one's own (the editor shows the default guide's numbers). */
 export const profileProperties: INodeProperties[] = [
 	{
@@ -244,6 +289,25 @@ export const profileProperties: INodeProperties[] = [
 		default: DEFAULT_PROFILE_ID,
 		description:
 			'Whose limits to apply: line length, lines, reading speed, duration and gaps (docs/captions.md lists each guide’s numbers and sources)',
+	},
+	{
+		displayName: 'Frame Rate',
+		name: 'frameRate',
+		type: 'options',
+		options: FRAME_RATE_OPTIONS,
+		default: '24',
+		displayOptions: { show: { profile: FRAME_COUNTING } },
+		description:
+			'The video’s frame rate: this guide counts gaps and durations in frames (2 frames between cues; gaps of half a second or less closed to 2 frames)',
+	},
+	{
+		displayName: 'Custom Frame Rate',
+		name: 'customFrameRate',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 240, numberPrecision: 3 },
+		default: 24,
+		displayOptions: { show: { profile: FRAME_COUNTING, frameRate: ['custom'] } },
+		description: 'Frames per second, e.g. 50 or 59.94',
 	},
 	{
 		displayName: 'Custom Limits',
@@ -261,6 +325,15 @@ export const profileProperties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
+			},
+			{
+				displayName: 'Close Gaps Up To (Seconds)',
+				name: 'chainGapSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 3 },
+				default: 0.5,
+				description:
+					'Gaps this short or shorter, but longer than Min Gap, should be closed to Min Gap (chaining, as Netflix closes gaps of half a second)',
 			},
 			{
 				displayName: 'Max Characters per Line',
@@ -334,6 +407,7 @@ export function customLimits(values: IDataObject): CaptionLimits {
 		minDurationMs: seconds(values.minDurationSeconds),
 		maxDurationMs: seconds(values.maxDurationSeconds),
 		minGapMs: seconds(values.minGapSeconds),
+		chainGapMs: seconds(values.chainGapSeconds),
 		allowChained: values.allowChained === true ? true : undefined,
 	};
 	return Object.fromEntries(
@@ -363,7 +437,18 @@ export interface ChosenProfile {
 	name: string;
 	source?: string;
 	url?: string;
+	/** The frame rate gaps and durations are counted at, as chosen: "23.976". */
+	frameRate?: string;
 	limits: CaptionLimits;
+}
+
+/** The frame rate chosen in the editor, in frames per second: 23.976 is exactly 24000/1001. */
+export function chosenFrameRate(choice: string, custom: unknown): number | undefined {
+	if (choice === 'custom') {
+		const value = Number(custom);
+		return Number.isFinite(value) && value > 0 ? value : undefined;
+	}
+	return FRAME_RATES.find((rate) => rate.name === choice)?.value;
 }
 
 /** The chosen style guide and its limits. */
@@ -387,6 +472,22 @@ export function readProfile(ctx: IExecuteFunctions, i: number): ChosenProfile {
 			description: `Choose one of: ${PROFILE_OPTIONS.map((option) => option.name).join(', ')}.`,
 		});
 	}
-	const { name, source, url, limits } = profile;
-	return { id, name, source, url, limits };
+	const { name, source, url } = profile;
+	if (!FRAME_COUNTING.includes(id)) return { id, name, source, url, limits: profile.limits };
+	const choice = String(ctx.getNodeParameter('frameRate', i, '24'));
+	const frameRate = chosenFrameRate(choice, ctx.getNodeParameter('customFrameRate', i, 24));
+	if (frameRate === undefined) {
+		throw new NodeOperationError(ctx.getNode(), `The frame rate "${choice}" is not a frame rate`, {
+			itemIndex: i,
+			description: `Choose one of ${FRAME_RATE_OPTIONS.map((option) => option.name).join(', ')}, or a Custom Frame Rate above 0.`,
+		});
+	}
+	return {
+		id,
+		name,
+		source,
+		url,
+		frameRate: frameRateLabel(frameRate),
+		limits: { ...profile.limits, frameRate },
+	};
 }
