@@ -25,7 +25,7 @@ import {
 	planPause,
 	retryDelayMs,
 	sendPaced,
-} from '../../nodes/Captioning/transport/pacing';
+} from '../../nodes/Captioning/shared/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
 import { readAnnouncement } from '../../nodes/Captioning/shared/schemas';
 import type { DedupeAccess } from '../../nodes/Captioning/trigger/dedupe/staticData';

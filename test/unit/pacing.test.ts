@@ -13,7 +13,7 @@ import {
 	WAIT_BUDGET_MS,
 	waitUnlessCancelled,
 	WaitCancelledError,
-} from '../../nodes/Captioning/transport/pacing';
+} from '../../nodes/Captioning/shared/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
 import { readAnnouncement, readRetryAfter } from '../../nodes/Captioning/shared/schemas';
 import { settle } from '../../nodes/Captioning/shared/settle';

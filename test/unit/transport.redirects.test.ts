@@ -1,6 +1,6 @@
 // Redirect decisions and the transport's messages, branch by branch.
 import { rateLimitMessage, redirectMessage } from '../../nodes/Captioning/transport';
-import { WAIT_BUDGET_MS } from '../../nodes/Captioning/transport/pacing';
+import { WAIT_BUDGET_MS } from '../../nodes/Captioning/shared/pacing';
 import { isRedirect, redirectStep } from '../../nodes/Captioning/transport/redirects';
 
 const BASE = 'https://api.example.com';

@@ -28,7 +28,7 @@ import {
 	sendPaced,
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
-} from './pacing';
+} from '../shared/pacing';
 import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
 
 export type CaptioningContext =

@@ -4,8 +4,8 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 
-import { type Headers, headerValue, readAnnouncement, readRetryAfter } from '../shared/schemas';
-import { settle } from '../shared/settle';
+import { type Headers, headerValue, readAnnouncement, readRetryAfter } from './schemas';
+import { settle } from './settle';
 
 /** What one call may take in all (requests, pauses and retry delays) before it gives up with an error. */
 export const WAIT_BUDGET_MS = 60_000;
