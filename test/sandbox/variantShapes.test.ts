@@ -53,6 +53,9 @@ describe('the table and its parsing', () => {
 			numbers: 'number',
 			'token-answer': 'contract',
 			members: 'contract',
+			'expired-token': '401',
+			'token-rate-limit': 'none',
+			'earlier-tokens': 'kept',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
