@@ -2,6 +2,7 @@
 // message names the cause and what to change in the credential, and never holds a secret.
 import { networkProblem } from '../../nodes/Captioning/shared/network';
 import { redact } from '../../nodes/Captioning/shared/redact';
+import { withServiceWords } from '../../nodes/Captioning/shared/words';
 import type { CaptioningCredentials } from './values';
 
 /** Contract 4.1: the assertion grant must ask for exactly these scopes. */
@@ -71,7 +72,10 @@ function describeRefusal(
 		case 'unsupported_grant_type':
 			return `The service at ${where} does not accept the ${grant} grant${said}. Check the Base URL points at the captioning service.`;
 		default: {
-			const refused = `The service refused the ${grant} grant with HTTP ${failure.status}${said}${failure.description ? `: ${failure.description}` : ''}.`;
+			const refused = withServiceWords(
+				`The service refused the ${grant} grant with HTTP ${failure.status}${said}`,
+				failure.description,
+			);
 			// without a known code, a 400/401/403 of the assertion grant still points at the values the user gave
 			return grant === 'assertion' && [400, 401, 403].includes(failure.status)
 				? `${refused} Check the Client ID, Client Secret and Assertion Token against the service's developers dashboard.`

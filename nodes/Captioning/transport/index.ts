@@ -20,6 +20,7 @@ import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
 import { headerValue, readErrorWords } from '../shared/schemas';
 import { settle } from '../shared/settle';
+import { withServiceWords } from '../shared/words';
 import {
 	type CancelSignal,
 	type HttpFailure,
@@ -306,7 +307,7 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			message = `The captioning service failed with HTTP ${status} on ${what}. Try again later.`;
 			break;
 		default:
-			message = `The service rejected ${what} (HTTP ${status})${detail ? `: ${detail}` : ''}`;
+			message = withServiceWords(`The service rejected ${what} (HTTP ${status})`, detail);
 	}
 	return new NodeApiError(
 		node,
