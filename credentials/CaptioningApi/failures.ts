@@ -1,6 +1,7 @@
 // What the user reads when the credential fails: a refused or failed grant, and the credential test's read. Each
 // message names the cause and what to change in the credential, and never holds a secret.
 import { networkProblem } from '../../nodes/Captioning/shared/network';
+import { rateLimitMessage, type RetryStop } from '../../nodes/Captioning/shared/pacing';
 import { redact } from '../../nodes/Captioning/shared/redact';
 import { withServiceWords } from '../../nodes/Captioning/shared/words';
 import type { CaptioningCredentials } from './values';
@@ -14,7 +15,11 @@ export type Grant = 'assertion' | 'refresh_token';
 export type TokenFailure =
 	| { kind: 'unreachable'; code: string }
 	| { kind: 'refused'; status: number; error?: string; description?: string }
-	| { kind: 'server'; status: number }
+	| { kind: 'server'; status: number; attempts?: number }
+	| {
+			kind: 'rate-limited';
+			stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>;
+	  }
 	| { kind: 'not-json'; status: number; contentType: string }
 	| { kind: 'invalid-response'; detail: string };
 
@@ -30,8 +35,17 @@ export function describeTokenFailure(
 		case 'unreachable':
 			message = `Could not reach the captioning service at ${credentials.baseUrl} (${networkProblem(failure.code)}). Check the Base URL and that n8n can reach that address.`;
 			break;
-		case 'server':
-			message = `The captioning service's token endpoint failed with HTTP ${failure.status}. This is a problem on the service's side: try again later.`;
+		case 'server': {
+			const times = (failure.attempts ?? 1) > 1 ? `, ${failure.attempts} times in a row` : '';
+			message = `The captioning service's token endpoint failed with HTTP ${failure.status}${times}. This is a problem on the service's side: try again later.`;
+			break;
+		}
+		case 'rate-limited':
+			message = rateLimitMessage(
+				`the token request (${grant} grant)`,
+				failure.stop,
+				'The token endpoint limits requests too: try again in a minute.',
+			);
 			break;
 		case 'not-json':
 			message = `${where} answered HTTP ${failure.status} with ${failure.contentType || 'a body'} instead of a JSON token response. Check the Base URL: it must be the API's root address, without /oauth/token.`;

@@ -1,6 +1,9 @@
 // The tokens preAuthentication returns: the credential's values read (values.ts), then one grant shared by the
-// callers that ask together (sharing.ts).
-import type { Http, SavedTokens } from './grant';
+// callers that ask together (sharing.ts). A call of the package's transport hands over its terms with the data
+// (nodes/Captioning/shared/renewal.ts): the grant keeps to the call's budget, and what the call decides better is
+// handed back to it.
+import { callTermsOf, RenewalHandBack } from '../../nodes/Captioning/shared/renewal';
+import type { GrantOptions, Http, SavedTokens } from './grant';
 import { sharedGrant } from './sharing';
 import { readCredentials } from './values';
 
@@ -8,6 +11,17 @@ export async function obtainTokens(
 	http: Http,
 	data: Record<string, unknown>,
 	now: () => number = Date.now,
+	sleep?: GrantOptions['sleep'],
 ): Promise<SavedTokens> {
-	return await sharedGrant(http, readCredentials(data), now);
+	const credentials = readCredentials(data);
+	const terms = callTermsOf(data);
+	// the call asks for a renewal by emptying the token: with one, n8n is asking after the service refused it
+	if (terms && credentials.accessToken) throw new RenewalHandBack('token-refused');
+	return await sharedGrant(http, credentials, {
+		now,
+		sleep,
+		...(terms
+			? { deadline: terms.deadline, handsBack: terms.handBackRefusedRefresh, held: terms.held }
+			: {}),
+	});
 }
