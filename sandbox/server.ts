@@ -151,6 +151,8 @@ export class Sandbox {
 		/** When the request arrived (epoch milliseconds, the real clock): token logs are read in time. */
 		at: number;
 		grantType?: string;
+		/** The client a token request named (its client_id; never the secret). */
+		clientId?: string;
 		/** Which refresh token (by serial number, never its value) a refresh grant presented. */
 		refreshSerial?: number;
 		/** Which refresh token a grant issued. */
@@ -443,6 +445,7 @@ export class Sandbox {
 		try {
 			if (url.pathname === '/oauth/token') {
 				entry.grantType = url.searchParams.get('grant_type') ?? undefined;
+				entry.clientId = url.searchParams.get('client_id') ?? undefined;
 				const presented = this.tokens.refreshSerialOf(url.searchParams.get('refresh_token'));
 				if (presented !== undefined) entry.refreshSerial = presented;
 				return this.tokenEndpoint(req, res, url, entry);

@@ -16,6 +16,7 @@ import {
 import {
 	handOver,
 	nextRenewalStep,
+	renewalMargin,
 	saysTokenRefused,
 	storedIsNewer,
 } from '../../nodes/Captioning/transport/renewal';
@@ -56,6 +57,40 @@ describe('handOver: what a call hands n8n as its credential', () => {
 		handOver(copy, TERMS, NOW);
 		expect(copy.accessToken).toBe('at-1');
 		expect(CALL_TERMS in copy).toBe(false);
+	});
+});
+
+describe('renewalMargin: each process renews at its own point of the minute before an expiry', () => {
+	const seeds = Array.from({ length: 200 }, (_, i) => `process-${i}`);
+	test('between 30 and 60 s, the same for one token in one process', () => {
+		for (const seed of seeds) {
+			const margin = renewalMargin(seed, 'at-1');
+			expect(margin).toBeGreaterThanOrEqual(30_000);
+			expect(margin).toBeLessThanOrEqual(60_000);
+			expect(renewalMargin(seed, ' at-1 ')).toBe(margin);
+		}
+	});
+
+	test('spread across processes (and tokens): four workers rarely reach it within a second of each other', () => {
+		const margins = seeds.map((seed) => renewalMargin(seed, 'at-1'));
+		const halves = [
+			margins.filter((m) => m < 45_000).length,
+			margins.filter((m) => m >= 45_000).length,
+		];
+		expect(Math.min(...halves)).toBeGreaterThan(60);
+		expect(new Set(margins.map((m) => Math.floor(m / 1_000))).size).toBeGreaterThan(25);
+		expect(renewalMargin('process-0', 'at-2')).not.toBe(renewalMargin('process-0', 'at-1'));
+	});
+
+	test('handOver: 45 s before the expiry, a process renews or not by its own point; at 30 s, every process', () => {
+		const at = (ms: number, seed: string) =>
+			handOver({ ...stored, expiresAt: NOW + ms }, TERMS, NOW, seed).accessToken === '';
+		const renewing = seeds.filter((seed) => at(45_000, seed));
+		expect(renewing.length).toBeGreaterThan(50);
+		expect(renewing.length).toBeLessThan(150);
+		for (const seed of renewing) expect(renewalMargin(seed, 'at-1')).toBeGreaterThanOrEqual(45_000);
+		expect(seeds.every((seed) => at(30_000, seed))).toBe(true);
+		expect(seeds.some((seed) => at(60_001, seed))).toBe(false);
 	});
 });
 

@@ -87,11 +87,15 @@ export function expiryDue(
 
 /**
  * Whether the saved access token is renewed before a call: it was obtained with other values, or it is due
- * (expiryDue). No saved token: nothing to renew (n8n obtains one before the call on its own).
+ * (expiryDue, within `marginMs`). No saved token: nothing to renew (n8n obtains one before the call on its own).
  */
-export function renewBeforeCall(data: Record<string, unknown>, now: number): boolean {
+export function renewBeforeCall(
+	data: Record<string, unknown>,
+	now: number,
+	marginMs = RENEW_BEFORE_EXPIRY_MS,
+): boolean {
 	if (str(data.accessToken) === '') return false;
-	return !tokensMatchValues(data) || expiryDue(data.expiresAt, now);
+	return !tokensMatchValues(data) || expiryDue(data.expiresAt, now, marginMs);
 }
 
 /** Whether the saved access token has expired for sure: a readable expiry in the past. */

@@ -1,6 +1,6 @@
 // The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
-// httpRequestWithAuthentication (the credential's token handling, one retry after a 401), with pacing and retries
-// that always end (pacing.ts) and redirects that never take the token to another origin (redirects.ts).
+// httpRequestWithAuthentication, with renewals decided before and after a refusal (renewal.ts), pacing and retries
+// that always end (shared/pacing.ts) and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,

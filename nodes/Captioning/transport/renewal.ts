@@ -1,7 +1,9 @@
 // The renewal decisions of one call (docs/design.md, "A token's way"): what the call hands n8n as its
 // credential, whether an answer refused the token, and what the call does next. Pure: the wiring is index.ts.
+import { createHash, randomUUID } from 'node:crypto';
+
+import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from '../shared/credentialValues';
 import { CALL_TERMS, type CallTerms, type HandBackReason, tokenMark } from '../shared/renewal';
-import { renewBeforeCall } from '../shared/credentialValues';
 import {
 	type Headers,
 	headerValue,
@@ -14,14 +16,33 @@ import {
 
 type Data = Record<string, unknown>;
 
+/** This process's own point in the minute before an expiry (renewalMargin). */
+const PROCESS_SEED = randomUUID();
+
+/**
+ * How long before its expiry this process renews a token: a point between 30 and 60 s, the same for one token in
+ * one process, spread across processes. In queue mode the first worker to reach its point renews and saves; the
+ * others read the new token at their next call instead of spending the same refresh token at the same moment.
+ */
+export function renewalMargin(processSeed: string, token: unknown): number {
+	const hash = createHash('sha256').update(processSeed).update(tokenMark(token)).digest();
+	return RENEW_BEFORE_EXPIRY_MS * (0.5 + (0.5 * hash.readUInt32BE(0)) / 0xffff_ffff);
+}
+
 /**
  * The credential data a call hands n8n: the credential as stored, with the call's terms, and the access token
  * emptied when it must be renewed first (n8n runs preAuthentication before the request when it is empty).
  */
-export function handOver(stored: Data, terms: Omit<CallTerms, 'held'>, now: number): Data {
+export function handOver(
+	stored: Data,
+	terms: Omit<CallTerms, 'held'>,
+	now: number,
+	processSeed = PROCESS_SEED,
+): Data {
+	const margin = renewalMargin(processSeed, stored.accessToken);
 	return {
 		...stored,
-		...(renewBeforeCall(stored, now) ? { accessToken: '' } : {}),
+		...(renewBeforeCall(stored, now, margin) ? { accessToken: '' } : {}),
 		[CALL_TERMS]: { ...terms, held: tokenMark(stored.accessToken) },
 	};
 }
