@@ -3,7 +3,7 @@
 // dropped: never sent again by this process.
 import { createHash } from 'node:crypto';
 
-import { tokenMark } from '../../nodes/Captioning/shared/renewal';
+import { RenewalHandBack, tokenMark } from '../../nodes/Captioning/shared/renewal';
 import type { Grant } from './failures';
 import { type GrantOptions, grantTokens, type Http, type SavedTokens } from './grant';
 import type { CaptioningCredentials } from './values';
@@ -85,6 +85,11 @@ export async function sharedGrant(
 ): Promise<SavedTokens> {
 	const { now } = options;
 	const grant = chooseGrant(credentials, isDropped);
+	// a call that read the refresh token before another call of this process saw it refused looks at the store
+	// too (what the process that spent it saved), rather than going to the assertion grant at once
+	if (options.handsBack && grant === 'assertion' && chooseGrant(credentials) === 'refresh_token') {
+		throw new RenewalHandBack('refresh-refused');
+	}
 	const key = grantKey(credentials, grant);
 	const shared = grants.get(key);
 	// a call of the transport empties the token it held to ask for a renewal: its terms say which one it was

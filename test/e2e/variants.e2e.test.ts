@@ -498,22 +498,40 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		await instance().deactivateWorkflow(workflow.id);
 	});
 
+	/** What reached the service since `from`: one line per request, token requests by grant. */
+	const wireSince = (from: number) =>
+		sb()
+			.requestLog.slice(from)
+			.map((r) =>
+				r.path === '/oauth/token'
+					? `token ${r.grantType} ${r.status}`
+					: `${r.method} ${r.path} ${r.status}`,
+			);
+
+	/**
+	 * A Create workflow on a credential (and client) of its own, so that nothing else spends, renews or shares its
+	 * tokens; `call(n)` creates the endpoint `<receiver>/<prefix>-<n>` and expects it in the answer.
+	 */
+	async function ownCreateFlow(label: string, prefix: string) {
+		const client = REFUSAL_CLIENTS.get(name)!;
+		const own = await createSandboxCredential(instance(), sb(), label, { client });
+		const flow = await createActionWorkflow(`Create, ${label}`, [
+			createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
+				id: own.id,
+				name: own.name,
+			}),
+		]);
+		const call = async (n: number) => {
+			const res = await flow.call({ callbackUri: `${receiver!.url}/${prefix}-${n}` });
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/${prefix}-${n}` });
+		};
+		return { flow, call };
+	}
+
 	if (refusal) {
 		test(`a refused refresh (${refusal}) ends in one new assertion grant and a working Create`, async () => {
-			// a credential (and client) of its own: nothing else spends, renews or shares its tokens
-			const client = REFUSAL_CLIENTS.get(name)!;
-			const own = await createSandboxCredential(instance(), sb(), `Refusal ${name}`, { client });
-			const flow = await createActionWorkflow(`Create after a refusal, ${name}`, [
-				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
-					id: own.id,
-					name: own.name,
-				}),
-			]);
-			const call = async (n: number) => {
-				const res = await flow.call({ callbackUri: `${receiver!.url}/refusal-${n}` });
-				expect(res.status).toBe(200);
-				expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/refusal-${n}` });
-			};
+			const { flow, call } = await ownCreateFlow(`Refusal ${name}`, 'refusal');
 			await call(1);
 
 			// an administrator revokes the refresh tokens, and two hours pass: the access token has expired
@@ -524,15 +542,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			await call(2);
 
 			const created = variants.create === 'no-content' ? 204 : 201;
-			expect(
-				sb()
-					.requestLog.slice(from)
-					.map((r) =>
-						r.path === '/oauth/token'
-							? `token ${r.grantType} ${r.status}`
-							: `${r.method} ${r.path} ${r.status}`,
-					),
-			).toEqual([
+			expect(wireSince(from)).toEqual([
 				'POST /webhook_endpoints 401',
 				`token refresh_token ${refusal}`,
 				'token assertion 200',
@@ -601,35 +611,13 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 	const expiredToken = variants['expired-token'];
 	if (expiredToken) {
 		test(`an expired token refused with ${expiredToken} invalid_token: the credential renews it and the Create succeeds`, async () => {
-			const client = REFUSAL_CLIENTS.get(name)!;
-			const own = await createSandboxCredential(instance(), sb(), `Expired token ${name}`, {
-				client,
-			});
-			const flow = await createActionWorkflow(`Create after expiry, ${name}`, [
-				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
-					id: own.id,
-					name: own.name,
-				}),
-			]);
-			const call = async (n: number) => {
-				const res = await flow.call({ callbackUri: `${receiver!.url}/expired-${n}` });
-				expect(res.status).toBe(200);
-				expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/expired-${n}` });
-			};
+			const { flow, call } = await ownCreateFlow(`Expired token ${name}`, 'expired');
 			await call(1);
 			// two hours pass on the service's side: the token n8n holds (for another 2 h by its clock) has expired
 			await control('clock', { advanceSeconds: 7_200 + 60 });
 			const from = sb().requestLog.length;
 			await call(2);
-			expect(
-				sb()
-					.requestLog.slice(from)
-					.map((r) =>
-						r.path === '/oauth/token'
-							? `token ${r.grantType} ${r.status}`
-							: `${r.method} ${r.path} ${r.status}`,
-					),
-			).toEqual([
+			expect(wireSince(from)).toEqual([
 				`POST /webhook_endpoints ${expiredToken}`,
 				'token refresh_token 200',
 				'POST /webhook_endpoints 201',

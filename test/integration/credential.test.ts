@@ -16,6 +16,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_ID, createHarness, type Harness } from '../helpers/n8nContext';
+import { waitFor } from '../helpers/suite';
 import { credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import {
 	DEFAULT_CLIENT,
@@ -52,6 +53,19 @@ async function callParsed(
 
 const tokenCalls = (s: Sandbox) => s.requestLog.filter((r) => r.path === '/oauth/token');
 const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.status}`);
+
+/** A refresh grant with the credential's refresh token, made elsewhere (another worker): rotation spends it. */
+async function spendRefreshToken(h: Harness) {
+	return await fetch(
+		`${sandbox.url}/oauth/token?${new URLSearchParams({
+			grant_type: 'refresh_token',
+			refresh_token: String(h.store.data.refreshToken),
+			client_id: DEFAULT_CLIENT.clientId,
+			client_secret: DEFAULT_CLIENT.clientSecret,
+		})}`,
+		{ method: 'POST' },
+	);
+}
 
 /** GET /webhook_endpoints through the package's transport, from an execute context of a fresh "execution". */
 async function listEndpoints(h: Harness) {
@@ -1058,16 +1072,7 @@ describe.each(['401', '400'] as const)('token-refusal=%s', (refusal) => {
 	test('a refresh token rotated away elsewhere: one assertion grant and a working call', async () => {
 		const h = createHarness(credentialsFor(sandbox));
 		await listEndpoints(h);
-		const spent = await fetch(
-			`${sandbox.url}/oauth/token?${new URLSearchParams({
-				grant_type: 'refresh_token',
-				refresh_token: String(h.store.data.refreshToken),
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-			})}`,
-			{ method: 'POST' },
-		);
-		expect(spent.status).toBe(200);
+		expect((await spendRefreshToken(h)).status).toBe(200);
 		sandbox.advanceClock(7201);
 		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
 		expect(grants(sandbox)).toEqual([
@@ -1380,15 +1385,7 @@ describe('a 400 or 403 that does not say the token is invalid keeps its own word
 describe('another process renewed meanwhile: the call uses what it saved', () => {
 	/** What another worker does: renews with the refresh token the credential holds, and saves what it got. */
 	async function anotherWorkerRenews(h: Harness) {
-		const res = await fetch(
-			`${sandbox.url}/oauth/token?${new URLSearchParams({
-				grant_type: 'refresh_token',
-				refresh_token: String(h.store.data.refreshToken),
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-			})}`,
-			{ method: 'POST' },
-		);
+		const res = await spendRefreshToken(h);
 		const body = (await res.json()) as { access_token: string; refresh_token: string };
 		h.store.data = {
 			...h.store.data,
@@ -1416,6 +1413,37 @@ describe('another process renewed meanwhile: the call uses what it saved', () =>
 		expect(wire(front)).toEqual(['token refresh_token 400', 'GET /webhook_endpoints bearer 200']);
 		expect(front.seen[1].authorization).toBe(`Bearer ${saved()}`);
 		expect(grants(sandbox)).toEqual(['assertion:200', 'refresh_token:200', 'refresh_token:400']);
+	});
+
+	test('a second call of this process that read the refused refresh token waits for the save too: no assertion grant', async () => {
+		// the other worker spends the refresh token just before ours arrives, and its save lands 700 ms later
+		let racing = false;
+		const front = await startFront(sandbox.url, async (_req, url) => {
+			if (racing && url.searchParams.get('grant_type') === 'refresh_token') {
+				racing = false;
+				const stored = { ...h.store.data };
+				await anotherWorkerRenews(h);
+				const saved = { ...h.store.data };
+				h.store.data = stored;
+				setTimeout(() => (h.store.data = saved), 700);
+			}
+			return undefined;
+		});
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, Date.now() - 1_000);
+		racing = true;
+		front.seen.length = 0;
+		const first = listEndpoints(h);
+		await waitFor('the refused refresh', () => front.seen.some((r) => r.status === 400));
+		// the second call reads the store before the save: the token it holds is the refused one
+		const second = listEndpoints(h);
+		await expect(Promise.all([first, second])).resolves.toEqual([{ data: [] }, { data: [] }]);
+		expect(wire(front)).toEqual([
+			'token refresh_token 400',
+			'GET /webhook_endpoints bearer 200',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		expect(grants(sandbox).filter((g) => g.startsWith('assertion'))).toEqual(['assertion:200']);
 	});
 
 	test('its token is refused (the other’s grant revoked it): the stored token, no grant of its own', async () => {

@@ -37,7 +37,7 @@ export function handOver(
 	stored: Data,
 	terms: Omit<CallTerms, 'held'>,
 	now: number,
-	processSeed = PROCESS_SEED,
+	processSeed: string = PROCESS_SEED,
 ): Data {
 	const margin = renewalMargin(processSeed, stored.accessToken);
 	return {

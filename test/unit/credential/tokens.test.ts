@@ -363,9 +363,15 @@ describe('a call of the transport renews for itself: what it decides better is h
 		const error = await obtainTokens(endpoint.http, { ...data, ...terms }).catch((e: unknown) => e);
 		expect(handBackIn(error)).toBe('refresh-refused');
 		expect(endpoint.grants()).toEqual(['refresh_token']);
-		// the call finds nothing newer stored and asks again: the assertion, never the dropped token
+		// another call of this process that read the same refresh token is handed back too, without a request
+		const other = tokenEndpoint();
+		const again = await obtainTokens(other.http, { ...data, ...terms }).catch((e: unknown) => e);
+		expect(handBackIn(again)).toBe('refresh-refused');
+		expect(other.calls).toEqual([]);
+		// the call found nothing newer stored and asks once more, without a hand-back: the assertion
 		const next = tokenEndpoint({ status: 200, body: token(13) });
-		await expect(obtainTokens(next.http, { ...data, ...terms })).resolves.toMatchObject({
+		const looked = { [CALL_TERMS]: { ...terms[CALL_TERMS], handBackRefusedRefresh: false } };
+		await expect(obtainTokens(next.http, { ...data, ...looked })).resolves.toMatchObject({
 			accessToken: 'access-13',
 		});
 		expect(next.grants()).toEqual(['assertion']);
