@@ -115,7 +115,7 @@ export interface GrantOptions {
 	/** When the call this grant serves must end (epoch milliseconds); else a budget of its own. */
 	deadline?: number;
 	/**
-	 * The call renews for itself (a call of the transport): a refresh that yields no token is handed back to it
+	 * The call renews for itself (a call of the transport): a refused refresh is handed back to it
 	 * (RenewalHandBack) instead of falling back to the assertion grant here.
 	 */
 	handsBack?: boolean;
@@ -218,7 +218,11 @@ export async function grantTokens(
 	let outcome = await callTokenEndpoint(http, grant, credentials, options);
 	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
 		onRefreshRefused(credentials.refreshToken ?? '');
-		if (options.handsBack) throw new RenewalHandBack('refresh-refused');
+		// a refusal (any 4xx) is what another process that spent a rotated token leaves behind; a 5xx or an
+		// answer without a token is not, and the assertion follows at once
+		if (options.handsBack && outcome.failure.kind === 'refused') {
+			throw new RenewalHandBack('refresh-refused');
+		}
 		grant = 'assertion';
 		outcome = await callTokenEndpoint(http, grant, credentials, options);
 	}

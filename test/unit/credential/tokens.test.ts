@@ -377,6 +377,23 @@ describe('a call of the transport renews for itself: what it decides better is h
 		expect(next.grants()).toEqual(['assertion']);
 	});
 
+	test('a refresh that failed (500) rather than was refused: no sign of another process, the assertion at once', async () => {
+		const data = {
+			...saved(values()),
+			accessToken: '',
+			[CALL_TERMS]: {
+				deadline: Date.now() + 60_000,
+				handBackRefusedRefresh: true,
+				held: tokenMark('old-access'),
+			},
+		};
+		const endpoint = tokenEndpoint({ status: 500, body: {} }, { status: 200, body: token(15) });
+		await expect(obtainTokens(endpoint.http, data)).resolves.toMatchObject({
+			accessToken: 'access-15',
+		});
+		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
+	});
+
 	test('without terms (the credential test, the HTTP Request node): the assertion grant at once, as ever', async () => {
 		const endpoint = tokenEndpoint(
 			{ status: 400, body: { error: 'invalid_grant' } },
