@@ -1,18 +1,17 @@
 // A call's renewal decisions (nodes/Captioning/transport/renewal.ts) and the terms it shares with the
 // credential (shared/renewal.ts), branch by branch, with the clock passed in.
-import { type JsonObject, NodeApiError } from 'n8n-workflow';
-
 import {
 	credentialValues,
 	valuesFingerprint,
 } from '../../nodes/Captioning/shared/credentialValues';
 import {
-	CALL_TERMS,
 	callTermsOf,
-	handBackIn,
-	RenewalHandBack,
+	handBack,
+	handedBack,
 	tokenMark,
+	withCallTerms,
 } from '../../nodes/Captioning/shared/renewal';
+import { readFailure } from '../../nodes/Captioning/transport';
 import {
 	handOver,
 	nextRenewalStep,
@@ -34,10 +33,9 @@ const stored = {
 
 describe('handOver: what a call hands n8n as its credential', () => {
 	test('a token far from its expiry: as stored, with the call’s terms and the mark of the token held', () => {
-		expect(handOver(stored, TERMS, NOW)).toEqual({
-			...stored,
-			[CALL_TERMS]: { ...TERMS, held: tokenMark('at-1') },
-		});
+		const data = handOver(stored, TERMS, NOW);
+		expect(data).toEqual(stored);
+		expect(callTermsOf(data)).toEqual({ ...TERMS, held: tokenMark('at-1') });
 	});
 
 	test('a token within the minute before its expiry: emptied, so that n8n renews it before the request', () => {
@@ -45,6 +43,12 @@ describe('handOver: what a call hands n8n as its credential', () => {
 		expect(data.accessToken).toBe('');
 		expect(data.refreshToken).toBe('rt-1');
 		// the terms still say which token the call held: callers that held it share one grant
+		expect(callTermsOf(data)).toEqual({ ...TERMS, held: tokenMark('at-1') });
+	});
+
+	test('renew: emptied whatever the expiry (the service refused the token), the terms still beside it', () => {
+		const data = handOver(stored, TERMS, NOW, { renew: true });
+		expect(data.accessToken).toBe('');
 		expect(callTermsOf(data)).toEqual({ ...TERMS, held: tokenMark('at-1') });
 	});
 
@@ -56,7 +60,7 @@ describe('handOver: what a call hands n8n as its credential', () => {
 		const copy = { ...stored, expiresAt: 0 };
 		handOver(copy, TERMS, NOW);
 		expect(copy.accessToken).toBe('at-1');
-		expect(CALL_TERMS in copy).toBe(false);
+		expect(callTermsOf(copy)).toBeUndefined();
 	});
 });
 
@@ -84,7 +88,8 @@ describe('renewalMargin: each process renews at its own point of the minute befo
 
 	test('handOver: 45 s before the expiry, a process renews or not by its own point; at 30 s, every process', () => {
 		const at = (ms: number, seed: string) =>
-			handOver({ ...stored, expiresAt: NOW + ms }, TERMS, NOW, seed).accessToken === '';
+			handOver({ ...stored, expiresAt: NOW + ms }, TERMS, NOW, { processSeed: seed })
+				.accessToken === '';
 		const renewing = seeds.filter((seed) => at(45_000, seed));
 		expect(renewing.length).toBeGreaterThan(50);
 		expect(renewing.length).toBeLessThan(150);
@@ -94,18 +99,19 @@ describe('renewalMargin: each process renews at its own point of the minute befo
 	});
 });
 
-describe('callTermsOf', () => {
-	test('reads the terms a call handed over; anything else is no call of the transport', () => {
+describe('the terms beside the data, and what is handed back', () => {
+	test('callTermsOf and handedBack answer for the very object handed over, nothing else', () => {
 		const held = tokenMark('x');
-		expect(callTermsOf({ [CALL_TERMS]: { ...TERMS, held } })).toEqual({ ...TERMS, held });
-		expect(callTermsOf({ [CALL_TERMS]: { deadline: NOW, held } })).toEqual({
-			deadline: NOW,
-			held,
-			handBackRefusedRefresh: false,
-		});
-		expect(callTermsOf({})).toBeUndefined();
-		expect(callTermsOf({ [CALL_TERMS]: { deadline: 'soon', held } })).toBeUndefined();
-		expect(callTermsOf({ [CALL_TERMS]: { deadline: NOW } })).toBeUndefined();
+		const data = withCallTerms({ accessToken: '' }, { ...TERMS, held });
+		expect(callTermsOf(data)).toEqual({ ...TERMS, held });
+		expect(handedBack(data)).toBeUndefined();
+		expect(callTermsOf({ accessToken: '' })).toBeUndefined();
+		expect(handBack(data, 'refresh-refused').reason).toBe('refresh-refused');
+		expect(handedBack(data)).toBe('refresh-refused');
+		// data no call handed over: nothing noted, the error all the same
+		const stray = {};
+		expect(handBack(stray, 'token-refused').message).toMatch(/refused the access token/);
+		expect(handedBack(stray)).toBeUndefined();
 	});
 
 	test('tokenMark: the same for the same token, never the token itself; none and empty alike', () => {
@@ -116,29 +122,40 @@ describe('callTermsOf', () => {
 	});
 });
 
-describe('handBackIn: found through the errors n8n wraps it in', () => {
-	const node = {
-		id: '1',
-		name: 'Captioning',
-		type: 'x',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-	};
-	test.each(['token-refused', 'refresh-refused'] as const)('%s', (reason) => {
-		const handBack = new RenewalHandBack(reason);
-		expect(handBackIn(handBack)).toBe(reason);
-		expect(handBackIn(new NodeApiError(node, handBack as unknown as JsonObject))).toBe(reason);
-		expect(
-			handBackIn(
-				new Error('outer', { cause: new NodeApiError(node, handBack as unknown as JsonObject) }),
-			),
-		).toBe(reason);
+describe("readFailure: the HTTP answer behind n8n's error, in both n8n lines", () => {
+	test('n8n 2.41: the wrapped error keeps the response', () => {
+		const error = {
+			httpCode: '403',
+			cause: {
+				response: { status: 403, headers: { 'www-authenticate': 'Bearer' }, data: { a: 1 } },
+			},
+		};
+		expect(readFailure(error)).toEqual({
+			status: 403,
+			headers: { 'www-authenticate': 'Bearer' },
+			data: { a: 1 },
+		});
 	});
-	test('any other error: none', () => {
-		expect(handBackIn(new Error('x'))).toBeUndefined();
-		expect(handBackIn(undefined)).toBeUndefined();
-		expect(handBackIn({ name: 'Other', cause: { name: 'Other' } })).toBeUndefined();
+
+	test('n8n 1.123: the wrapped error is dropped; the status and a JSON body are kept, not the headers', () => {
+		const data = { errors: [{ code: 'invalid_token' }] };
+		expect(readFailure({ httpCode: '403', context: { data } })).toEqual({
+			status: 403,
+			headers: {},
+			data,
+		});
+		expect(readFailure({ httpCode: '429', context: {} })).toEqual({
+			status: 429,
+			headers: {},
+			data: undefined,
+		});
+	});
+
+	test('no HTTP answer at all: a network error, a credential failure', () => {
+		expect(readFailure({ httpCode: null, message: 'connection refused' })).toBeUndefined();
+		expect(readFailure({ httpCode: 'ECONNREFUSED' })).toBeUndefined();
+		expect(readFailure(new Error('x'))).toBeUndefined();
+		expect(readFailure(undefined)).toBeUndefined();
 	});
 });
 

@@ -1,14 +1,9 @@
 // How a call and the credential's preAuthentication share a renewal (docs/design.md, "A token's way"). The
-// transport hands n8n its own read of the credential with the call's terms in it; preAuthentication, which n8n
-// runs with that object, keeps to the call's budget and hands back to the transport what the transport decides
-// better: whether a refused token or a refused refresh means that another process has renewed meanwhile.
+// transport hands n8n its own read of the credential (`credentialsDecrypted`), which n8n 2.41.1 and 1.123.81 both
+// pass on to preAuthentication as the same object. The call's terms are kept beside that object, never in it
+// (n8n 1.123 saves the object it renewed whole), and what preAuthentication hands back to the call is noted there
+// too: n8n 1.123's errors drop the error they wrap, so a thrown hand-back cannot be found by its cause.
 import { createHash } from 'node:crypto';
-
-/**
- * The member of the credential data the transport hands n8n for one call. Not a field of the credential: n8n
- * saves only what preAuthentication returns, and reads the stored data afresh for every other caller.
- */
-export const CALL_TERMS = 'captioningCall';
 
 export interface CallTerms {
 	/** When the call must end (epoch milliseconds): a grant's waits come out of the call's budget. */
@@ -25,23 +20,6 @@ export interface CallTerms {
 	handBackRefusedRefresh: boolean;
 }
 
-/** The call's terms in credential data, when a call of the transport handed it over. */
-export function callTermsOf(data: Record<string, unknown>): CallTerms | undefined {
-	const terms = data[CALL_TERMS] as Partial<CallTerms> | undefined;
-	if (typeof terms?.deadline !== 'number' || typeof terms.held !== 'string') return undefined;
-	return {
-		deadline: terms.deadline,
-		held: terms.held,
-		handBackRefusedRefresh: terms.handBackRefusedRefresh === true,
-	};
-}
-
-/** A mark of an access token ('' or none marks the same): compared, never the token itself. */
-export function tokenMark(token: unknown): string {
-	const text = typeof token === 'string' ? token.trim() : '';
-	return createHash('sha256').update(text).digest('base64url');
-}
-
 /**
  * - `token-refused`: n8n asks for a renewal after the service refused the token the call sent (a 401): the
  *   transport first sees whether another process saved a newer one;
@@ -50,9 +28,26 @@ export function tokenMark(token: unknown): string {
  */
 export type HandBackReason = 'token-refused' | 'refresh-refused';
 
-const HAND_BACK = 'CaptioningRenewalHandBack';
+/** The terms of each credential object a call handed over, and what was handed back to it. */
+const calls = new WeakMap<object, { terms: CallTerms; handedBack?: HandBackReason }>();
 
-/** Thrown by preAuthentication to the transport's call; recognised by name through n8n's wrapping errors. */
+/** `data` with the call's terms beside it: preAuthentication, called with this very object, keeps to them. */
+export function withCallTerms<T extends object>(data: T, terms: CallTerms): T {
+	calls.set(data, { terms: { ...terms } });
+	return data;
+}
+
+/** The call's terms, when a call of the transport handed `data` over. */
+export function callTermsOf(data: object): CallTerms | undefined {
+	return calls.get(data)?.terms;
+}
+
+/** What was handed back to the call that handed `data` over, if anything. */
+export function handedBack(data: object): HandBackReason | undefined {
+	return calls.get(data)?.handedBack;
+}
+
+/** Thrown by preAuthentication to the transport's call; the call reads the reason with handedBack. */
 export class RenewalHandBack extends Error {
 	constructor(readonly reason: HandBackReason) {
 		super(
@@ -60,16 +55,19 @@ export class RenewalHandBack extends Error {
 				? 'The service refused the access token; the call renews it.'
 				: 'The service refused the saved refresh token; the call renews from the credential as stored.',
 		);
-		this.name = HAND_BACK;
+		this.name = 'CaptioningRenewalHandBack';
 	}
 }
 
-/** The hand-back behind an error of n8n's request helpers (which wrap what preAuthentication threw), if any. */
-export function handBackIn(error: unknown): HandBackReason | undefined {
-	let e = error as { name?: unknown; reason?: unknown; cause?: unknown } | undefined;
-	for (let depth = 0; e && depth < 5; depth++) {
-		if (e.name === HAND_BACK) return e.reason as HandBackReason;
-		e = e.cause as typeof e;
-	}
-	return undefined;
+/** Notes `reason` for the call that handed `data` over, and returns the error preAuthentication throws. */
+export function handBack(data: object, reason: HandBackReason): RenewalHandBack {
+	const call = calls.get(data);
+	if (call) call.handedBack = reason;
+	return new RenewalHandBack(reason);
+}
+
+/** A mark of an access token ('' or none marks the same): compared, never the token itself. */
+export function tokenMark(token: unknown): string {
+	const text = typeof token === 'string' ? token.trim() : '';
+	return createHash('sha256').update(text).digest('base64url');
 }

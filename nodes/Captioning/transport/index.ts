@@ -32,7 +32,7 @@ import {
 	WaitCancelledError,
 	waitUnlessCancelled,
 } from '../shared/pacing';
-import { type CallTerms, handBackIn } from '../shared/renewal';
+import { type CallTerms, handedBack } from '../shared/renewal';
 import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
 import {
 	handOver,
@@ -140,9 +140,11 @@ async function sendRenewing(ctx: CaptioningContext, call: Call): Promise<ApiResp
 		if (outcome.ok) return outcome.value;
 		const failure = readFailure(outcome.error);
 		const reason =
-			handBackIn(outcome.error) ??
-			(failure && saysTokenRefused(failure) ? 'token-refused' : undefined);
+			handedBack(call.data) ?? (failure && saysTokenRefused(failure) ? 'token-refused' : undefined);
 		const step = nextRenewalStep(reason, call.spent);
+		if (step === 'give-up' && reason === 'token-refused') {
+			throw new TokenRefusedAgain(failure?.status ?? 401);
+		}
 		if (step === 'give-up') throw outcome.error;
 		if (step === 'read-stored') {
 			call.spent.tokenRefused = true;
@@ -150,10 +152,7 @@ async function sendRenewing(ctx: CaptioningContext, call: Call): Promise<ApiResp
 			// a token another process saved meanwhile is used as it is; the one the call sent is renewed
 			const renew = !storedIsNewer(stored, tokensOf(call.data));
 			call.held = stored;
-			call.data = {
-				...handOver(stored, call.terms, Date.now()),
-				...(renew ? { accessToken: '' } : {}),
-			};
+			call.data = handOver(stored, call.terms, Date.now(), { renew });
 		} else {
 			call.spent.refreshRefused = true;
 			call.terms = { ...call.terms, handBackRefusedRefresh: false };
@@ -161,10 +160,7 @@ async function sendRenewing(ctx: CaptioningContext, call: Call): Promise<ApiResp
 			call.held = stored;
 			// nothing newer: the credential as stored goes on to the assertion grant (this process dropped the
 			// refused refresh token)
-			call.data = {
-				...handOver(stored, call.terms, Date.now()),
-				...(newer ? {} : { accessToken: '' }),
-			};
+			call.data = handOver(stored, call.terms, Date.now(), { renew: !newer });
 		}
 	}
 }
@@ -208,6 +204,14 @@ function credentialsFor(ctx: CaptioningContext, call: Call): IAdditionalCredenti
 			data: call.data as ICredentialDataDecryptedObject,
 		},
 	};
+}
+
+/** The service refused the token again after the call's one renewal (a 401 n8n handed back, or a 400/403 saying so). */
+class TokenRefusedAgain extends Error {
+	constructor(readonly status: number) {
+		super('access token refused after renewing it');
+		this.name = 'TokenRefusedAgain';
+	}
 }
 
 /** A redirect the transport does not follow; the message says where the service pointed and what to do. */
@@ -271,12 +275,20 @@ export function readFailure(error: unknown): HttpFailure | undefined {
 	const cause = (error as { cause?: unknown })?.cause ?? error;
 	const response = (cause as { response?: { status?: number; headers?: unknown; data?: unknown } })
 		?.response;
-	if (!response || typeof response.status !== 'number') return undefined;
-	return {
-		status: response.status,
-		headers: (response.headers ?? {}) as HttpFailure['headers'],
-		data: response.data,
-	};
+	if (response && typeof response.status === 'number') {
+		return {
+			status: response.status,
+			headers: (response.headers ?? {}) as HttpFailure['headers'],
+			data: response.data,
+		};
+	}
+	// n8n 1.123's NodeApiError drops the error it wraps (a `cause` field of its base class resets it): it keeps
+	// the status and a JSON body, not the headers
+	const kept = error as { httpCode?: unknown; context?: { data?: unknown } } | undefined;
+	const status = Number(kept?.httpCode);
+	return Number.isInteger(status) && status >= 300 && status < 600
+		? { status, headers: {}, data: kept?.context?.data }
+		: undefined;
 }
 
 /** The HTTP status behind an error from captioningApiCall or from n8n's request helpers. */
@@ -325,14 +337,17 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			},
 		);
 	}
-	const refusedAgain = (status?: number) =>
-		`The service refused the access token for ${what} even after renewing it${status ? ` (HTTP ${status})` : ''}. Open the Captioning credential and test it.`;
-	if (!failure && handBackIn(error) === 'token-refused') {
-		// n8n handed the call the service's second 401 (renewal.ts): the token was renewed once already
+	const refusedAgain = (status: number) =>
+		`The service refused the access token for ${what} even after renewing it${status === 401 ? '' : ` (HTTP ${status})`}. Open the Captioning credential and test it.`;
+	if (error instanceof TokenRefusedAgain) {
 		return new NodeApiError(
 			node,
 			{ message: 'access token refused' },
-			{ message: refusedAgain(), httpCode: '401', itemIndex: request.itemIndex },
+			{
+				message: refusedAgain(error.status),
+				httpCode: String(error.status),
+				itemIndex: request.itemIndex,
+			},
 		);
 	}
 	if (!failure) {
@@ -368,9 +383,6 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 	let message: string;
 	switch (true) {
 		case status === 401:
-			message = refusedAgain();
-			break;
-		case saysTokenRefused(failure):
 			message = refusedAgain(status);
 			break;
 		case status === 403:

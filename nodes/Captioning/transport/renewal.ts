@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from '../shared/credentialValues';
-import { CALL_TERMS, type CallTerms, type HandBackReason, tokenMark } from '../shared/renewal';
+import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from '../shared/renewal';
 import {
 	type Headers,
 	headerValue,
@@ -30,21 +30,21 @@ export function renewalMargin(processSeed: string, token: unknown): number {
 }
 
 /**
- * The credential data a call hands n8n: the credential as stored, with the call's terms, and the access token
- * emptied when it must be renewed first (n8n runs preAuthentication before the request when it is empty).
+ * The credential data a call hands n8n: the credential as stored, with the access token emptied when it must be
+ * renewed first (n8n runs preAuthentication before the request when it is empty), and the call's terms beside it.
+ * `renew` empties it whatever the expiry (the service refused it).
  */
 export function handOver(
 	stored: Data,
 	terms: Omit<CallTerms, 'held'>,
 	now: number,
-	processSeed: string = PROCESS_SEED,
+	{ renew = false, processSeed = PROCESS_SEED }: { renew?: boolean; processSeed?: string } = {},
 ): Data {
-	const margin = renewalMargin(processSeed, stored.accessToken);
-	return {
-		...stored,
-		...(renewBeforeCall(stored, now, margin) ? { accessToken: '' } : {}),
-		[CALL_TERMS]: { ...terms, held: tokenMark(stored.accessToken) },
-	};
+	const due = renew || renewBeforeCall(stored, now, renewalMargin(processSeed, stored.accessToken));
+	return withCallTerms(
+		{ ...stored, ...(due ? { accessToken: '' } : {}) },
+		{ ...terms, held: tokenMark(stored.accessToken) },
+	);
 }
 
 // `invalid_token` (RFC 6750 3.1) and the codes services write for the same thing

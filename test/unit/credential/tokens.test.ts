@@ -12,7 +12,13 @@ import {
 	credentialValues,
 	valuesFingerprint,
 } from '../../../nodes/Captioning/shared/credentialValues';
-import { CALL_TERMS, handBackIn, tokenMark } from '../../../nodes/Captioning/shared/renewal';
+import {
+	callTermsOf,
+	handedBack,
+	RenewalHandBack,
+	tokenMark,
+	withCallTerms,
+} from '../../../nodes/Captioning/shared/renewal';
 import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';
@@ -319,14 +325,11 @@ describe("the token endpoint's 429 and 503 are waited for within the budget of o
 	test("a call's terms: the waits come out of what is left of the call's budget", async () => {
 		const time = fakeTime();
 		const endpoint = tokenEndpoint(limited('10'));
-		const data = {
-			...values(),
-			[CALL_TERMS]: {
-				deadline: time.now() + 5_000,
-				handBackRefusedRefresh: true,
-				held: tokenMark(''),
-			},
-		};
+		const data = withCallTerms(values(), {
+			deadline: time.now() + 5_000,
+			handBackRefusedRefresh: true,
+			held: tokenMark(''),
+		});
 		await expect(obtainTokens(endpoint.http, data, time.now, time.sleep)).rejects.toThrow(
 			/it asks to wait 10 s, longer than the 60 s a call may take in all/,
 		);
@@ -335,58 +338,58 @@ describe("the token endpoint's 429 and 503 are waited for within the budget of o
 });
 
 describe('a call of the transport renews for itself: what it decides better is handed back', () => {
+	const terms = (held: string) => ({
+		deadline: Date.now() + 60_000,
+		handBackRefusedRefresh: true,
+		held: tokenMark(held),
+	});
+
+	test('the terms are kept beside the data, never in it (n8n 1.123 saves the object it renewed whole)', () => {
+		const data = withCallTerms({ ...values() }, terms('x'));
+		expect(callTermsOf(data)).toEqual(terms('x'));
+		expect(Object.keys(data).sort()).toEqual(Object.keys(values()).sort());
+		// a copy is another object: not a call's
+		expect(callTermsOf({ ...data })).toBeUndefined();
+	});
+
 	test('asked with a token (n8n after the service refused it): handed back, no grant', async () => {
 		const endpoint = tokenEndpoint();
-		const data = {
-			...saved(values()),
-			[CALL_TERMS]: {
-				deadline: Date.now() + 60_000,
-				handBackRefusedRefresh: true,
-				held: tokenMark('old-access'),
-			},
-		};
+		const data = withCallTerms(saved(values()), terms('old-access'));
 		const error = await obtainTokens(endpoint.http, data).catch((e: unknown) => e);
-		expect(handBackIn(error)).toBe('token-refused');
+		// noted for the call that handed the data over: n8n 1.123's errors drop the error they wrap
+		expect(handedBack(data)).toBe('token-refused');
+		expect(error).toBeInstanceOf(RenewalHandBack);
 		expect(endpoint.calls).toEqual([]);
 	});
 
 	test('a refused refresh: handed back instead of the assertion grant; the refresh token is dropped all the same', async () => {
 		const data = { ...saved(values()), accessToken: '' };
-		const terms = {
-			[CALL_TERMS]: {
-				deadline: Date.now() + 60_000,
-				handBackRefusedRefresh: true,
-				held: tokenMark('old-access'),
-			},
-		};
+		const first = withCallTerms({ ...data }, terms('old-access'));
 		const endpoint = tokenEndpoint({ status: 400, body: { error: 'invalid_grant' } });
-		const error = await obtainTokens(endpoint.http, { ...data, ...terms }).catch((e: unknown) => e);
-		expect(handBackIn(error)).toBe('refresh-refused');
+		await expect(obtainTokens(endpoint.http, first)).rejects.toThrow(RenewalHandBack);
+		expect(handedBack(first)).toBe('refresh-refused');
 		expect(endpoint.grants()).toEqual(['refresh_token']);
 		// another call of this process that read the same refresh token is handed back too, without a request
+		const second = withCallTerms({ ...data }, terms('old-access'));
 		const other = tokenEndpoint();
-		const again = await obtainTokens(other.http, { ...data, ...terms }).catch((e: unknown) => e);
-		expect(handBackIn(again)).toBe('refresh-refused');
+		await expect(obtainTokens(other.http, second)).rejects.toThrow(RenewalHandBack);
+		expect(handedBack(second)).toBe('refresh-refused');
 		expect(other.calls).toEqual([]);
 		// the call found nothing newer stored and asks once more, without a hand-back: the assertion
 		const next = tokenEndpoint({ status: 200, body: token(13) });
-		const looked = { [CALL_TERMS]: { ...terms[CALL_TERMS], handBackRefusedRefresh: false } };
-		await expect(obtainTokens(next.http, { ...data, ...looked })).resolves.toMatchObject({
+		const looked = withCallTerms(
+			{ ...data },
+			{ ...terms('old-access'), handBackRefusedRefresh: false },
+		);
+		await expect(obtainTokens(next.http, looked)).resolves.toMatchObject({
 			accessToken: 'access-13',
 		});
+		expect(handedBack(looked)).toBeUndefined();
 		expect(next.grants()).toEqual(['assertion']);
 	});
 
 	test('a refresh that failed (500) rather than was refused: no sign of another process, the assertion at once', async () => {
-		const data = {
-			...saved(values()),
-			accessToken: '',
-			[CALL_TERMS]: {
-				deadline: Date.now() + 60_000,
-				handBackRefusedRefresh: true,
-				held: tokenMark('old-access'),
-			},
-		};
+		const data = withCallTerms({ ...saved(values()), accessToken: '' }, terms('old-access'));
 		const endpoint = tokenEndpoint({ status: 500, body: {} }, { status: 200, body: token(15) });
 		await expect(obtainTokens(endpoint.http, data)).resolves.toMatchObject({
 			accessToken: 'access-15',
