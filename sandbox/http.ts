@@ -26,6 +26,13 @@ export interface Answer {
 	headers?: Record<string, string>;
 }
 
+/** A refusal whose whole answer a pure function decided (not a JSON:API error document of the sandbox's own). */
+export class AnswerError extends Error {
+	constructor(readonly answer: Answer) {
+		super(`HTTP ${answer.status}`);
+	}
+}
+
 export function readBody(req: IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];

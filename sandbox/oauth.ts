@@ -44,7 +44,10 @@ interface RefreshToken {
 	serial: number;
 }
 
-export type BearerCheck = { ok: true; clientId: string } | { ok: false; description: string };
+/** A refused bearer says whether a token was presented at all: only a presented one is `invalid_token`. */
+export type BearerCheck =
+	| { ok: true; clientId: string }
+	| { ok: false; presented: boolean; description: string };
 
 // Doorkeeper-style opaque tokens: 32 random bytes, base64url.
 const newToken = () => randomBytes(32).toString('base64url');
@@ -68,6 +71,8 @@ export class TokenStore {
 			now: () => number;
 			/** The `token-answer` reading now played. */
 			reading?: () => Variants['token-answer'];
+			/** Whether a grant revokes the client's earlier access tokens (`earlier-tokens=revoked`). */
+			revokesEarlier?: () => boolean;
 		},
 	) {}
 
@@ -175,6 +180,11 @@ export class TokenStore {
 
 	private issue(clientId: string, scope: string, withRefreshToken = true): TokenGrant {
 		const now = this.settings.now();
+		if (this.settings.revokesEarlier?.()) {
+			for (const token of this.accessTokens.values()) {
+				if (token.clientId === clientId) token.revoked = true;
+			}
+		}
 		const accessToken = newToken();
 		const ttl = this.settings.accessTokenTtlSeconds;
 		this.accessTokens.set(accessToken, {
@@ -210,13 +220,12 @@ export class TokenStore {
 
 	checkBearer(authorization: string | undefined): BearerCheck {
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-		if (!match) return { ok: false, description: 'The access token is missing' };
+		if (!match) return { ok: false, presented: false, description: 'The access token is missing' };
 		const record = this.accessTokens.get(match[1]);
-		if (!record) return { ok: false, description: 'The access token is invalid' };
-		if (record.revoked) return { ok: false, description: 'The access token was revoked' };
-		if (record.expiresAt <= this.settings.now()) {
-			return { ok: false, description: 'The access token expired' };
-		}
+		const refused = (description: string) => ({ ok: false as const, presented: true, description });
+		if (!record) return refused('The access token is invalid');
+		if (record.revoked) return refused('The access token was revoked');
+		if (record.expiresAt <= this.settings.now()) return refused('The access token expired');
 		return { ok: true, clientId: record.clientId };
 	}
 

@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
 
 import { Deliverer, type DeliveryAttempt } from './delivery';
 import { EventLog, type SentEvent } from './eventLog';
-import { HttpError, JSON_TYPE, jsonApiError, readBody, send } from './http';
+import {
+	AnswerError,
+	HttpError,
+	JSON_TYPE,
+	jsonApiError,
+	readBody,
+	send,
+	sendAnswer,
+} from './http';
 import { type ClientConfig, TokenStore } from './oauth';
 import { FixedWindowLimiter, rateLimitedError, rateLimitHeaders } from './rateLimit';
 import { signPath, verifySignedPath } from './signing';
@@ -21,7 +29,10 @@ import {
 	includedResources,
 	parseVariantPatch,
 	resourceType,
+	refusedTokenAnswer,
+	TOKEN_RATE_LIMITED,
 	tokenRefusalStatus,
+	tokenRequestLimited,
 	VARIANT_DIMENSIONS,
 	VariantError,
 	type Variants,
@@ -139,7 +150,11 @@ export class Sandbox {
 		method: string;
 		path: string;
 		status: number;
+		/** When the request arrived (epoch milliseconds, the real clock): token logs are read in time. */
+		at: number;
 		grantType?: string;
+		/** The client a token request named (its client_id; never the secret). */
+		clientId?: string;
 		/** Which refresh token (by serial number, never its value) a refresh grant presented. */
 		refreshSerial?: number;
 		/** Which refresh token a grant issued. */
@@ -151,6 +166,8 @@ export class Sandbox {
 	private clockOffsetMs = 0;
 	private readonly signingKey = randomUUID();
 	private readonly limiter = new FixedWindowLimiter();
+	/** Token requests per client id since the readings were last set: `token-rate-limit` refuses every other one. */
+	private readonly tokenRequests = new Map<string, number>();
 	private baseUrl = '';
 	private current: Variants = defaultVariants();
 	private endpointSequence = 0;
@@ -179,6 +196,7 @@ export class Sandbox {
 			refreshTokenTtlSeconds: this.options.refreshTokenTtlSeconds,
 			now: () => this.now(),
 			reading: () => this.current['token-answer'],
+			revokesEarlier: () => this.current['earlier-tokens'] === 'revoked',
 		});
 		this.deliverer = new Deliverer({
 			retryDelaysMs: this.options.retryDelaysMs,
@@ -197,6 +215,7 @@ export class Sandbox {
 	/** Changes the named dimensions, leaving the others; throws a VariantError naming an unknown one. */
 	setVariants(patch: Partial<Variants>): Readonly<Variants> {
 		this.current = { ...this.current, ...parseVariantPatch(patch) };
+		this.tokenRequests.clear();
 		return this.variants;
 	}
 
@@ -416,7 +435,12 @@ export class Sandbox {
 	private async handle(req: IncomingMessage, res: ServerResponse) {
 		const url = new URL(req.url ?? '/', 'http://sandbox');
 		const method = req.method ?? 'GET';
-		const entry: (typeof this.requestLog)[number] = { method, path: url.pathname, status: 0 };
+		const entry: (typeof this.requestLog)[number] = {
+			method,
+			path: url.pathname,
+			status: 0,
+			at: Date.now(),
+		};
 		res.on('finish', () => {
 			entry.status = res.statusCode;
 			this.requestLog.push(entry);
@@ -428,6 +452,7 @@ export class Sandbox {
 		try {
 			if (url.pathname === '/oauth/token') {
 				entry.grantType = url.searchParams.get('grant_type') ?? undefined;
+				entry.clientId = url.searchParams.get('client_id') ?? undefined;
 				const presented = this.tokens.refreshSerialOf(url.searchParams.get('refresh_token'));
 				if (presented !== undefined) entry.refreshSerial = presented;
 				return this.tokenEndpoint(req, res, url, entry);
@@ -449,6 +474,10 @@ export class Sandbox {
 			}
 			throw new HttpError(404, 'not_found', `No route matches ${method} ${url.pathname}.`);
 		} catch (error) {
+			if (error instanceof AnswerError) {
+				if (!res.headersSent) sendAnswer(res, error.answer);
+				return;
+			}
 			const httpError =
 				error instanceof HttpError
 					? error
@@ -472,6 +501,13 @@ export class Sandbox {
 			});
 		}
 		req.resume();
+		const clientId = url.searchParams.get('client_id') ?? '';
+		const ordinal = (this.tokenRequests.get(clientId) ?? 0) + 1;
+		if (this.current['token-rate-limit'] !== 'none') this.tokenRequests.set(clientId, ordinal);
+		if (tokenRequestLimited(this.current['token-rate-limit'], ordinal)) {
+			this.stats.rateLimited++;
+			return sendAnswer(res, TOKEN_RATE_LIMITED);
+		}
 		if (this.tokenFault === 'http500') {
 			return send(res, 500, { errors: [{ status: '500', title: 'Internal Server Error' }] });
 		}
@@ -510,6 +546,15 @@ export class Sandbox {
 	/** Section 5.3: every API call carries a valid bearer token and the version's Accept header. */
 	private authenticate(req: IncomingMessage): string {
 		const bearer = this.tokens.checkBearer(req.headers.authorization);
+		if (!bearer.ok && bearer.presented) {
+			throw new AnswerError(
+				refusedTokenAnswer(
+					this.current['expired-token'],
+					this.options.serviceName,
+					bearer.description,
+				),
+			);
+		}
 		if (!bearer.ok) {
 			throw new HttpError(401, 'invalid_token', bearer.description, undefined, {
 				'www-authenticate': `Bearer realm="${this.options.serviceName}", error="invalid_token", error_description="${bearer.description}"`,
@@ -607,6 +652,7 @@ export class Sandbox {
 		try {
 			const checked = parseVariantPatch(patch);
 			this.current = { ...(reset ? defaultVariants() : this.current), ...checked };
+			this.tokenRequests.clear();
 			if (reset) this.limiter.clear();
 		} catch (error) {
 			if (!(error instanceof VariantError)) throw error;

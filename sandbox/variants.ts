@@ -1,7 +1,7 @@
 // The readings the sandbox can play of what the contract leaves "not shown" (issue 12, ASSUMPTIONS.md): one
 // dimension per open question, each with its plausible answers, the first being the sandbox's original reading.
 // Everything here is pure: the server asks these functions how to shape an answer and only writes it.
-import { type Answer, JSON_API, JSON_TYPE } from './http';
+import { type Answer, HttpError, JSON_API, JSON_TYPE, jsonApiError } from './http';
 
 export const VARIANT_DIMENSIONS = {
 	/** Answer of POST /webhook_endpoints (A7); `root-key`: the flat object under a Rails root key. */
@@ -42,6 +42,20 @@ export const VARIANT_DIMENSIONS = {
 	 * (its media, under the transcription's own id, first; the user who made it last), or those without it.
 	 */
 	included: ['subject', 'related', 'without-subject'],
+	/**
+	 * How the API refuses an access token it was sent but does not accept: expired, revoked or unknown (A6). `401`
+	 * as 5.3 shows it; `403` with the same `WWW-Authenticate` and JSON:API error (code `invalid_token`); `400` with
+	 * an OAuth error body (`invalid_token`) and no `WWW-Authenticate`. A request without a token is 401 in every
+	 * reading (RFC 6750 section 3.1).
+	 */
+	'expired-token': ['401', '403', '400'],
+	/**
+	 * The token endpoint's own rate limit (A18): `none`, or `every-other`: the 1st, 3rd, 5th … token request of each
+	 * client is refused 429 with `Retry-After: 1`, so that every grant meets it once.
+	 */
+	'token-rate-limit': ['none', 'every-other'],
+	/** Whether each grant revokes the client's earlier access tokens (A3): `kept`, or `revoked`. */
+	'earlier-tokens': ['kept', 'revoked'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -401,6 +415,51 @@ export function tokenRefusalStatus(variant: Variants['token-refusal'], rfcStatus
 	if (variant === '400') return 400;
 	return rfcStatus;
 }
+
+/**
+ * The API's answer to an access token it was sent but does not accept (expired, revoked, unknown), as the
+ * `expired-token` reading writes it; `realm` is the service's name, `description` says which of the three.
+ */
+export function refusedTokenAnswer(
+	variant: Variants['expired-token'],
+	realm: string,
+	description: string,
+): Answer {
+	if (variant === '400') {
+		return {
+			status: 400,
+			body: { error: 'invalid_token', error_description: description },
+			contentType: JSON_TYPE,
+		};
+	}
+	return {
+		status: Number(variant),
+		body: jsonApiError(new HttpError(Number(variant), 'invalid_token', description)),
+		contentType: JSON_API,
+		headers: {
+			'www-authenticate': `Bearer realm="${realm}", error="invalid_token", error_description="${description}"`,
+		},
+	};
+}
+
+/** Whether the token endpoint refuses a client's `ordinal`-th token request (1, 2, …) for its rate limit. */
+export function tokenRequestLimited(
+	variant: Variants['token-rate-limit'],
+	ordinal: number,
+): boolean {
+	return variant === 'every-other' && ordinal % 2 === 1;
+}
+
+/** The token endpoint's 429 (`token-rate-limit`): its words end with a full stop, as services write them. */
+export const TOKEN_RATE_LIMITED: Answer = {
+	status: 429,
+	body: {
+		error: 'rate_limited',
+		error_description: 'Too many requests to the token endpoint. Retry after 1 second.',
+	},
+	contentType: JSON_TYPE,
+	headers: { 'retry-after': '1', 'cache-control': 'no-store' },
+};
 
 /** The 429's Retry-After for a window that reopens at `resetAtMs`; undefined: no header. */
 export function retryAfterValue(

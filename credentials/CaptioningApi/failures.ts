@@ -1,7 +1,9 @@
 // What the user reads when the credential fails: a refused or failed grant, and the credential test's read. Each
 // message names the cause and what to change in the credential, and never holds a secret.
 import { networkProblem } from '../../nodes/Captioning/shared/network';
+import { rateLimitMessage, type RetryStop } from '../../nodes/Captioning/shared/pacing';
 import { redact } from '../../nodes/Captioning/shared/redact';
+import { withServiceWords } from '../../nodes/Captioning/shared/words';
 import type { CaptioningCredentials } from './values';
 
 /** Contract 4.1: the assertion grant must ask for exactly these scopes. */
@@ -13,7 +15,11 @@ export type Grant = 'assertion' | 'refresh_token';
 export type TokenFailure =
 	| { kind: 'unreachable'; code: string }
 	| { kind: 'refused'; status: number; error?: string; description?: string }
-	| { kind: 'server'; status: number }
+	| { kind: 'server'; status: number; attempts?: number }
+	| {
+			kind: 'rate-limited';
+			stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>;
+	  }
 	| { kind: 'not-json'; status: number; contentType: string }
 	| { kind: 'invalid-response'; detail: string };
 
@@ -29,8 +35,17 @@ export function describeTokenFailure(
 		case 'unreachable':
 			message = `Could not reach the captioning service at ${credentials.baseUrl} (${networkProblem(failure.code)}). Check the Base URL and that n8n can reach that address.`;
 			break;
-		case 'server':
-			message = `The captioning service's token endpoint failed with HTTP ${failure.status}. This is a problem on the service's side: try again later.`;
+		case 'server': {
+			const times = (failure.attempts ?? 1) > 1 ? `, ${failure.attempts} times in a row` : '';
+			message = `The captioning service's token endpoint failed with HTTP ${failure.status}${times}. This is a problem on the service's side: try again later.`;
+			break;
+		}
+		case 'rate-limited':
+			message = rateLimitMessage(
+				`the token request (${grant} grant)`,
+				failure.stop,
+				'The token endpoint limits requests too: try again in a minute.',
+			);
 			break;
 		case 'not-json':
 			message = `${where} answered HTTP ${failure.status} with ${failure.contentType || 'a body'} instead of a JSON token response. Check the Base URL: it must be the API's root address, without /oauth/token.`;
@@ -71,7 +86,10 @@ function describeRefusal(
 		case 'unsupported_grant_type':
 			return `The service at ${where} does not accept the ${grant} grant${said}. Check the Base URL points at the captioning service.`;
 		default: {
-			const refused = `The service refused the ${grant} grant with HTTP ${failure.status}${said}${failure.description ? `: ${failure.description}` : ''}.`;
+			const refused = withServiceWords(
+				`The service refused the ${grant} grant with HTTP ${failure.status}${said}`,
+				failure.description,
+			);
 			// without a known code, a 400/401/403 of the assertion grant still points at the values the user gave
 			return grant === 'assertion' && [400, 401, 403].includes(failure.status)
 				? `${refused} Check the Client ID, Client Secret and Assertion Token against the service's developers dashboard.`

@@ -1,9 +1,18 @@
-// One grant at the token endpoint: its parameters, the call, the answer read by need
-// (nodes/Captioning/shared/schemas.ts), one fall-back from a refresh that yields no token to the assertion, and
-// what the credential saves; a failure is worded by failures.ts.
+// One grant at the token endpoint: its parameters, the call (waiting out a 429 or 503 within the budget of the
+// call it serves, nodes/Captioning/shared/pacing.ts), the answer read by need (shared/schemas.ts), one fall-back
+// from a refresh that yields no token to the assertion, and what the credential saves; failures.ts words a failure.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { networkCode } from '../../nodes/Captioning/shared/network';
+import {
+	type HttpFailure,
+	MAX_ATTEMPTS,
+	pacerFor,
+	RetryStop,
+	sendPaced,
+	WAIT_BUDGET_MS,
+} from '../../nodes/Captioning/shared/pacing';
+import { RenewalHandBack } from '../../nodes/Captioning/shared/renewal';
 import {
 	describeIssues,
 	headerValue,
@@ -13,6 +22,7 @@ import {
 	type TokenAnswer,
 	tokenAnswerSchema,
 } from '../../nodes/Captioning/shared/schemas';
+import { settle } from '../../nodes/Captioning/shared/settle';
 import { describeTokenFailure, type Grant, REQUIRED_SCOPE, type TokenFailure } from './failures';
 import { type CaptioningCredentials, CredentialError } from './values';
 
@@ -42,11 +52,10 @@ export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failu
 
 /**
  * A refresh that yields no token starts again from the assertion, once, whatever the refusal (docs/design.md);
- * not after a 429 (the assertion would meet the same limit) or an unreachable service.
+ * not after the rate limit (the assertion would meet the same limit) or an unreachable service.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
-	if (failure.kind === 'unreachable') return false;
-	return !('status' in failure && failure.status === 429);
+	return failure.kind !== 'unreachable' && failure.kind !== 'rate-limited';
 }
 
 /**
@@ -76,7 +85,7 @@ export function readTokenAnswer(status: number, contentType: string, body: unkno
 export interface SavedTokens {
 	accessToken: string;
 	refreshToken: string;
-	/** Epoch milliseconds; informational (n8n refreshes on a 401, not on a clock). */
+	/** Epoch milliseconds: the package's calls renew the token shortly before (shared/credentialValues.ts). */
 	expiresAt: number;
 	/** A hash of the values the tokens were obtained with (never the values). */
 	tokenFingerprint: string;
@@ -99,51 +108,124 @@ export function toSavedTokens(
 	};
 }
 
+/** How a grant runs: its clock and sleep, and what the call it serves allows. */
+export interface GrantOptions {
+	now: () => number;
+	sleep?: (ms: number) => Promise<void>;
+	/** When the call this grant serves must end (epoch milliseconds); else a budget of its own. */
+	deadline?: number;
+	/**
+	 * The call renews for itself (a call of the transport): a refused refresh is handed back to it
+	 * (RenewalHandBack) instead of falling back to the assertion grant here.
+	 */
+	handsBack?: boolean;
+	/** tokenMark of the access token the caller held before it asked (sharing.ts); else that of the one it holds. */
+	held?: string;
+}
+
+type FullResponse = {
+	statusCode: number;
+	headers: Record<string, string | undefined>;
+	body: unknown;
+};
+
+/** A token request answered with an error status: sendPaced decides whether it is sent again. */
+class TokenRequestFailed extends Error {
+	constructor(readonly failure: HttpFailure) {
+		super(`HTTP ${failure.status}`);
+	}
+}
+
+/**
+ * The token request, sent again after a 429 or 502/503/504 as API calls are (it is safe to repeat: the
+ * assertion is not spent, and a refresh token a failed request spent is refused on the repeat, which falls back
+ * to the assertion), within the budget of the call it serves.
+ */
 async function callTokenEndpoint(
 	http: Http,
 	grant: Grant,
 	credentials: CaptioningCredentials,
+	options: GrantOptions,
 ): Promise<TokenOutcome> {
-	let response: { statusCode: number; headers: Record<string, string | undefined>; body: unknown };
-	try {
-		response = (await http({
-			method: 'POST',
-			url: `${credentials.baseUrl}/oauth/token`,
-			qs: grantParameters(grant, credentials),
-			headers: { Accept: 'application/json' },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: 30_000,
-		})) as typeof response;
-	} catch (error) {
-		return { ok: false, failure: { kind: 'unreachable', code: networkCode(error) } };
-	}
-	return readTokenAnswer(
-		response.statusCode,
-		headerValue(response.headers, 'content-type') ?? '',
-		response.body,
+	const { now } = options;
+	const sent = await settle(
+		sendPaced(
+			async () => {
+				const response = (await http({
+					method: 'POST',
+					url: `${credentials.baseUrl}/oauth/token`,
+					qs: grantParameters(grant, credentials),
+					headers: { Accept: 'application/json' },
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: 30_000,
+				})) as FullResponse;
+				if (response.statusCode < 400) return response;
+				const { statusCode: status, headers, body: data } = response;
+				throw new TokenRequestFailed({ status, headers, data });
+			},
+			{
+				method: 'POST',
+				repeatable: true,
+				pacer: pacerFor(`${credentials.baseUrl}/oauth/token|${credentials.clientId}`),
+				readFailure: (error) => (error instanceof TokenRequestFailed ? error.failure : undefined),
+				now,
+				sleep: options.sleep,
+				limits: {
+					budgetMs:
+						options.deadline === undefined ? WAIT_BUDGET_MS : Math.max(0, options.deadline - now()),
+					maxAttempts: MAX_ATTEMPTS,
+				},
+			},
+		),
 	);
+	if (sent.ok) {
+		const { statusCode, headers, body } = sent.value;
+		return readTokenAnswer(statusCode, headerValue(headers, 'content-type') ?? '', body);
+	}
+	const stop = sent.error;
+	if (!(stop instanceof RetryStop) || !stop.failure) {
+		const cause = stop instanceof RetryStop ? stop.error : stop;
+		return { ok: false, failure: { kind: 'unreachable', code: networkCode(cause) } };
+	}
+	const { status, headers, data } = stop.failure;
+	if (status === 429) {
+		const { reason, attempts, elapsedMs, refusedWaitMs } = stop;
+		return {
+			ok: false,
+			failure: { kind: 'rate-limited', stop: { reason, attempts, elapsedMs, refusedWaitMs } },
+		};
+	}
+	const outcome = readTokenAnswer(status, headerValue(headers, 'content-type') ?? '', data);
+	if (!outcome.ok && outcome.failure.kind === 'server') outcome.failure.attempts = stop.attempts;
+	return outcome;
 }
 
 /**
  * The grant `chosen`, and the assertion grant once after a refresh that yielded no token (`onRefreshRefused` is
- * told of that refresh token first). Throws a CredentialError that names the cause and the fix.
+ * told of that refresh token first; a call that renews for itself gets a RenewalHandBack instead). Throws a
+ * CredentialError that names the cause and the fix.
  */
 export async function grantTokens(
 	http: Http,
 	credentials: CaptioningCredentials,
 	chosen: Grant,
 	onRefreshRefused: (refreshToken: string) => void,
-	now: () => number,
+	options: GrantOptions,
 ): Promise<SavedTokens> {
 	let grant = chosen;
-	let outcome = await callTokenEndpoint(http, grant, credentials);
+	let outcome = await callTokenEndpoint(http, grant, credentials, options);
 	if (!outcome.ok && grant === 'refresh_token' && shouldFallBackToAssertion(outcome.failure)) {
 		onRefreshRefused(credentials.refreshToken ?? '');
+		// a refusal (any 4xx) is what another process that spent a rotated token leaves behind; a 5xx or an
+		// answer without a token is not, and the assertion follows at once
+		if (options.handsBack && outcome.failure.kind === 'refused') {
+			throw new RenewalHandBack('refresh-refused');
+		}
 		grant = 'assertion';
-		outcome = await callTokenEndpoint(http, grant, credentials);
+		outcome = await callTokenEndpoint(http, grant, credentials, options);
 	}
-	if (outcome.ok) return toSavedTokens(outcome.token, grant, credentials, now());
+	if (outcome.ok) return toSavedTokens(outcome.token, grant, credentials, options.now());
 	throw new CredentialError(describeTokenFailure(outcome.failure, grant, credentials));
 }

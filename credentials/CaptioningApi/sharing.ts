@@ -3,8 +3,9 @@
 // dropped: never sent again by this process.
 import { createHash } from 'node:crypto';
 
+import { RenewalHandBack, tokenMark } from '../../nodes/Captioning/shared/renewal';
 import type { Grant } from './failures';
-import { grantTokens, type Http, type SavedTokens } from './grant';
+import { type GrantOptions, grantTokens, type Http, type SavedTokens } from './grant';
 import type { CaptioningCredentials } from './values';
 
 /** Refresh tokens that yielded no token, by hash, oldest first: the saved one may still be such a token when the
@@ -38,7 +39,7 @@ export function chooseGrant(
 export const SHARED_GRANT_MS = 10_000;
 interface SharedGrant {
 	promise: Promise<SavedTokens>;
-	/** The access token the caller that started it held ('' for none): the state the grant answers. */
+	/** tokenMark of the access token the caller that started it held: the state the grant answers. */
 	startedWith: string;
 	settledAt?: number;
 }
@@ -51,10 +52,10 @@ const grants = new Map<string, SharedGrant>();
  */
 export function canShareGrant(
 	shared: Pick<SharedGrant, 'settledAt' | 'startedWith'> | undefined,
-	callerAccessToken: string | undefined,
+	callerHeld: string,
 	nowMs: number,
 ): boolean {
-	if (!shared || shared.startedWith !== (callerAccessToken ?? '')) return false;
+	if (!shared || shared.startedWith !== callerHeld) return false;
 	return shared.settledAt === undefined || nowMs - shared.settledAt < SHARED_GRANT_MS;
 }
 
@@ -80,15 +81,23 @@ function forgetOldGrants(nowMs: number) {
 export async function sharedGrant(
 	http: Http,
 	credentials: CaptioningCredentials,
-	now: () => number,
+	options: GrantOptions,
 ): Promise<SavedTokens> {
+	const { now } = options;
 	const grant = chooseGrant(credentials, isDropped);
+	// a call that read the refresh token before another call of this process saw it refused looks at the store
+	// too (what the process that spent it saved), rather than going to the assertion grant at once
+	if (options.handsBack && grant === 'assertion' && chooseGrant(credentials) === 'refresh_token') {
+		throw new RenewalHandBack('refresh-refused');
+	}
 	const key = grantKey(credentials, grant);
 	const shared = grants.get(key);
-	if (shared && canShareGrant(shared, credentials.accessToken, now())) return await shared.promise;
+	// a call of the transport empties the token it held to ask for a renewal: its terms say which one it was
+	const held = options.held ?? tokenMark(credentials.accessToken);
+	if (shared && canShareGrant(shared, held, now())) return await shared.promise;
 	const entry: SharedGrant = {
-		promise: grantTokens(http, credentials, grant, dropRefreshToken, now),
-		startedWith: credentials.accessToken ?? '',
+		promise: grantTokens(http, credentials, grant, dropRefreshToken, options),
+		startedWith: held,
 	};
 	grants.set(key, entry);
 	entry.promise.then(

@@ -2,6 +2,7 @@
 // the values read once: saved tokens are sent, refreshed and saved only while theirs matches it.
 import {
 	credentialValues,
+	tokenExpired,
 	tokensMatchValues,
 	valuesFingerprint,
 } from '../../nodes/Captioning/shared/credentialValues';
@@ -36,10 +37,14 @@ export class CredentialError extends Error {
 /** shared/credentialValues.ts's normaliseBaseUrl as n8n evaluates it in the credential test's request (no package code runs there). */
 export const BASE_URL_EXPRESSION = '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}';
 
-/** The access token to send, or undefined when there is none or it was obtained with other values. */
-export function bearerToken(data: Record<string, unknown>): string | undefined {
+/**
+ * The access token to send, or undefined when there is none, it was obtained with other values, or it has
+ * expired by its saved expiry: without a token the service answers 401 (RFC 6750 3.1), after which n8n renews
+ * it for any caller, where an expired one might be answered 400 or 403.
+ */
+export function bearerToken(data: Record<string, unknown>, now = Date.now()): string | undefined {
 	const token = typeof data.accessToken === 'string' ? data.accessToken.trim() : '';
-	return token && tokensMatchValues(data) ? token : undefined;
+	return token && tokensMatchValues(data) && !tokenExpired(data, now) ? token : undefined;
 }
 
 const LABELS = {

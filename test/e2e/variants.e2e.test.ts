@@ -49,8 +49,18 @@ const REGISTRATION_DIMENSIONS: VariantDimension[] = [
 	'list',
 	'members',
 ];
+// Readings of how tokens are refused, limited or revoked do not touch the registration at all: one cycle
+const TOKEN_DIMENSIONS: VariantDimension[] = [
+	'expired-token',
+	'token-rate-limit',
+	'earlier-tokens',
+];
 const cyclesFor = (variants: Partial<Variants>) =>
-	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined) ? 10 : 3;
+	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined)
+		? 10
+		: TOKEN_DIMENSIONS.some((dimension) => variants[dimension] !== undefined)
+			? 1
+			: 3;
 // Refused deliveries (an old token, an inactive workflow, a refused body) are retried within 3 s, not minutes.
 const RETRY_DELAYS_MS = [100, 200, 400, 800, 1_600];
 // Endpoints of other workflows at the same service account: the trigger must leave them alone, and with
@@ -80,17 +90,29 @@ const CASES: Array<[string, Variant]> = [
  * test moves the service's clock would be expired.
  */
 const REFUSAL_CLIENTS = new Map(
-	CASES.filter(([, variants]) => variants['token-refusal'] || variants['token-answer']).map(
-		([name], i) => [
-			name,
-			{
-				clientId: `refusal-client-${i + 1}`,
-				clientSecret: `refusal-secret-${randomUUID()}`,
-				assertions: [`refusal-assertion-${randomUUID()}`],
-			},
-		],
-	),
+	CASES.filter(
+		([, variants]) =>
+			variants['token-refusal'] || variants['token-answer'] || variants['expired-token'],
+	).map(([name], i) => [
+		name,
+		{
+			clientId: `refusal-client-${i + 1}`,
+			clientSecret: `refusal-secret-${randomUUID()}`,
+			assertions: [`refusal-assertion-${randomUUID()}`],
+		},
+	]),
 );
+/**
+ * Three clients for the token endpoint's rate limit (every other request of a client refused 429): one each for
+ * the credential test, the trigger's activation and the action, so that each makes a grant of its own (n8n shares
+ * a grant for 10 s between callers with the same values).
+ */
+const RATE_LIMITED_CLIENTS = (['test', 'activation', 'action'] as const).map((use) => ({
+	use,
+	clientId: `rate-limited-${use}`,
+	clientSecret: `rate-limited-secret-${randomUUID()}`,
+	assertions: [`rate-limited-assertion-${randomUUID()}`],
+}));
 
 let sandbox: Sandbox | undefined;
 let n8n: N8nInstance | undefined;
@@ -237,7 +259,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox({
 		transcribeAfterMs: 0,
 		retryDelaysMs: RETRY_DELAYS_MS,
-		clients: [DEFAULT_CLIENT, ...REFUSAL_CLIENTS.values()],
+		clients: [DEFAULT_CLIENT, ...REFUSAL_CLIENTS.values(), ...RATE_LIMITED_CLIENTS],
 	});
 	receiver = await startReceiver();
 	n8n = await startN8n({
@@ -540,22 +562,40 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		});
 	}
 
+	/** What reached the service since `from`: one line per request, token requests by grant. */
+	const wireSince = (from: number) =>
+		sb()
+			.requestLog.slice(from)
+			.map((r) =>
+				r.path === '/oauth/token'
+					? `token ${r.grantType} ${r.status}`
+					: `${r.method} ${r.path} ${r.status}`,
+			);
+
+	/**
+	 * A Create workflow on a credential (and client) of its own, so that nothing else spends, renews or shares its
+	 * tokens; `call(n)` creates the endpoint `<receiver>/<prefix>-<n>` and expects it in the answer.
+	 */
+	async function ownCreateFlow(label: string, prefix: string) {
+		const client = REFUSAL_CLIENTS.get(name)!;
+		const own = await createSandboxCredential(instance(), sb(), label, { client });
+		const flow = await createActionWorkflow(`Create, ${label}`, [
+			createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
+				id: own.id,
+				name: own.name,
+			}),
+		]);
+		const call = async (n: number) => {
+			const res = await flow.call({ callbackUri: `${receiver!.url}/${prefix}-${n}` });
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/${prefix}-${n}` });
+		};
+		return { flow, call };
+	}
+
 	if (refusal) {
 		test(`a refused refresh (${refusal}) ends in one new assertion grant and a working Create`, async () => {
-			// a credential (and client) of its own: nothing else spends, renews or shares its tokens
-			const client = REFUSAL_CLIENTS.get(name)!;
-			const own = await createSandboxCredential(instance(), sb(), `Refusal ${name}`, { client });
-			const flow = await createActionWorkflow(`Create after a refusal, ${name}`, [
-				createNode('Create Endpoint', '={{ $json.body.callbackUri }}', {
-					id: own.id,
-					name: own.name,
-				}),
-			]);
-			const call = async (n: number) => {
-				const res = await flow.call({ callbackUri: `${receiver!.url}/refusal-${n}` });
-				expect(res.status).toBe(200);
-				expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/refusal-${n}` });
-			};
+			const { flow, call } = await ownCreateFlow(`Refusal ${name}`, 'refusal');
 			await call(1);
 
 			// an administrator revokes the refresh tokens, and two hours pass: the access token has expired
@@ -566,15 +606,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			await call(2);
 
 			const created = variants.create === 'no-content' ? 204 : 201;
-			expect(
-				sb()
-					.requestLog.slice(from)
-					.map((r) =>
-						r.path === '/oauth/token'
-							? `token ${r.grantType} ${r.status}`
-							: `${r.method} ${r.path} ${r.status}`,
-					),
-			).toEqual([
+			expect(wireSince(from)).toEqual([
 				'POST /webhook_endpoints 401',
 				`token refresh_token ${refusal}`,
 				'token assertion 200',
@@ -640,6 +672,91 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		});
 	}
 
+	const expiredToken = variants['expired-token'];
+	if (expiredToken) {
+		test(`an expired token refused with ${expiredToken} invalid_token: the credential renews it and the Create succeeds`, async () => {
+			const { flow, call } = await ownCreateFlow(`Expired token ${name}`, 'expired');
+			await call(1);
+			// two hours pass on the service's side: the token n8n holds (for another 2 h by its clock) has expired
+			await control('clock', { advanceSeconds: 7_200 + 60 });
+			const from = sb().requestLog.length;
+			await call(2);
+			expect(wireSince(from)).toEqual([
+				`POST /webhook_endpoints ${expiredToken}`,
+				'token refresh_token 200',
+				'POST /webhook_endpoints 201',
+			]);
+			expect(endpointsTo(`${receiver!.url}/expired-2`)).toHaveLength(1);
+			const executions = await instance().waitForExecutions(flow.id, { count: 2 });
+			expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+			await instance().deactivateWorkflow(flow.id);
+			await control('clock', { advanceSeconds: -(7_200 + 60) });
+		});
+	}
+
+	if (variants['token-rate-limit']) {
+		test('the token endpoint answers 429 Retry-After: 1 to every first request: the credential test, the activation and the action succeed', async () => {
+			const credentialOf = async ({ use, ...client }: (typeof RATE_LIMITED_CLIENTS)[number]) => {
+				const created = await createSandboxCredential(instance(), sb(), `Rate limited ${use}`, {
+					client,
+				});
+				return { ref: { id: created.id, name: created.name }, client };
+			};
+			const [test, activation, action] = await Promise.all(RATE_LIMITED_CLIENTS.map(credentialOf));
+			const grantsOf = (clientId: string, from: number) =>
+				sb()
+					.requestLog.slice(from)
+					.filter((r) => r.path === '/oauth/token' && r.clientId === clientId);
+			const waitedOnce = (clientId: string, from: number) => {
+				const grants = grantsOf(clientId, from);
+				expect(grants.map((r) => r.status)).toEqual([429, 200]);
+				// the 200 came after the second Retry-After asked for, not at once
+				expect(grants[1].at - grants[0].at).toBeGreaterThanOrEqual(950);
+			};
+
+			let from = sb().requestLog.length;
+			expect(
+				await instance().rest<{ status: string; message: string }>('POST', '/credentials/test', {
+					credentials: {
+						...test.ref,
+						type: 'captioningApi',
+						data: sandboxCredentialData(sb(), test.client),
+					},
+				}),
+			).toEqual({ status: 'OK', message: 'Connection successful!' });
+			waitedOnce(test.client.clientId, from);
+
+			from = sb().requestLog.length;
+			const webhookId = randomUUID();
+			const triggerFlow = await instance().createWorkflow(
+				triggerWorkflow({
+					name: `Rate-limited activation, ${name}`,
+					webhookId,
+					credential: activation.ref,
+					parameters: { registration: 'api', events: EVENTS, options: {} },
+					alone: true,
+				}),
+			);
+			await instance().activateWorkflow(triggerFlow.id);
+			const url = `${instance().webhookBaseUrl}/${webhookId}/webhook`;
+			expect(endpointsTo(url)).toHaveLength(1);
+			waitedOnce(activation.client.clientId, from);
+
+			from = sb().requestLog.length;
+			const flow = await createActionWorkflow(`Rate-limited action, ${name}`, [
+				createNode('Create Endpoint', `${receiver!.url}/rate-limited`, action.ref),
+			]);
+			const res = await flow.call({});
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/rate-limited` });
+			waitedOnce(action.client.clientId, from);
+
+			await instance().deactivateWorkflow(flow.id);
+			await instance().deactivateWorkflow(triggerFlow.id);
+			expect(endpointsTo(url)).toEqual([]);
+		});
+	}
+
 	if (retryAfter) {
 		test(`a Captioning run over the rate limit (Retry-After ${retryAfter}) succeeds within the 60 s it may wait`, async () => {
 			const flow = await createActionWorkflow(`Rate limit, ${name}`, [
@@ -689,7 +806,10 @@ test('no secret, token or callback token shows in n8n logs or in execution data'
 		DEFAULT_CLIENT.clientSecret,
 		DEFAULT_CLIENT.assertions[0],
 		WRONG_ASSERTION,
-		...[...REFUSAL_CLIENTS.values()].flatMap((c) => [c.clientSecret, ...c.assertions]),
+		...[...REFUSAL_CLIENTS.values(), ...RATE_LIMITED_CLIENTS].flatMap((c) => [
+			c.clientSecret,
+			...c.assertions,
+		]),
 		...callbackTokens,
 		...sb().tokens.issuedSecrets(),
 	].filter((s) => s !== '');

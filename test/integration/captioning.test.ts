@@ -215,7 +215,7 @@ describe('Webhook Endpoint', () => {
 			{ json: {} },
 		]).catch((e) => e);
 		expect(error.message).toMatch(
-			/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node gives a call in all\. Process fewer items/,
+			/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s a call may take in all\. Process fewer items/,
 		);
 		expect(error.httpCode).toBe('429');
 		expect(Date.now() - started).toBeLessThan(5000);

@@ -16,6 +16,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_ID, createHarness, type Harness } from '../helpers/n8nContext';
+import { waitFor } from '../helpers/suite';
 import { credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import {
 	DEFAULT_CLIENT,
@@ -52,6 +53,19 @@ async function callParsed(
 
 const tokenCalls = (s: Sandbox) => s.requestLog.filter((r) => r.path === '/oauth/token');
 const grants = (s: Sandbox) => tokenCalls(s).map((r) => `${r.grantType}:${r.status}`);
+
+/** A refresh grant with the credential's refresh token, made elsewhere (another worker): rotation spends it. */
+async function spendRefreshToken(h: Harness) {
+	return await fetch(
+		`${sandbox.url}/oauth/token?${new URLSearchParams({
+			grant_type: 'refresh_token',
+			refresh_token: String(h.store.data.refreshToken),
+			client_id: DEFAULT_CLIENT.clientId,
+			client_secret: DEFAULT_CLIENT.clientSecret,
+		})}`,
+		{ method: 'POST' },
+	);
+}
 
 /** GET /webhook_endpoints through the package's transport, from an execute context of a fresh "execution". */
 async function listEndpoints(h: Harness) {
@@ -346,7 +360,8 @@ afterEach(async () => {
  */
 async function startFront(
 	target: string | undefined,
-	reply: (req: IncomingMessage, url: URL) => Reply | undefined = () => undefined,
+	reply: (req: IncomingMessage, url: URL) => Reply | undefined | Promise<Reply | undefined> = () =>
+		undefined,
 ): Promise<Front> {
 	const seen: Seen[] = [];
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -366,7 +381,7 @@ async function startFront(
 			at: Date.now(),
 		};
 		seen.push(entry);
-		const custom = reply(req, url) ?? (target ? undefined : { status: 404, body: {} });
+		const custom = (await reply(req, url)) ?? (target ? undefined : { status: 404, body: {} });
 		if (custom) {
 			const text = custom.body === undefined ? '' : JSON.stringify(custom.body);
 			entry.status = custom.status;
@@ -588,7 +603,6 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 
 	test.each<[string, Reply]>([
 		['500', { status: 500, body: { errors: [{ status: '500', title: 'Internal Server Error' }] } }],
-		['503 without a body', { status: 503, body: undefined }],
 		['200 with an OAuth error', { status: 200, body: { error: 'invalid_grant' } }],
 		['200 without access_token', { status: 200, body: { token_type: 'Bearer', expires_in: 7200 } }],
 		[
@@ -625,10 +639,34 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 		},
 	);
 
+	test('a refresh answered 503 three times (sent again twice, as API calls are): then exactly one assertion grant and a working call', async () => {
+		const front = await startFront(sandbox.url, (_req, url) =>
+			url.searchParams.get('grant_type') === 'refresh_token'
+				? { status: 503, body: undefined }
+				: undefined,
+		);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await listEndpoints(h);
+		sandbox.advanceClock(7201);
+		front.seen.length = 0;
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual([
+			'GET /webhook_endpoints bearer 401',
+			'token refresh_token 503',
+			'token refresh_token 503',
+			'token refresh_token 503',
+			'token assertion 200',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		const [first, second, third] = front.seen.filter((s) => s.grantType).map((s) => s.at);
+		expect(second - first).toBeGreaterThanOrEqual(900);
+		expect(third - second).toBeGreaterThanOrEqual(1_900);
+	});
+
 	test('a token endpoint failing for both grants: a clear error without secrets; the next call goes to the assertion', async () => {
 		let failing = false;
 		const front = await startFront(sandbox.url, (_req, url) =>
-			failing && url.pathname === '/oauth/token' ? { status: 503, body: {} } : undefined,
+			failing && url.pathname === '/oauth/token' ? { status: 500, body: {} } : undefined,
 		);
 		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
 		await listEndpoints(h);
@@ -640,11 +678,11 @@ describe('a refused refresh of any 4xx kind ends in one assertion grant and a wo
 			() => new Error('expected the call to fail'),
 			(e: Error) => e,
 		)) as Error;
-		expect(error.message).toMatch(/token endpoint failed with HTTP 503/);
+		expect(error.message).toMatch(/token endpoint failed with HTTP 500/);
 		expect(wire(front)).toEqual([
 			'GET /webhook_endpoints bearer 401',
-			'token refresh_token 503',
-			'token assertion 503',
+			'token refresh_token 500',
+			'token assertion 500',
 		]);
 		expectNoSecretIn(JSON.stringify({ ...error, m: error.message, s: error.stack }));
 		// nothing could be saved, and the refresh token that yielded nothing is not sent again
@@ -1034,16 +1072,7 @@ describe.each(['401', '400'] as const)('token-refusal=%s', (refusal) => {
 	test('a refresh token rotated away elsewhere: one assertion grant and a working call', async () => {
 		const h = createHarness(credentialsFor(sandbox));
 		await listEndpoints(h);
-		const spent = await fetch(
-			`${sandbox.url}/oauth/token?${new URLSearchParams({
-				grant_type: 'refresh_token',
-				refresh_token: String(h.store.data.refreshToken),
-				client_id: DEFAULT_CLIENT.clientId,
-				client_secret: DEFAULT_CLIENT.clientSecret,
-			})}`,
-			{ method: 'POST' },
-		);
-		expect(spent.status).toBe(200);
+		expect((await spendRefreshToken(h)).status).toBe(200);
 		sandbox.advanceClock(7201);
 		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
 		expect(grants(sandbox)).toEqual([
@@ -1200,7 +1229,310 @@ test('retry-after=date, a window that reopens in an hour: a clear error at once,
 	await listEndpoints(h);
 	const started = Date.now();
 	await expect(listEndpoints(h)).rejects.toThrow(
-		/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s this node gives a call in all/,
+		/rate limit is used up for GET \/webhook_endpoints: it asks to wait \d+ s, longer than the 60 s a call may take in all/,
 	);
 	expect(Date.now() - started).toBeLessThan(2000);
+});
+
+// ---- renewal before the call, after a 400 or 403 that says so, and across processes ---------------------------
+
+/** The store as a grant left it, with the saved expiry moved to `expiresAt`. */
+async function withExpiry(h: Harness, expiresAt: unknown) {
+	await listEndpoints(h);
+	h.store.data = { ...h.store.data, expiresAt } as typeof h.store.data;
+}
+
+describe('a token at or near its saved expiry is renewed before the call', () => {
+	test.each([
+		['30 s before its expiry (within the minute)', () => Date.now() + 30_000],
+		['past its expiry', () => Date.now() - 1_000],
+	])('%s: the refresh grant comes first, the call is never refused', async (_name, expiresAt) => {
+		const front = await startFront(sandbox.url);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, expiresAt());
+		const before = String(h.store.data.accessToken);
+		front.seen.length = 0;
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual(['token refresh_token 200', 'GET /webhook_endpoints bearer 200']);
+		expect(h.store.data.accessToken).not.toBe(before);
+		expect(Number(h.store.data.expiresAt)).toBeGreaterThan(Date.now() + 7_000_000);
+		// renewed: the next calls use it without a grant
+		front.seen.length = 0;
+		await listEndpoints(h);
+		expect(wire(front)).toEqual(['GET /webhook_endpoints bearer 200']);
+	});
+
+	test('a minute and more before its expiry: used as it is', async () => {
+		const front = await startFront(sandbox.url);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, Date.now() + 120_000);
+		front.seen.length = 0;
+		await listEndpoints(h);
+		expect(wire(front)).toEqual(['GET /webhook_endpoints bearer 200']);
+	});
+
+	test.each([
+		['0 (the field’s default)', 0],
+		['missing', undefined],
+		['text that is no number', 'next week'],
+	])(
+		'an expiry that cannot be read, %s: one refresh, and a real expiry saved',
+		async (_n, value) => {
+			const front = await startFront(sandbox.url);
+			const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+			await withExpiry(h, value);
+			front.seen.length = 0;
+			await listEndpoints(h);
+			await listEndpoints(h);
+			expect(wire(front)).toEqual([
+				'token refresh_token 200',
+				'GET /webhook_endpoints bearer 200',
+				'GET /webhook_endpoints bearer 200',
+			]);
+			expect(Number(h.store.data.expiresAt)).toBeGreaterThan(Date.now() + 7_000_000);
+		},
+	);
+
+	test('a POST with a token due: renewed first, applied once', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await withExpiry(h, Date.now() + 10_000);
+		await createEndpoint(h, 'http://127.0.0.1:1/due');
+		expect(grants(sandbox)).toEqual(['assertion:200', 'refresh_token:200']);
+		expect(
+			sandbox.requestLog
+				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints')
+				.map((r) => r.status),
+		).toEqual([201]);
+	});
+});
+
+describe.each(['403', '400'] as const)(
+	'expired-token=%s: the service refuses an expired token as a 401 would, and the call renews it once',
+	(status) => {
+		beforeEach(() => {
+			sandbox.setVariants({ 'expired-token': status });
+		});
+
+		test('an expired token: one renewal, the call succeeds; a POST is applied once', async () => {
+			const h = createHarness(credentialsFor(sandbox));
+			await listEndpoints(h);
+			sandbox.advanceClock(7_201);
+			const created = await createEndpoint(h, 'http://127.0.0.1:1/renewed');
+			expect(created.data.attributes.callback_uri).toBe('http://127.0.0.1:1/renewed');
+			expect(grants(sandbox)).toEqual(['assertion:200', 'refresh_token:200']);
+			expect(
+				sandbox.requestLog
+					.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints')
+					.map((r) => r.status),
+			).toEqual([Number(status), 201]);
+			expect(sandbox.endpoints.size).toBe(1);
+		});
+
+		test('refused again after the renewal: a clear error that says so, one renewal only', async () => {
+			// from the second request on, the service refuses every token (its clock past each one's end)
+			let refusing = false;
+			const front = await startFront(sandbox.url, () => {
+				if (refusing) sandbox.advanceClock(7_201);
+				return undefined;
+			});
+			const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+			await listEndpoints(h);
+			refusing = true;
+			front.seen.length = 0;
+			const error = (await listEndpoints(h).catch((e: Error) => e)) as Error & {
+				httpCode?: string;
+			};
+			expect(error.message).toBe(
+				`The service refused the access token for GET /webhook_endpoints even after renewing it (HTTP ${status}). Open the Captioning credential and test it.`,
+			);
+			expect(wire(front)).toEqual([
+				`GET /webhook_endpoints bearer ${status}`,
+				'token refresh_token 200',
+				`GET /webhook_endpoints bearer ${status}`,
+			]);
+		});
+	},
+);
+
+describe('a 400 or 403 that does not say the token is invalid keeps its own words and renews nothing', () => {
+	test.each([
+		[
+			'403 for a missing scope',
+			{
+				status: 403,
+				body: { errors: [{ code: 'insufficient_scope', detail: 'write_media is missing' }] },
+			},
+			/not allowed to read \/webhook_endpoints \(HTTP 403\)\. Check that the application has the write_transcriptions and write_media scopes/,
+		],
+		[
+			'400 for a bad request',
+			{ status: 400, body: { errors: [{ detail: 'page[size] must be a number' }] } },
+			/^The service rejected GET \/webhook_endpoints \(HTTP 400\): page\[size\] must be a number\.$/,
+		],
+	] as const)('%s', async (_name, answer, message) => {
+		const front = await startFront(sandbox.url, (_req, url) =>
+			url.pathname === '/webhook_endpoints' ? answer : undefined,
+		);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await expect(listEndpoints(h)).rejects.toThrow(message);
+		expect(wire(front)).toEqual([
+			'token assertion 200',
+			`GET /webhook_endpoints bearer ${answer.status}`,
+		]);
+	});
+});
+
+describe('another process renewed meanwhile: the call uses what it saved', () => {
+	/** What another worker does: renews with the refresh token the credential holds, and saves what it got. */
+	async function anotherWorkerRenews(h: Harness) {
+		const res = await spendRefreshToken(h);
+		const body = (await res.json()) as { access_token: string; refresh_token: string };
+		h.store.data = {
+			...h.store.data,
+			accessToken: body.access_token,
+			refreshToken: body.refresh_token,
+			expiresAt: Date.now() + 7_200_000,
+		};
+	}
+
+	test('its refresh is refused (the other spent the rotated token): the stored token, no assertion grant', async () => {
+		// the other worker wins the race: it spends the refresh token just before ours arrives
+		let racing = false;
+		const front = await startFront(sandbox.url, async (_req, url) => {
+			if (racing && url.searchParams.get('grant_type') === 'refresh_token') {
+				await anotherWorkerRenews(h);
+			}
+			return undefined;
+		});
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, Date.now() - 1_000);
+		racing = true;
+		front.seen.length = 0;
+		const saved = () => String(h.store.data.accessToken);
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual(['token refresh_token 400', 'GET /webhook_endpoints bearer 200']);
+		expect(front.seen[1].authorization).toBe(`Bearer ${saved()}`);
+		expect(grants(sandbox)).toEqual(['assertion:200', 'refresh_token:200', 'refresh_token:400']);
+	});
+
+	test('a second call of this process that read the refused refresh token waits for the save too: no assertion grant', async () => {
+		// the other worker spends the refresh token just before ours arrives, and its save lands 700 ms later
+		let racing = false;
+		const front = await startFront(sandbox.url, async (_req, url) => {
+			if (racing && url.searchParams.get('grant_type') === 'refresh_token') {
+				racing = false;
+				const stored = { ...h.store.data };
+				await anotherWorkerRenews(h);
+				const saved = { ...h.store.data };
+				h.store.data = stored;
+				setTimeout(() => (h.store.data = saved), 700);
+			}
+			return undefined;
+		});
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, Date.now() - 1_000);
+		racing = true;
+		front.seen.length = 0;
+		const first = listEndpoints(h);
+		await waitFor('the refused refresh', () => front.seen.some((r) => r.status === 400));
+		// the second call reads the store before the save: the token it holds is the refused one
+		const second = listEndpoints(h);
+		await expect(Promise.all([first, second])).resolves.toEqual([{ data: [] }, { data: [] }]);
+		expect(wire(front)).toEqual([
+			'token refresh_token 400',
+			'GET /webhook_endpoints bearer 200',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		expect(grants(sandbox).filter((g) => g.startsWith('assertion'))).toEqual(['assertion:200']);
+	});
+
+	test('its token is refused (the other’s grant revoked it): the stored token, no grant of its own', async () => {
+		sandbox.setVariants({ 'earlier-tokens': 'revoked' });
+		let race = false;
+		const front = await startFront(sandbox.url, async (_req, url) => {
+			if (race && url.pathname === '/webhook_endpoints') {
+				race = false;
+				await anotherWorkerRenews(h);
+			}
+			return undefined;
+		});
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await listEndpoints(h);
+		race = true;
+		front.seen.length = 0;
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual([
+			'GET /webhook_endpoints bearer 401',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		expect(grants(sandbox)).toEqual(['assertion:200', 'refresh_token:200']);
+	});
+
+	test('nothing newer stored after a refused refresh: the assertion grant, after a short look at the store', async () => {
+		const front = await startFront(sandbox.url, (_req, url) =>
+			url.searchParams.get('grant_type') === 'refresh_token'
+				? { status: 400, body: { error: 'invalid_grant' } }
+				: undefined,
+		);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		await withExpiry(h, Date.now() - 1_000);
+		front.seen.length = 0;
+		await expect(listEndpoints(h)).resolves.toEqual({ data: [] });
+		expect(wire(front)).toEqual([
+			'token refresh_token 400',
+			'token assertion 200',
+			'GET /webhook_endpoints bearer 200',
+		]);
+		const [refused, assertion] = front.seen.map((s) => s.at);
+		expect(assertion - refused).toBeGreaterThanOrEqual(1_500);
+		expect(assertion - refused).toBeLessThan(5_000);
+	});
+});
+
+describe('token-rate-limit=every-other: the token endpoint answers 429 Retry-After: 1 to every first request', () => {
+	beforeEach(() => {
+		sandbox.setVariants({ 'token-rate-limit': 'every-other' });
+	});
+
+	test('the credential test passes, after waiting 1 s for its grant', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		expect(await credentialTest(h)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const tokens = tokenCalls(sandbox);
+		expect(tokens.map((r) => r.status)).toEqual([429, 200]);
+		expect(tokens[1].at - tokens[0].at).toBeGreaterThanOrEqual(950);
+	});
+
+	test('a call that renews waits too, within its own budget, and succeeds; a POST is applied once', async () => {
+		const h = createHarness(credentialsFor(sandbox));
+		await createEndpoint(h, 'http://127.0.0.1:1/first');
+		await withExpiry(h, Date.now() - 1);
+		await createEndpoint(h, 'http://127.0.0.1:1/second');
+		expect(grants(sandbox)).toEqual([
+			'assertion:429',
+			'assertion:200',
+			'refresh_token:429',
+			'refresh_token:200',
+		]);
+		expect(sandbox.endpoints.size).toBe(2);
+	});
+
+	test('a Retry-After that does not fit in what is left: the error says the budget is spent, in one sentence', async () => {
+		const front = await startFront(sandbox.url, (_req, url) =>
+			url.pathname === '/oauth/token'
+				? {
+						status: 429,
+						headers: { 'retry-after': '120' },
+						body: { error: 'rate_limited', error_description: 'Retry after 2 minutes.' },
+					}
+				: undefined,
+		);
+		const h = createHarness(credentialsFor(sandbox, { baseUrl: front.url }));
+		const result = await credentialTest(h);
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				"The service's rate limit is used up for the token request (assertion grant): it asks to wait 120 s, longer than the 60 s a call may take in all. The token endpoint limits requests too: try again in a minute.",
+		});
+		expect(wire(front)).toEqual(['token assertion 429']);
+	});
 });

@@ -39,7 +39,7 @@ import {
 	planPause,
 	retryDelayMs,
 	sendPaced,
-} from '../../nodes/Captioning/transport/pacing';
+} from '../../nodes/Captioning/shared/pacing';
 import type { DedupeAccess } from '../../nodes/Captioning/trigger/dedupe/staticData';
 import { receiveNow } from '../../nodes/Captioning/trigger/pipeline';
 import { hashToken } from '../../nodes/Captioning/trigger/token';

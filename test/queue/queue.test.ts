@@ -31,12 +31,14 @@ import { type Sandbox, type SentEvent, startSandbox } from '../../sandbox/server
 import { delay, firstItemOf, is2xx, requireStarted, stopAll } from '../helpers/suite';
 import { type QueueCluster, startQueueCluster } from './cluster';
 import { type Collector, startCollector } from './collector';
+import { measureRenewal, type RenewalResult } from './renewal';
 import { type Services, startServices } from './services';
 import {
 	busiestWorker,
 	countOf,
 	explainMissing,
 	histogram,
+	renewalSettings,
 	retryMargin,
 	runningInLog,
 	runSettings,
@@ -46,6 +48,7 @@ import {
 } from './tally';
 
 const RUN = runSettings(process.env);
+const RENEWAL = renewalSettings(process.env);
 // both event types: each transcription is two events, created at once and transcribed a bit later
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 /**
@@ -75,6 +78,7 @@ const suiteStarted = Date.now();
 const report: Record<string, unknown> = {
 	startedAt: new Date(suiteStarted).toISOString(),
 	run: RUN,
+	renewalMode: RENEWAL.mode,
 	example: `examples/${EXAMPLE}`,
 };
 const phases: Record<string, number> = {};
@@ -328,13 +332,13 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ retryDelaysMs: RETRY_DELAYS_MS });
 	collector = await startCollector();
 	progress(
-		`starting n8n in queue mode: main, then ${RUN.webhooks} webhook process(es) and two workers`,
+		`starting n8n in queue mode: main, then ${RUN.webhooks} webhook process(es) and ${RUN.workers} workers`,
 	);
 	started = Date.now();
 	cluster = await startQueueCluster({
 		packageTarball: tarball,
 		services,
-		workers: 2,
+		workers: RUN.workers,
 		webhooks: RUN.webhooks,
 		balancer: !DIRECT,
 		env: {
@@ -391,7 +395,7 @@ afterAll(async () => {
 	progress('stopped n8n, the sandbox, the collector, Redis and PostgreSQL');
 }, 120_000);
 
-describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook process${RUN.webhooks > 1 ? 'es' : ''}, 2 workers)`, () => {
+describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook process${RUN.webhooks > 1 ? 'es' : ''}, ${RUN.workers} workers)`, () => {
 	it('registers exactly one endpoint, with the webhook process URL, when main activates the example', async () => {
 		trigger.webhookId = randomUUID();
 		const workflow = loadExample(EXAMPLE);
@@ -888,4 +892,44 @@ describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook pr
 			expect(probe.neverPosted).toBe(0);
 		},
 	);
+});
+
+describe(`renewal of the access token across ${RUN.workers} workers (CAPTIONING_QUEUE_RENEWAL=${RENEWAL.mode})`, () => {
+	const results: RenewalResult[] = [];
+	afterAll(() => {
+		report.renewal = results;
+	});
+
+	const runs = RENEWAL.runs.length > 0 ? RENEWAL.runs : renewalSettings({}).runs;
+	describe.each(
+		runs.map((run) => [`${run.expiry} expiry, earlier tokens ${run.earlierTokens}`, run]),
+	)('%s', (_label, run) => {
+		(RENEWAL.mode === 'off' ? it.skip : it)(
+			RENEWAL.mode === 'check'
+				? 'no execution fails, and the expiry costs one refresh grant and no assertion grant'
+				: 'measured: failed executions and the token requests of each expiry',
+			async () => {
+				const result = await measureRenewal(
+					{ main: n8n().main, webhookBaseUrl: n8n().webhookBaseUrl, workers: RUN.workers },
+					run,
+					progress,
+				);
+				results.push(result);
+				const { tally } = result;
+				progress(
+					`renewal (${run.expiry}, earlier tokens ${run.earlierTokens}, ${RUN.workers} workers): ` +
+						`${result.failed} of ${run.executions} executions failed ${JSON.stringify(result.executions)}; ` +
+						`${tally.expiries} expiries, ${tally.oneRefreshOnly} of them one refresh and nothing else; ` +
+						`per expiry ${JSON.stringify(tally.perExpiry)}; refused calls ${JSON.stringify(result.refusedCalls)}`,
+				);
+				if (result.errors.length > 0) progress(`first errors: ${JSON.stringify(result.errors)}`);
+				progress(`token log:\n${result.tokenLog.slice(0, 80).join('\n')}`);
+				if (RENEWAL.mode !== 'check') return;
+				expect(result.failed).toBe(0);
+				expect(tally.expiries).toBe(run.expiries);
+				expect(tally.assertionGrants).toBe(0);
+				expect(tally.refreshesGranted).toBe(run.expiries);
+			},
+		);
+	});
 });

@@ -3,12 +3,16 @@ import {
 	busiestWorker,
 	countOf,
 	explainMissing,
+	grantsOf,
 	histogram,
+	renewalSettings,
+	renewalsOf,
 	retryMargin,
 	runningInLog,
 	runSettings,
 	tallyDeliveries,
 	tallyDownstream,
+	tallyRenewals,
 	timeline,
 } from './tally';
 
@@ -23,6 +27,7 @@ describe('runSettings', () => {
 			killAtShare: 0.4,
 			replays: 50,
 			probeIds: 200,
+			workers: 2,
 		});
 	});
 
@@ -50,8 +55,9 @@ describe('runSettings', () => {
 				CAPTIONING_QUEUE_TRANSCRIPTIONS: '20',
 				CAPTIONING_QUEUE_BURST_MS: '4000',
 				CAPTIONING_QUEUE_WEBHOOKS: '1',
+				CAPTIONING_QUEUE_WORKERS: '4',
 			}),
-		).toMatchObject({ transcriptions: 20, burstMs: 4_000, webhooks: 1 });
+		).toMatchObject({ transcriptions: 20, burstMs: 4_000, webhooks: 1, workers: 4 });
 	});
 
 	it('names the variable and the value it refuses', () => {
@@ -212,5 +218,99 @@ describe('timeline', () => {
 				2,
 			),
 		).toEqual({ '0': { '2xx': 2 }, '2': { 'status 503': 1 }, '4': { timeout: 1 } });
+	});
+});
+
+describe('renewalSettings', () => {
+	it('checks one small run by default: one service-side expiry, earlier tokens revoked', () => {
+		expect(renewalSettings({})).toEqual({
+			mode: 'check',
+			runs: [
+				{
+					expiry: 'clock',
+					earlierTokens: 'revoked',
+					executions: 40,
+					burstMs: 8_000,
+					expiries: 1,
+					tokenTtlSeconds: 7_200,
+				},
+			],
+		});
+	});
+
+	it('measures both kinds of expiry, with and without revocation; the size can be changed', () => {
+		const { mode, runs } = renewalSettings({
+			CAPTIONING_QUEUE_RENEWAL: 'measure',
+			CAPTIONING_QUEUE_RENEWAL_EXECUTIONS: '100',
+		});
+		expect(mode).toBe('measure');
+		expect(runs.map((r) => [r.expiry, r.earlierTokens, r.expiries, r.tokenTtlSeconds])).toEqual([
+			['clock', 'kept', 3, 7_200],
+			['clock', 'revoked', 3, 7_200],
+			['lifetime', 'kept', 0, 70],
+			['lifetime', 'revoked', 0, 70],
+		]);
+		expect(runs.every((r) => r.executions === 100 && r.burstMs === 30_000)).toBe(true);
+	});
+
+	it('is off when asked, and names a value it does not know', () => {
+		expect(renewalSettings({ CAPTIONING_QUEUE_RENEWAL: 'off' })).toEqual({ mode: 'off', runs: [] });
+		expect(() => renewalSettings({ CAPTIONING_QUEUE_RENEWAL: 'yes' })).toThrow(
+			'CAPTIONING_QUEUE_RENEWAL must be "check", "measure" or "off", not "yes"',
+		);
+	});
+});
+
+describe('renewalsOf and tallyRenewals', () => {
+	const token = (at: number, grantType: string, status: number) => ({
+		at,
+		path: '/oauth/token',
+		status,
+		grantType,
+	});
+	const log = [
+		token(1_000, 'assertion', 200),
+		{ at: 5_000, path: '/webhook_endpoints', status: 401 },
+		token(5_010, 'refresh_token', 200),
+		token(5_020, 'refresh_token', 400),
+		token(5_300, 'assertion', 200),
+		token(12_000, 'refresh_token', 200),
+		token(20_000, 'refresh_token', 429),
+		token(21_000, 'refresh_token', 200),
+	];
+
+	it('splits at the clock jumps: each renewal from its jump to the next, nothing before the first', () => {
+		const renewals = renewalsOf(log, [5_000, 10_000, 15_000]);
+		expect(renewals.map((r) => r.map((q) => q.at))).toEqual([
+			[5_010, 5_020, 5_300],
+			[12_000],
+			[20_000, 21_000],
+		]);
+	});
+
+	it('without jumps, requests less than the gap apart are one renewal; API requests are not counted', () => {
+		expect(renewalsOf(log).map((r) => r.length)).toEqual([1, 3, 1, 2]);
+	});
+
+	it('counts grants by kind and outcome; only a lone granted refresh is the goal', () => {
+		const renewals = renewalsOf(log, [5_000, 10_000, 15_000]);
+		expect(grantsOf(renewals[0])).toEqual({
+			'refresh_token 200': 1,
+			'refresh_token 400': 1,
+			'assertion 200': 1,
+		});
+		expect(tallyRenewals(renewals)).toEqual({
+			expiries: 3,
+			perExpiry: [
+				{ 'refresh_token 200': 1, 'refresh_token 400': 1, 'assertion 200': 1 },
+				{ 'refresh_token 200': 1 },
+				{ 'refresh_token 429': 1, 'refresh_token 200': 1 },
+			],
+			oneRefreshOnly: 1,
+			refreshesGranted: 3,
+			refreshesRefused: 1,
+			assertionGrants: 1,
+			rateLimited: 1,
+		});
 	});
 });

@@ -22,10 +22,15 @@ export interface RunSettings {
 	replays: number;
 	/** Ids sent twice at once through the claim (and, when asked, through n8n's Remove Duplicates). */
 	probeIds: number;
+	/** `n8n worker` processes; the renewal measurement wants 4. */
+	workers: number;
 }
 
 // both with two webhook processes behind the balancer, as docs/queue-mode.md advises: one of them dies
-const PROFILES: Record<RunSettings['profile'], Omit<RunSettings, 'kill' | 'profile'>> = {
+const PROFILES: Record<
+	RunSettings['profile'],
+	Omit<RunSettings, 'kill' | 'profile' | 'workers'>
+> = {
 	// 500 transcriptions (1,000 events) in 30 s: the burst the README's figures come from
 	full: {
 		transcriptions: 500,
@@ -91,6 +96,143 @@ export function runSettings(env: Record<string, string | undefined>): RunSetting
 		burstMs: positive('CAPTIONING_QUEUE_BURST_MS', env.CAPTIONING_QUEUE_BURST_MS) ?? base.burstMs,
 		webhooks:
 			wholeNumber('CAPTIONING_QUEUE_WEBHOOKS', env.CAPTIONING_QUEUE_WEBHOOKS) ?? base.webhooks,
+		workers: wholeNumber('CAPTIONING_QUEUE_WORKERS', env.CAPTIONING_QUEUE_WORKERS) ?? 2,
+	};
+}
+
+// ---- renewal across workers (docs/queue-mode.md, "Tokens renewed across workers") -------------------------------
+
+/** One run of the renewal measurement: executions that call the API while the access token expires. */
+export interface RenewalRun {
+	/**
+	 * `clock`: the service's clock jumps past every token's lifetime `expiries` times during the burst, so that
+	 * the service refuses tokens n8n still holds for valid; `lifetime`: tokens live `tokenTtlSeconds`, a little
+	 * more than the minute before expiry in which the package renews, so that they come due during the burst.
+	 */
+	expiry: 'clock' | 'lifetime';
+	/** The sandbox's `earlier-tokens` reading: does a grant revoke the access tokens issued before it? */
+	earlierTokens: 'kept' | 'revoked';
+	/** Executions started evenly over burstMs; each makes two API calls with the credential. */
+	executions: number;
+	burstMs: number;
+	/** Clock jumps during the burst (`clock` only). */
+	expiries: number;
+	tokenTtlSeconds: number;
+}
+
+export interface RenewalSettings {
+	/** `check` (default): one small run with its goals asserted; `measure`: every run, reported; `off`. */
+	mode: 'off' | 'check' | 'measure';
+	runs: RenewalRun[];
+}
+
+/**
+ * CAPTIONING_QUEUE_RENEWAL (check | measure | off) and, for `measure`, CAPTIONING_QUEUE_RENEWAL_EXECUTIONS /
+ * CAPTIONING_QUEUE_RENEWAL_BURST_MS to change the size of each run.
+ */
+export function renewalSettings(env: Record<string, string | undefined>): RenewalSettings {
+	const mode = env.CAPTIONING_QUEUE_RENEWAL || 'check';
+	if (mode !== 'off' && mode !== 'check' && mode !== 'measure') {
+		throw new Error(`CAPTIONING_QUEUE_RENEWAL must be "check", "measure" or "off", not "${mode}"`);
+	}
+	if (mode === 'off') return { mode, runs: [] };
+	if (mode === 'check') {
+		const check = { executions: 40, burstMs: 8_000, expiries: 1, tokenTtlSeconds: 7_200 };
+		return { mode, runs: [{ expiry: 'clock', earlierTokens: 'revoked', ...check }] };
+	}
+	const size = {
+		executions:
+			wholeNumber('CAPTIONING_QUEUE_RENEWAL_EXECUTIONS', env.CAPTIONING_QUEUE_RENEWAL_EXECUTIONS) ??
+			300,
+		burstMs:
+			positive('CAPTIONING_QUEUE_RENEWAL_BURST_MS', env.CAPTIONING_QUEUE_RENEWAL_BURST_MS) ??
+			30_000,
+	};
+	const runs: RenewalRun[] = [];
+	for (const expiry of ['clock', 'lifetime'] as const) {
+		for (const earlierTokens of ['kept', 'revoked'] as const) {
+			runs.push({
+				expiry,
+				earlierTokens,
+				...size,
+				expiries: expiry === 'clock' ? 3 : 0,
+				tokenTtlSeconds: expiry === 'clock' ? 7_200 : 70,
+			});
+		}
+	}
+	return { mode, runs };
+}
+
+/** A request of the sandbox's log, as far as the tally reads it. */
+export interface LoggedRequest {
+	at: number;
+	path: string;
+	status: number;
+	grantType?: string;
+}
+
+/**
+ * The token requests of a run grouped into renewals: with `jumps` (the moments the service's clock jumped), the
+ * requests from each jump to the next; without, requests less than `gapMs` apart belong together.
+ */
+export function renewalsOf(
+	requests: readonly LoggedRequest[],
+	jumps?: readonly number[],
+	gapMs = 3_000,
+): LoggedRequest[][] {
+	const tokens = requests.filter((r) => r.path === '/oauth/token').sort((a, b) => a.at - b.at);
+	if (jumps) {
+		return jumps.map((jump, i) =>
+			tokens.filter((r) => r.at >= jump && (i + 1 >= jumps.length || r.at < jumps[i + 1])),
+		);
+	}
+	const groups: LoggedRequest[][] = [];
+	for (const request of tokens) {
+		const last = groups.at(-1);
+		if (last && request.at - last[last.length - 1].at < gapMs) last.push(request);
+		else groups.push([request]);
+	}
+	return groups;
+}
+
+/** `{ "refresh_token 200": 1, "refresh_token 400": 3 }`: a renewal's token requests by grant and status. */
+export function grantsOf(requests: readonly LoggedRequest[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const r of requests) {
+		const key = `${r.grantType ?? '?'} ${r.status}`;
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
+}
+
+export interface RenewalTally {
+	expiries: number;
+	/** Each renewal's token requests by grant and status. */
+	perExpiry: Array<Record<string, number>>;
+	/** Renewals that were exactly one refresh grant and nothing else: the goal. */
+	oneRefreshOnly: number;
+	refreshesGranted: number;
+	refreshesRefused: number;
+	assertionGrants: number;
+	/** Token requests answered 429 (the token endpoint's own limit). */
+	rateLimited: number;
+}
+
+export function tallyRenewals(renewals: readonly LoggedRequest[][]): RenewalTally {
+	const all = renewals.flat();
+	const count = (grant: string, ok: boolean) =>
+		all.filter((r) => r.grantType === grant && (r.status === 200) === ok && r.status !== 429)
+			.length;
+	return {
+		expiries: renewals.length,
+		perExpiry: renewals.map(grantsOf),
+		oneRefreshOnly: renewals.filter(
+			(r) => r.length === 1 && r[0].grantType === 'refresh_token' && r[0].status === 200,
+		).length,
+		refreshesGranted: count('refresh_token', true),
+		refreshesRefused: count('refresh_token', false),
+		assertionGrants: all.filter((r) => r.grantType === 'assertion' && r.status === 200).length,
+		rateLimited: all.filter((r) => r.status === 429).length,
 	};
 }
 

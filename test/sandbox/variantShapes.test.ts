@@ -57,6 +57,9 @@ describe('the table and its parsing', () => {
 			members: 'contract',
 			'resource-types': 'singular',
 			included: 'subject',
+			'expired-token': '401',
+			'token-rate-limit': 'none',
+			'earlier-tokens': 'kept',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([

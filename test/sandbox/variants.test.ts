@@ -725,6 +725,152 @@ describe('resource-types and included: the JSON:API resources of deliveries', ()
 	});
 });
 
+describe('expired-token: how the API refuses a token it was sent', () => {
+	/** A token the service issued, then one it revoked, one that expired and one it never issued, and none. */
+	async function refusals() {
+		const revokedToken = token;
+		sandbox.tokens.revoke('access');
+		const expiring = (await obtainToken(sandbox)).access_token;
+		sandbox.advanceClock(7_201);
+		const read = (bearer?: string) =>
+			fetch(`${sandbox.url}/webhook_endpoints`, {
+				headers: bearer ? apiHeaders(sandbox, bearer) : { accept: sandbox.mediaType },
+			});
+		return {
+			revoked: await read(revokedToken),
+			expired: await read(expiring),
+			unknown: await read('never-issued-token-value'),
+			missing: await read(),
+		};
+	}
+
+	test('403: a presented token is refused 403 with WWW-Authenticate and a JSON:API invalid_token error', async () => {
+		await play({ 'expired-token': '403' });
+		const { revoked, expired, unknown, missing } = await refusals();
+		for (const [res, detail] of [
+			[revoked, 'The access token was revoked'],
+			[expired, 'The access token expired'],
+			[unknown, 'The access token is invalid'],
+		] as const) {
+			expect(res.status).toBe(403);
+			expect(res.headers.get('www-authenticate')).toBe(
+				`Bearer realm="service", error="invalid_token", error_description="${detail}"`,
+			);
+			expect(res.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
+			expect((await json(res)).errors).toEqual([
+				{ status: '403', code: 'invalid_token', title: 'invalid token', detail },
+			]);
+		}
+		// RFC 6750 3.1: a request without any token is 401, without an error code in the reading
+		expect(missing.status).toBe(401);
+	});
+
+	test('400: a presented token is refused 400 with an OAuth invalid_token body and no WWW-Authenticate', async () => {
+		await play({ 'expired-token': '400' });
+		const { expired, missing } = await refusals();
+		expect(expired.status).toBe(400);
+		expect(expired.headers.get('www-authenticate')).toBeNull();
+		expect(await json(expired)).toEqual({
+			error: 'invalid_token',
+			error_description: 'The access token expired',
+		});
+		expect(missing.status).toBe(401);
+	});
+
+	test('401 (default): every refusal 401 with WWW-Authenticate, as 5.3 shows it', async () => {
+		await play({});
+		const statuses = Object.values(await refusals()).map((res) => res.status);
+		expect(statuses).toEqual([401, 401, 401, 401]);
+	});
+});
+
+describe("token-rate-limit: the token endpoint's own rate limit", () => {
+	const assertionGrant = () => post(tokenUrl(sandbox, assertionParams()));
+
+	test('every-other: the 1st, 3rd, 5th token request of a client is refused 429 with Retry-After: 1', async () => {
+		await play({});
+		await setVariants(sandbox, { 'token-rate-limit': 'every-other' });
+		const statuses: number[] = [];
+		for (let n = 0; n < 5; n++) {
+			const res = await assertionGrant();
+			statuses.push(res.status);
+			if (res.status === 429) {
+				expect(res.headers.get('retry-after')).toBe('1');
+				expect(await json(res)).toEqual({
+					error: 'rate_limited',
+					error_description: 'Too many requests to the token endpoint. Retry after 1 second.',
+				});
+			} else {
+				expect((await json(res)).access_token).toEqual(expect.any(String));
+			}
+		}
+		expect(statuses).toEqual([429, 200, 429, 200, 429]);
+		// counted per client: another client's first request is refused too, and the API is not limited by it
+		const other = await post(
+			tokenUrl(sandbox, assertionParams({ client_id: 'sandbox-second-client-id' })),
+		);
+		expect(other.status).toBe(429);
+		expect((await get('/webhook_endpoints')).status).toBe(200);
+	});
+
+	test('setting the readings again starts the count afresh: the next request is a first one', async () => {
+		await play({});
+		await setVariants(sandbox, { 'token-rate-limit': 'every-other' });
+		expect((await assertionGrant()).status).toBe(429);
+		await setVariants(sandbox, { 'token-rate-limit': 'every-other' });
+		expect((await assertionGrant()).status).toBe(429);
+		expect((await assertionGrant()).status).toBe(200);
+	});
+
+	test('none (default): no token request is refused for the rate limit', async () => {
+		await play({});
+		const statuses = [await assertionGrant(), await assertionGrant()].map((res) => res.status);
+		expect(statuses).toEqual([200, 200]);
+	});
+});
+
+describe('earlier-tokens: what a grant does to the access tokens issued before it', () => {
+	test("revoked: each grant, assertion or refresh, revokes the client's earlier access tokens", async () => {
+		await play({ 'earlier-tokens': 'revoked' });
+		const read = (bearer: string) =>
+			fetch(`${sandbox.url}/webhook_endpoints`, { headers: apiHeaders(sandbox, bearer) });
+		const second = await obtainToken(sandbox);
+		expect((await read(token)).status).toBe(401);
+		expect((await read(second.access_token)).status).toBe(200);
+		const renewed = await json(
+			await post(
+				tokenUrl(sandbox, {
+					grant_type: 'refresh_token',
+					refresh_token: second.refresh_token,
+					client_id: DEFAULT_CLIENT.clientId,
+					client_secret: DEFAULT_CLIENT.clientSecret,
+				}),
+			),
+		);
+		expect((await read(second.access_token)).status).toBe(401);
+		expect((await read(renewed.access_token)).status).toBe(200);
+		// another client's tokens are not touched
+		const other = await json(
+			await post(
+				tokenUrl(sandbox, {
+					...assertionParams(),
+					client_id: 'sandbox-second-client-id',
+					client_secret: 'sandbox-second-client-secret',
+					assertion: 'sandbox-second-assertion-token',
+				}),
+			),
+		);
+		expect(other.access_token).toEqual(expect.any(String));
+		expect((await read(renewed.access_token)).status).toBe(200);
+	});
+
+	test('kept (default): earlier access tokens stay valid until they expire', async () => {
+		await play({});
+		await obtainToken(sandbox);
+		expect((await get('/webhook_endpoints')).status).toBe(200);
+	});
+});
+
 describe('Choosing variants', () => {
 	test('startSandbox({ variants }) plays them, sandbox.variants and GET /_sandbox/variants report them', async () => {
 		await play({ create: 'flat', manage: 'absent-405' });
@@ -772,7 +918,8 @@ describe('Choosing variants', () => {
 	test.each([
 		[
 			{ colour: 'red' },
-			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members, resource-types, included.',
+			// every dimension, in the table's order (each wave adds its own at the end)
+			`Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members, ${Object.keys(VARIANT_DIMENSIONS).slice(11).join(', ')}.`,
 		],
 		[
 			{ create: 'flat', manage: 'absent-500' },

@@ -88,6 +88,7 @@ describe('authenticate', () => {
 		['another assertion', { assertion: 'as-edited' }],
 		['another Base URL', { baseUrl: 'https://moved.example.com' }],
 		['no fingerprint saved yet', { tokenFingerprint: '' }],
+		['an expiry in the past', { expiresAt: Date.now() - 1_000 }],
 	])(
 		'tokens of %s: no bearer at all, so the service answers 401 and n8n renews',
 		async (_n, edit) => {

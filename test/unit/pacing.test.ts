@@ -7,13 +7,14 @@ import {
 	pauseBeforeNextRequest,
 	planPause,
 	planRetry,
+	rateLimitMessage,
 	RetryStop,
 	retryDelayMs,
 	sendPaced,
 	WAIT_BUDGET_MS,
 	waitUnlessCancelled,
 	WaitCancelledError,
-} from '../../nodes/Captioning/transport/pacing';
+} from '../../nodes/Captioning/shared/pacing';
 import { readFailure } from '../../nodes/Captioning/transport';
 import { readAnnouncement, readRetryAfter } from '../../nodes/Captioning/shared/schemas';
 import { settle } from '../../nodes/Captioning/shared/settle';
@@ -81,6 +82,16 @@ describe('retryDelayMs', () => {
 		);
 		expect(retryDelayMs('GET', { status: 503, headers: {} }, 3, NOW)).toBeUndefined();
 		expect(retryDelayMs('POST', { status: 503, headers: {} }, 1, NOW)).toBeUndefined();
+	});
+
+	test('a POST its caller says may be repeated (the token request): 502/503/504 like an idempotent method', () => {
+		const unavailable = { status: 503, headers: { 'retry-after': '1' } };
+		expect(retryDelayMs('POST', unavailable, 1, NOW, true)).toBe(1000);
+		expect(retryDelayMs('POST', { status: 504, headers: {} }, 2, NOW, true)).toBe(2000);
+		expect(retryDelayMs('POST', unavailable, 3, NOW, true)).toBeUndefined();
+		// and a GET its caller says may not be repeated is not
+		expect(retryDelayMs('GET', unavailable, 1, NOW, false)).toBeUndefined();
+		expect(retryDelayMs('POST', { status: 500, headers: {} }, 1, NOW, true)).toBeUndefined();
 	});
 
 	test('other statuses are not retried', () => {
@@ -442,5 +453,54 @@ describe('sendPaced: a cancelled execution', () => {
 		).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(WaitCancelledError);
 		expect(error).toMatchObject({ during: 'wait' });
+	});
+});
+
+describe('rateLimitMessage', () => {
+	const what = 'GET /webhook_endpoints';
+	test('a wait longer than the budget, asked at once', () => {
+		expect(
+			rateLimitMessage(what, {
+				reason: 'budget',
+				attempts: 1,
+				elapsedMs: 400,
+				refusedWaitMs: 3_600_000,
+			}),
+		).toMatch(
+			/rate limit is used up for GET \/webhook_endpoints: it asks to wait 3600 s, longer than the 60 s a call may take in all\. Process fewer items/,
+		);
+	});
+
+	test('a wait that no longer fits after waiting', () => {
+		expect(
+			rateLimitMessage(what, {
+				reason: 'budget',
+				attempts: 4,
+				elapsedMs: 60_000,
+				refusedWaitMs: 20_000,
+			}),
+		).toMatch(/after 60 s it asks for 20 s more, beyond the 60 s a call may take in all/);
+	});
+
+	test('the attempts used up', () => {
+		expect(rateLimitMessage(what, { reason: 'attempts', attempts: 6, elapsedMs: 31_000 })).toMatch(
+			/still exceeded for GET \/webhook_endpoints after 6 attempts in 31 s/,
+		);
+	});
+
+	test('advice of its own for a request that is not about items (the token request)', () => {
+		expect(
+			rateLimitMessage(
+				'the token request',
+				{ reason: 'attempts', attempts: 6, elapsedMs: 31_000 },
+				'Try again in a minute.',
+			),
+		).toBe(
+			"The service's rate limit was still exceeded for the token request after 6 attempts in 31 s. Try again in a minute.",
+		);
+	});
+
+	test('the budget is the README’s 60 s', () => {
+		expect(WAIT_BUDGET_MS).toBe(60_000);
 	});
 });

@@ -1,6 +1,5 @@
 // Redirect decisions and the transport's messages, branch by branch.
-import { rateLimitMessage, redirectMessage } from '../../nodes/Captioning/transport';
-import { WAIT_BUDGET_MS } from '../../nodes/Captioning/transport/pacing';
+import { redirectMessage } from '../../nodes/Captioning/transport';
 import { isRedirect, redirectStep } from '../../nodes/Captioning/transport/redirects';
 
 const BASE = 'https://api.example.com';
@@ -103,42 +102,5 @@ describe('redirectMessage', () => {
 			/redirect \(HTTP 302\) without a usable Location\. Check the Base URL/,
 		);
 		expect(redirectMessage('GET /x', 302, 'too-many')).toMatch(/more than 5 times/);
-	});
-});
-
-describe('rateLimitMessage', () => {
-	const what = 'GET /webhook_endpoints';
-	test('a wait longer than the budget, asked at once', () => {
-		expect(
-			rateLimitMessage(what, {
-				reason: 'budget',
-				attempts: 1,
-				elapsedMs: 400,
-				refusedWaitMs: 3_600_000,
-			}),
-		).toMatch(
-			/rate limit is used up for GET \/webhook_endpoints: it asks to wait 3600 s, longer than the 60 s this node gives a call in all\. Process fewer items/,
-		);
-	});
-
-	test('a wait that no longer fits after waiting', () => {
-		expect(
-			rateLimitMessage(what, {
-				reason: 'budget',
-				attempts: 4,
-				elapsedMs: 60_000,
-				refusedWaitMs: 20_000,
-			}),
-		).toMatch(/after 60 s it asks for 20 s more, beyond the 60 s this node gives a call in all/);
-	});
-
-	test('the attempts used up', () => {
-		expect(rateLimitMessage(what, { reason: 'attempts', attempts: 6, elapsedMs: 31_000 })).toMatch(
-			/still exceeded for GET \/webhook_endpoints after 6 attempts in 31 s/,
-		);
-	});
-
-	test('the budget is the README’s 60 s', () => {
-		expect(WAIT_BUDGET_MS).toBe(60_000);
 	});
 });

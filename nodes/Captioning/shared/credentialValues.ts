@@ -1,5 +1,6 @@
-// The credential's values as every room reads them: the Base URL normalised, and the fingerprint that ties saved
-// tokens to the values they were obtained with (tokens of other values are renewed before any call).
+// The credential's values as every room reads them: the Base URL normalised, the fingerprint that ties saved
+// tokens to the values they were obtained with, and the expiry they were saved with: tokens of other values, and
+// tokens at or near their expiry, are renewed before a call.
 import { createHash } from 'node:crypto';
 
 const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -55,7 +56,50 @@ export function tokensMatchValues(data: Record<string, unknown>): boolean {
 	return saved !== '' && saved === valuesFingerprint(credentialValues(data));
 }
 
-/** Whether an access token is saved that was obtained with other values: it must be renewed before a call. */
-export function tokensOfOtherValues(data: Record<string, unknown>): boolean {
-	return str(data.accessToken) !== '' && !tokensMatchValues(data);
+/** How long before its expiry a saved access token is renewed (n8n's own OAuth2 renews 60 s before). */
+export const RENEW_BEFORE_EXPIRY_MS = 60_000;
+
+/** The saved expiry (epoch milliseconds) when it can be read: a positive number, or a string that spells one. */
+export function readExpiry(value: unknown): number | undefined {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim()
+				? Number(value)
+				: NaN;
+	return Number.isFinite(number) && number > 0 ? number : undefined;
+}
+
+/**
+ * Whether a token saved with `expiresAt` is renewed before a call at `now`: within `marginMs` of its expiry, or
+ * past it. An expiry that cannot be read (the field's default 0, missing, or anything else a credential may hold
+ * from an import) counts as due: one grant saves a real one, where waiting for a refusal could end in a 403 the
+ * package cannot tell from a missing scope.
+ */
+export function expiryDue(
+	expiresAt: unknown,
+	now: number,
+	marginMs = RENEW_BEFORE_EXPIRY_MS,
+): boolean {
+	const expiry = readExpiry(expiresAt);
+	return expiry === undefined || now >= expiry - marginMs;
+}
+
+/**
+ * Whether the saved access token is renewed before a call: it was obtained with other values, or it is due
+ * (expiryDue, within `marginMs`). No saved token: nothing to renew (n8n obtains one before the call on its own).
+ */
+export function renewBeforeCall(
+	data: Record<string, unknown>,
+	now: number,
+	marginMs = RENEW_BEFORE_EXPIRY_MS,
+): boolean {
+	if (str(data.accessToken) === '') return false;
+	return !tokensMatchValues(data) || expiryDue(data.expiresAt, now, marginMs);
+}
+
+/** Whether the saved access token has expired for sure: a readable expiry in the past. */
+export function tokenExpired(data: Record<string, unknown>, now: number): boolean {
+	const expiry = readExpiry(data.expiresAt);
+	return expiry !== undefined && now >= expiry;
 }

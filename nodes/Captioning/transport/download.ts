@@ -6,6 +6,7 @@ import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions
 import { networkCode, networkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
 import { headerValue } from '../shared/schemas';
+import { withServiceWords } from '../shared/words';
 
 export interface DownloadedFile {
 	format: string;
@@ -125,8 +126,9 @@ export function describeDownloadFailure(
 			: `The signed URL of ${where} was refused (HTTP 403): it was altered or has expired. Use the URL exactly as the event delivered it, soon after the event, or turn on "Download Caption Files" in the Captioning Trigger.`;
 	}
 	if (status === 404) return `There is no file at ${where} (HTTP 404).`;
-	if (status === undefined) return `Could not download ${where}: ${detail ?? 'network error'}.`;
-	return `Downloading ${where} failed with HTTP ${status}${detail ? `: ${detail}` : ''}.`;
+	if (status === undefined)
+		return withServiceWords(`Could not download ${where}`, detail ?? 'network error');
+	return withServiceWords(`Downloading ${where} failed with HTTP ${status}`, detail);
 }
 
 function errorDetail(body: unknown): string | undefined {

@@ -1,6 +1,6 @@
 // The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
-// httpRequestWithAuthentication (the credential's token handling, one retry after a 401), with pacing and retries
-// that always end (pacing.ts) and redirects that never take the token to another origin (redirects.ts).
+// httpRequestWithAuthentication, with renewals decided before and after a refusal (renewal.ts), pacing and retries
+// that always end (shared/pacing.ts) and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
@@ -15,21 +15,33 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl, tokensOfOtherValues } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../shared/credentialValues';
 import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
 import { headerValue, readErrorWords } from '../shared/schemas';
 import { settle } from '../shared/settle';
+import { withServiceWords } from '../shared/words';
 import {
 	type CancelSignal,
 	type HttpFailure,
 	pacerFor,
+	rateLimitMessage,
 	RetryStop,
 	sendPaced,
 	WAIT_BUDGET_MS,
 	WaitCancelledError,
-} from './pacing';
+	waitUnlessCancelled,
+} from '../shared/pacing';
+import { type CallTerms, handedBack } from '../shared/renewal';
 import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
+import {
+	handOver,
+	nextRenewalStep,
+	type RenewalState,
+	saysTokenRefused,
+	STORED_READS_MS,
+	storedIsNewer,
+} from './renewal';
 
 export type CaptioningContext =
 	| IExecuteFunctions
@@ -58,14 +70,24 @@ export async function captioningApiCall(
 	this: CaptioningContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
-	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	const began = Date.now();
+	const stored = await this.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
+	const baseUrl = normaliseBaseUrl(stored.baseUrl);
 	const signal = cancelSignalOf(this);
-	const call: Call = { request, baseUrl, signal, credentials: credentialsFor(this, credentials) };
+	const terms: Call['terms'] = { deadline: began + WAIT_BUDGET_MS, handBackRefusedRefresh: true };
+	const call: Call = {
+		request,
+		baseUrl,
+		signal,
+		terms,
+		held: stored,
+		data: handOver(stored, terms, began),
+		spent: { tokenRefused: false, refreshRefused: false },
+	};
 	const outcome = await settle(
-		sendPaced(async () => await sendFollowingRedirects(this, call), {
+		sendPaced(async () => await sendRenewing(this, call), {
 			method: request.method,
-			pacer: pacerFor(`${baseUrl}|${String(credentials.clientId ?? '').trim()}`),
+			pacer: pacerFor(`${baseUrl}|${String(stored.clientId ?? '').trim()}`),
 			readFailure,
 			signal,
 		}),
@@ -99,28 +121,97 @@ interface Call {
 	request: ApiRequest;
 	baseUrl: string;
 	signal: CancelSignal | undefined;
-	/** The credential to authenticate with, when it is not n8n's own read of it (see credentialsFor). */
-	credentials: IAdditionalCredentialOptions | undefined;
+	terms: Omit<CallTerms, 'held'>;
+	/** The tokens the call holds as the store gave them: a store that holds others was renewed meanwhile. */
+	held: Record<string, unknown>;
+	/** The credential data handed to n8n (renewal.ts handOver); n8n writes a renewal's tokens into it. */
+	data: Record<string, unknown>;
+	spent: RenewalState;
 }
 
 /**
- * Saved tokens of other values are renewed before the call: n8n runs preAuthentication when the access token is
- * empty, so the call hands n8n the credential with it emptied (docs/design.md, "Tokens of other values").
+ * One attempt, and the renewals it may take (docs/design.md, "A token's way"): after the service refused the
+ * token (a 401, or a 400/403 that says so), the credential as stored, or a renewal; after it refused the refresh
+ * token, what the process that spent it saved, or the assertion grant.
  */
-function credentialsFor(
+async function sendRenewing(ctx: CaptioningContext, call: Call): Promise<ApiResponse> {
+	for (;;) {
+		const outcome = await settle(sendFollowingRedirects(ctx, call));
+		if (outcome.ok) return outcome.value;
+		const failure = readFailure(outcome.error);
+		const reason =
+			handedBack(call.data) ?? (failure && saysTokenRefused(failure) ? 'token-refused' : undefined);
+		const step = nextRenewalStep(reason, call.spent);
+		if (step === 'give-up' && reason === 'token-refused') {
+			throw new TokenRefusedAgain(failure?.status ?? 401);
+		}
+		if (step === 'give-up') throw outcome.error;
+		if (step === 'read-stored') {
+			call.spent.tokenRefused = true;
+			const stored = await readStored(ctx, call);
+			// a token another process saved meanwhile is used as it is; the one the call sent is renewed
+			const renew = !storedIsNewer(stored, tokensOf(call.data));
+			call.held = stored;
+			call.data = handOver(stored, call.terms, Date.now(), { renew });
+		} else {
+			call.spent.refreshRefused = true;
+			call.terms = { ...call.terms, handBackRefusedRefresh: false };
+			const { stored, newer } = await awaitStored(ctx, call);
+			call.held = stored;
+			// nothing newer: the credential as stored goes on to the assertion grant (this process dropped the
+			// refused refresh token)
+			call.data = handOver(stored, call.terms, Date.now(), { renew: !newer });
+		}
+	}
+}
+
+const tokensOf = (data: Record<string, unknown>) => ({
+	accessToken: data.accessToken,
+	refreshToken: data.refreshToken,
+});
+
+/** The credential as stored now: n8n reads it from its database for every call (no cache in 2.41.1 or 1.123). */
+async function readStored(ctx: CaptioningContext, call: Call): Promise<Record<string, unknown>> {
+	return await ctx.getCredentials(CREDENTIAL_TYPE, call.request.itemIndex);
+}
+
+/**
+ * After the service refused the refresh token: the process that spent it (rotation makes it single-use) saves
+ * what it got a moment later. The store is read a few times over STORED_READS_MS; when nothing newer comes, the
+ * credential as stored goes on to the assertion grant (this process never sends the refused token again).
+ */
+async function awaitStored(
 	ctx: CaptioningContext,
-	data: ICredentialDataDecryptedObject,
-): Call['credentials'] {
-	if (!tokensOfOtherValues(data)) return undefined;
+	call: Call,
+): Promise<{ stored: Record<string, unknown>; newer: boolean }> {
+	let stored = call.held;
+	for (const ms of STORED_READS_MS) {
+		if (ms > 0) await waitUnlessCancelled(ms, call.signal);
+		stored = await readStored(ctx, call);
+		if (storedIsNewer(stored, tokensOf(call.held))) return { stored, newer: true };
+	}
+	return { stored, newer: false };
+}
+
+/** n8n authenticates with the call's own read of the credential, with the call's terms in it (handOver). */
+function credentialsFor(ctx: CaptioningContext, call: Call): IAdditionalCredentialOptions {
 	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
 		credentialsDecrypted: {
 			id: ref?.id ?? '',
 			name: ref?.name ?? '',
 			type: CREDENTIAL_TYPE,
-			data: { ...data, accessToken: '' },
+			data: call.data as ICredentialDataDecryptedObject,
 		},
 	};
+}
+
+/** The service refused the token again after the call's one renewal (a 401 n8n handed back, or a 400/403 saying so). */
+class TokenRefusedAgain extends Error {
+	constructor(readonly status: number) {
+		super('access token refused after renewing it');
+		this.name = 'TokenRefusedAgain';
+	}
 }
 
 /** A redirect the transport does not follow; the message says where the service pointed and what to do. */
@@ -161,7 +252,7 @@ async function sendFollowingRedirects(ctx: CaptioningContext, call: Call): Promi
 				ctx,
 				CREDENTIAL_TYPE,
 				options,
-				call.credentials,
+				credentialsFor(ctx, call),
 			),
 		);
 		if (outcome.ok) return outcome.value as ApiResponse;
@@ -184,12 +275,20 @@ export function readFailure(error: unknown): HttpFailure | undefined {
 	const cause = (error as { cause?: unknown })?.cause ?? error;
 	const response = (cause as { response?: { status?: number; headers?: unknown; data?: unknown } })
 		?.response;
-	if (!response || typeof response.status !== 'number') return undefined;
-	return {
-		status: response.status,
-		headers: (response.headers ?? {}) as HttpFailure['headers'],
-		data: response.data,
-	};
+	if (response && typeof response.status === 'number') {
+		return {
+			status: response.status,
+			headers: (response.headers ?? {}) as HttpFailure['headers'],
+			data: response.data,
+		};
+	}
+	// n8n 1.123's NodeApiError drops the error it wraps (a `cause` field of its base class resets it): it keeps
+	// the status and a JSON body, not the headers
+	const kept = error as { httpCode?: unknown; context?: { data?: unknown } } | undefined;
+	const status = Number(kept?.httpCode);
+	return Number.isInteger(status) && status >= 300 && status < 600
+		? { status, headers: {}, data: kept?.context?.data }
+		: undefined;
 }
 
 /** The HTTP status behind an error from captioningApiCall or from n8n's request helpers. */
@@ -207,23 +306,6 @@ const ACTION: Record<string, string> = {
 	PATCH: 'update',
 	PUT: 'update',
 };
-
-/** What a user reads when the service refused a rate-limited call for good, by why the transport stopped. */
-export function rateLimitMessage(
-	what: string,
-	stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>,
-): string {
-	const advice = 'Process fewer items per execution, or add a Wait node between batches.';
-	const budget = `${WAIT_BUDGET_MS / 1000} s`;
-	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
-	const spent = Math.round(stop.elapsedMs / 1000);
-	if (stop.reason === 'budget') {
-		return stop.attempts <= 1
-			? `The service's rate limit is used up for ${what}: it asks to wait ${asked} s, longer than the ${budget} this node gives a call in all. ${advice}`
-			: `The service's rate limit is used up for ${what}: after ${spent} s it asks for ${asked} s more, beyond the ${budget} this node gives a call in all. ${advice}`;
-	}
-	return `The service's rate limit was still exceeded for ${what} after ${stop.attempts} attempts in ${spent} s. ${advice}`;
-}
 
 /** Where the service pointed a redirect the transport did not follow, and what to do about it. */
 export function redirectMessage(
@@ -251,6 +333,19 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			{
 				message: redirectMessage(what, error.failure.status, error.step),
 				httpCode: String(error.failure.status),
+				itemIndex: request.itemIndex,
+			},
+		);
+	}
+	const refusedAgain = (status: number) =>
+		`The service refused the access token for ${what} even after renewing it${status === 401 ? '' : ` (HTTP ${status})`}. Open the Captioning credential and test it.`;
+	if (error instanceof TokenRefusedAgain) {
+		return new NodeApiError(
+			node,
+			{ message: 'access token refused' },
+			{
+				message: refusedAgain(error.status),
+				httpCode: String(error.status),
 				itemIndex: request.itemIndex,
 			},
 		);
@@ -288,7 +383,7 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 	let message: string;
 	switch (true) {
 		case status === 401:
-			message = `The service refused the access token for ${what} even after renewing it. Open the Captioning credential and test it.`;
+			message = refusedAgain(status);
 			break;
 		case status === 403:
 			message = `The credential is not allowed to ${ACTION[request.method] ?? 'call'} ${request.path} (HTTP 403). Check that the application has the write_transcriptions and write_media scopes.`;
@@ -306,7 +401,7 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			message = `The captioning service failed with HTTP ${status} on ${what}. Try again later.`;
 			break;
 		default:
-			message = `The service rejected ${what} (HTTP ${status})${detail ? `: ${detail}` : ''}`;
+			message = withServiceWords(`The service rejected ${what} (HTTP ${status})`, detail);
 	}
 	return new NodeApiError(
 		node,

@@ -54,6 +54,11 @@ describe('describeTokenFailure names the cause and the fix, and no secret', () =
 			/HTTP 418 \(teapot\): short and stout\.$/,
 		],
 		[
+			'other refusal, its words ending a sentence: one full stop, never two',
+			{ kind: 'refused', status: 409, error: 'busy', description: 'Retry after 1 second.' },
+			/HTTP 409 \(busy\): Retry after 1 second\.$/,
+		],
+		[
 			'a 401 without a code',
 			{ kind: 'refused', status: 401 },
 			/refused the assertion grant with HTTP 401\. Check the Client ID, Client Secret and Assertion Token/,

@@ -155,14 +155,16 @@ describe('shouldFallBackToAssertion: a refresh that yields no token', () => {
 		['a 200 that is not JSON', { kind: 'not-json', status: 200, contentType: 'text/html' }],
 		['a 200 without access_token', { kind: 'invalid-response', detail: 'x' }],
 		['a server failure (500)', { kind: 'server', status: 500 }],
-		['a server failure (503)', { kind: 'server', status: 503 }],
+		['a server failure (503), retried twice', { kind: 'server', status: 503, attempts: 3 }],
 	] as const)('%s: falls back to the assertion', (_name, failure) => {
 		expect(shouldFallBackToAssertion(failure)).toBe(true);
 	});
 
 	test.each([
-		['429 (a rate limit, not a refusal)', { kind: 'refused', status: 429 }],
-		['a 429 that is not JSON', { kind: 'not-json', status: 429, contentType: 'text/plain' }],
+		[
+			'the rate limit, waited on until the budget was spent (the assertion would meet it too)',
+			{ kind: 'rate-limited', stop: { reason: 'budget', attempts: 4, elapsedMs: 60_000 } },
+		],
 		['an unreachable service', { kind: 'unreachable', code: 'ECONNREFUSED' }],
 	] as const)('%s: no fallback', (_name, failure) => {
 		expect(shouldFallBackToAssertion(failure)).toBe(false);

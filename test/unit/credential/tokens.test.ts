@@ -12,6 +12,13 @@ import {
 	credentialValues,
 	valuesFingerprint,
 } from '../../../nodes/Captioning/shared/credentialValues';
+import {
+	callTermsOf,
+	handedBack,
+	RenewalHandBack,
+	tokenMark,
+	withCallTerms,
+} from '../../../nodes/Captioning/shared/renewal';
 import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';
@@ -39,7 +46,7 @@ const token = (n: number) => ({
 	refresh_token: `refresh-${n}`,
 });
 
-type Answer = { status: number; body: unknown } | 'unreachable';
+type Answer = { status: number; body: unknown; headers?: Record<string, string> } | 'unreachable';
 
 /** A token endpoint that answers from a script and records each grant's parameters. */
 function tokenEndpoint(...answers: Answer[]) {
@@ -51,11 +58,25 @@ function tokenEndpoint(...answers: Answer[]) {
 		if (answer === 'unreachable') throw Object.assign(new Error('x'), { code: 'ECONNREFUSED' });
 		return {
 			statusCode: answer.status,
-			headers: { 'content-type': 'application/json' },
+			headers: { 'content-type': 'application/json', ...answer.headers },
 			body: answer.body,
 		};
 	};
 	return { http, calls, grants: () => calls.map((c) => c.grant_type) };
+}
+
+/** A clock that only sleeps move: the waits a grant takes, without taking them. */
+function fakeTime(start = 1_000_000) {
+	let t = start;
+	const waits: number[] = [];
+	return {
+		now: () => t,
+		sleep: async (ms: number) => {
+			waits.push(ms);
+			t += ms;
+		},
+		waits,
+	};
 }
 
 /**
@@ -135,7 +156,6 @@ describe('a refresh that yields no token falls back to one assertion grant, and 
 		['401 without an error code', { status: 401, body: {} }],
 		['403 with an HTML page', { status: 403, body: '<html>Forbidden</html>' }],
 		['500', { status: 500, body: {} }],
-		['503', { status: 503, body: 'Service Unavailable' }],
 		['200 with an OAuth error', { status: 200, body: { error: 'invalid_grant' } }],
 		['200 without access_token', { status: 200, body: { token_type: 'Bearer', expires_in: 7200 } }],
 		['200 with access_token null', { status: 200, body: { access_token: null } }],
@@ -172,8 +192,8 @@ describe('a refresh that yields no token falls back to one assertion grant, and 
 
 	test('when the assertion fails too, the dropped refresh token is not sent again by the next call', async () => {
 		const data = saved(values());
-		const first = tokenEndpoint({ status: 502, body: {} }, { status: 503, body: {} });
-		await expect(obtainTokens(first.http, data)).rejects.toThrow(/HTTP 503/);
+		const first = tokenEndpoint({ status: 500, body: {} }, { status: 500, body: {} });
+		await expect(obtainTokens(first.http, data)).rejects.toThrow(/HTTP 500/);
 		expect(first.grants()).toEqual(['refresh_token', 'assertion']);
 		// nothing was saved: the next call reads the same refresh token, and goes to the assertion at once
 		const next = tokenEndpoint({ status: 200, body: token(6) });
@@ -207,16 +227,185 @@ describe('RFC 6749 section 6: a refresh answered without a refresh token keeps t
 });
 
 describe('no fallback where another grant could not help', () => {
-	test.each([
-		['an unreachable service', 'unreachable' as const, /Could not reach .* \(connection refused\)/],
-		['a rate limit', { status: 429, body: { error: 'slow_down' } }, /HTTP 429/],
-	])('%s: one grant, a clear error', async (_name, answer, message) => {
-		const endpoint = tokenEndpoint(answer);
+	test('an unreachable service: one grant, a clear error', async () => {
+		const endpoint = tokenEndpoint('unreachable');
 		const error = await obtainTokens(endpoint.http, saved(values())).catch((e: Error) => e);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(message);
+		expect((error as Error).message).toMatch(/Could not reach .* \(connection refused\)/);
 		expect((error as Error).message).not.toContain(SECRET);
 		expect(endpoint.grants()).toEqual(['refresh_token']);
+	});
+});
+
+describe("the token endpoint's 429 and 503 are waited for within the budget of one call", () => {
+	const limited = (retryAfter?: string): Answer => ({
+		status: 429,
+		body: {
+			error: 'rate_limited',
+			error_description: 'Too many requests to the token endpoint. Retry after 1 second.',
+		},
+		headers: retryAfter === undefined ? undefined : { 'retry-after': retryAfter },
+	});
+
+	test('a 429 with Retry-After: 1: the same grant again after 1 s, and its token', async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(limited('1'), { status: 200, body: token(10) });
+		const result = await obtainTokens(endpoint.http, values(), time.now, time.sleep);
+		expect(result.accessToken).toBe('access-10');
+		expect(endpoint.grants()).toEqual(['assertion', 'assertion']);
+		expect(time.waits).toEqual([1_000]);
+	});
+
+	test('a 429 without Retry-After: backs off 1, 2, 4 s as API calls do', async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(limited(), limited(), limited(), {
+			status: 200,
+			body: token(11),
+		});
+		await expect(
+			obtainTokens(endpoint.http, saved(values()), time.now, time.sleep),
+		).resolves.toMatchObject({ accessToken: 'access-11' });
+		expect(endpoint.grants()).toEqual([
+			'refresh_token',
+			'refresh_token',
+			'refresh_token',
+			'refresh_token',
+		]);
+		expect(time.waits).toEqual([1_000, 2_000, 4_000]);
+	});
+
+	test('a 429 that lasts: the budget is spent, the error says so in one sentence, and no assertion grant follows', async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(...Array.from({ length: 4 }, () => limited('20')));
+		const error = (await obtainTokens(endpoint.http, saved(values()), time.now, time.sleep).catch(
+			(e: Error) => e,
+		)) as Error;
+		expect(error.message).toBe(
+			"The service's rate limit is used up for the token request (refresh_token grant): after 60 s it asks for 20 s more, beyond the 60 s a call may take in all. The token endpoint limits requests too: try again in a minute.",
+		);
+		expect(time.waits).toEqual([20_000, 20_000, 20_000]);
+		expect(endpoint.grants()).toEqual(Array(4).fill('refresh_token'));
+	});
+
+	test('a Retry-After beyond the budget: no wait at all, the error at once', async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(limited('3600'));
+		await expect(obtainTokens(endpoint.http, values(), time.now, time.sleep)).rejects.toThrow(
+			/token request \(assertion grant\): it asks to wait 3600 s, longer than the 60 s a call may take in all/,
+		);
+		expect(time.waits).toEqual([]);
+	});
+
+	test('a 503: sent again twice (1 s, then 2 s), then the refresh falls back to the assertion', async () => {
+		const time = fakeTime();
+		const unavailable = { status: 503, body: 'Service Unavailable' };
+		const endpoint = tokenEndpoint(unavailable, unavailable, unavailable, {
+			status: 200,
+			body: token(12),
+		});
+		const result = await obtainTokens(endpoint.http, saved(values()), time.now, time.sleep);
+		expect(result.accessToken).toBe('access-12');
+		expect(endpoint.grants()).toEqual([
+			'refresh_token',
+			'refresh_token',
+			'refresh_token',
+			'assertion',
+		]);
+		expect(time.waits).toEqual([1_000, 2_000]);
+	});
+
+	test('a 503 that lasts for both grants: the error says how often it failed', async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(...Array.from({ length: 3 }, () => ({ status: 503, body: {} })));
+		await expect(obtainTokens(endpoint.http, values(), time.now, time.sleep)).rejects.toThrow(
+			/token endpoint failed with HTTP 503, 3 times in a row\. This is a problem on the service's side/,
+		);
+	});
+
+	test("a call's terms: the waits come out of what is left of the call's budget", async () => {
+		const time = fakeTime();
+		const endpoint = tokenEndpoint(limited('10'));
+		const data = withCallTerms(values(), {
+			deadline: time.now() + 5_000,
+			handBackRefusedRefresh: true,
+			held: tokenMark(''),
+		});
+		await expect(obtainTokens(endpoint.http, data, time.now, time.sleep)).rejects.toThrow(
+			/it asks to wait 10 s, longer than the 60 s a call may take in all/,
+		);
+		expect(time.waits).toEqual([]);
+	});
+});
+
+describe('a call of the transport renews for itself: what it decides better is handed back', () => {
+	const terms = (held: string) => ({
+		deadline: Date.now() + 60_000,
+		handBackRefusedRefresh: true,
+		held: tokenMark(held),
+	});
+
+	test('the terms are kept beside the data, never in it (n8n 1.123 saves the object it renewed whole)', () => {
+		const data = withCallTerms({ ...values() }, terms('x'));
+		expect(callTermsOf(data)).toEqual(terms('x'));
+		expect(Object.keys(data).sort()).toEqual(Object.keys(values()).sort());
+		// a copy is another object: not a call's
+		expect(callTermsOf({ ...data })).toBeUndefined();
+	});
+
+	test('asked with a token (n8n after the service refused it): handed back, no grant', async () => {
+		const endpoint = tokenEndpoint();
+		const data = withCallTerms(saved(values()), terms('old-access'));
+		const error = await obtainTokens(endpoint.http, data).catch((e: unknown) => e);
+		// noted for the call that handed the data over: n8n 1.123's errors drop the error they wrap
+		expect(handedBack(data)).toBe('token-refused');
+		expect(error).toBeInstanceOf(RenewalHandBack);
+		expect(endpoint.calls).toEqual([]);
+	});
+
+	test('a refused refresh: handed back instead of the assertion grant; the refresh token is dropped all the same', async () => {
+		const data = { ...saved(values()), accessToken: '' };
+		const first = withCallTerms({ ...data }, terms('old-access'));
+		const endpoint = tokenEndpoint({ status: 400, body: { error: 'invalid_grant' } });
+		await expect(obtainTokens(endpoint.http, first)).rejects.toThrow(RenewalHandBack);
+		expect(handedBack(first)).toBe('refresh-refused');
+		expect(endpoint.grants()).toEqual(['refresh_token']);
+		// another call of this process that read the same refresh token is handed back too, without a request
+		const second = withCallTerms({ ...data }, terms('old-access'));
+		const other = tokenEndpoint();
+		await expect(obtainTokens(other.http, second)).rejects.toThrow(RenewalHandBack);
+		expect(handedBack(second)).toBe('refresh-refused');
+		expect(other.calls).toEqual([]);
+		// the call found nothing newer stored and asks once more, without a hand-back: the assertion
+		const next = tokenEndpoint({ status: 200, body: token(13) });
+		const looked = withCallTerms(
+			{ ...data },
+			{ ...terms('old-access'), handBackRefusedRefresh: false },
+		);
+		await expect(obtainTokens(next.http, looked)).resolves.toMatchObject({
+			accessToken: 'access-13',
+		});
+		expect(handedBack(looked)).toBeUndefined();
+		expect(next.grants()).toEqual(['assertion']);
+	});
+
+	test('a refresh that failed (500) rather than was refused: no sign of another process, the assertion at once', async () => {
+		const data = withCallTerms({ ...saved(values()), accessToken: '' }, terms('old-access'));
+		const endpoint = tokenEndpoint({ status: 500, body: {} }, { status: 200, body: token(15) });
+		await expect(obtainTokens(endpoint.http, data)).resolves.toMatchObject({
+			accessToken: 'access-15',
+		});
+		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
+	});
+
+	test('without terms (the credential test, the HTTP Request node): the assertion grant at once, as ever', async () => {
+		const endpoint = tokenEndpoint(
+			{ status: 400, body: { error: 'invalid_grant' } },
+			{ status: 200, body: token(14) },
+		);
+		await expect(
+			obtainTokens(endpoint.http, { ...saved(values()), accessToken: '' }),
+		).resolves.toMatchObject({ accessToken: 'access-14' });
+		expect(endpoint.grants()).toEqual(['refresh_token', 'assertion']);
 	});
 });
 
@@ -244,20 +433,23 @@ describe('a grant is shared only with callers in the state it started from', () 
 
 describe('canShareGrant: a grant another caller started', () => {
 	const now = 1_000_000;
-	test('none to share', () => expect(canShareGrant(undefined, undefined, now)).toBe(false));
+	const none = tokenMark('');
+	test('none to share', () => expect(canShareGrant(undefined, none, now)).toBe(false));
 	test('still running, the caller in the same state: shared', () => {
-		expect(canShareGrant({ startedWith: 'old' }, 'old', now)).toBe(true);
-		expect(canShareGrant({ startedWith: '' }, undefined, now)).toBe(true);
+		expect(canShareGrant({ startedWith: tokenMark('old') }, tokenMark('old'), now)).toBe(true);
+		expect(canShareGrant({ startedWith: none }, tokenMark(undefined), now)).toBe(true);
 	});
 	test('settled within the window, the caller read the credential before it was saved: shared', () =>
-		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, undefined, now)).toBe(true));
+		expect(canShareGrant({ settledAt: now - 1, startedWith: none }, none, now)).toBe(true));
 	test('settled too long ago: not shared', () =>
-		expect(
-			canShareGrant({ settledAt: now - SHARED_GRANT_MS, startedWith: '' }, undefined, now),
-		).toBe(false));
+		expect(canShareGrant({ settledAt: now - SHARED_GRANT_MS, startedWith: none }, none, now)).toBe(
+			false,
+		));
 	test('the caller holds another token, the one issued (refused since) or a newer one: not shared', () => {
-		expect(canShareGrant({ settledAt: now - 1, startedWith: '' }, 'a1', now)).toBe(false);
-		expect(canShareGrant({ startedWith: 'old' }, 'newer', now)).toBe(false);
+		expect(canShareGrant({ settledAt: now - 1, startedWith: none }, tokenMark('a1'), now)).toBe(
+			false,
+		);
+		expect(canShareGrant({ startedWith: tokenMark('old') }, tokenMark('newer'), now)).toBe(false);
 	});
 });
 

@@ -52,4 +52,18 @@ describe('bearerToken', () => {
 		).toBeUndefined();
 		expect(bearerToken({ ...input, accessToken: 'at' })).toBeUndefined();
 	});
+
+	test('bearerToken: not a token its saved expiry says has expired; one whose expiry cannot be read is sent', () => {
+		const now = Date.parse('2026-06-01T12:00:00Z');
+		const saved = {
+			...input,
+			accessToken: 'at',
+			tokenFingerprint: valuesFingerprint(credentialValues(input)),
+		};
+		expect(bearerToken({ ...saved, expiresAt: now - 1 }, now)).toBeUndefined();
+		expect(bearerToken({ ...saved, expiresAt: now + 1 }, now)).toBe('at');
+		// within the minute before it: the token is still good for callers that do not renew ahead (HTTP Request)
+		expect(bearerToken({ ...saved, expiresAt: now + 30_000 }, now)).toBe('at');
+		expect(bearerToken({ ...saved, expiresAt: 0 }, now)).toBe('at');
+	});
 });

@@ -4,8 +4,8 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep as n8nSleep } from 'n8n-workflow';
 
-import { type Headers, headerValue, readAnnouncement, readRetryAfter } from '../shared/schemas';
-import { settle } from '../shared/settle';
+import { type Headers, headerValue, readAnnouncement, readRetryAfter } from './schemas';
+import { settle } from './settle';
 
 /** What one call may take in all (requests, pauses and retry delays) before it gives up with an error. */
 export const WAIT_BUDGET_MS = 60_000;
@@ -15,7 +15,7 @@ export const MAX_ATTEMPTS = 6;
 export const MIN_RETRY_DELAY_MS = 1_000;
 const MAX_BACKOFF_MS = 16_000;
 
-interface WaitLimits {
+export interface WaitLimits {
 	budgetMs: number;
 	maxAttempts: number;
 }
@@ -31,20 +31,22 @@ const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'DELETE', 'PUT'];
 
 /**
  * How long to wait before trying a failed call again, or undefined to give up now. A 429 was not processed,
- * so any method may be re-sent; a 502/503/504 only for idempotent methods (a POST may have been applied).
+ * so any method may be re-sent; a 502/503/504 only for a request that may be repeated: an idempotent method (a
+ * POST may have been applied), or one its caller says is safe to repeat (the token request).
  */
 export function retryDelayMs(
 	method: IHttpRequestMethods,
 	failure: { status: number; headers: Headers },
 	attempt: number,
 	now = Date.now(),
+	repeatable = IDEMPOTENT.includes(method),
 ): number | undefined {
 	const asked = readRetryAfter(headerValue(failure.headers, 'retry-after'), now);
 	// `Retry-After: 0` or a past date would retry at once, again and again: wait as if there were none
 	const wait = (otherwise: number) =>
 		asked !== undefined && asked > 0 ? Math.max(asked, MIN_RETRY_DELAY_MS) : otherwise;
 	if (failure.status === 429) return wait(backoffMs(attempt));
-	if ([502, 503, 504].includes(failure.status) && IDEMPOTENT.includes(method) && attempt <= 2) {
+	if ([502, 503, 504].includes(failure.status) && repeatable && attempt <= 2) {
 		return wait(1000 * attempt);
 	}
 	return undefined;
@@ -189,6 +191,8 @@ export async function waitUnlessCancelled(
 
 interface PacedOptions {
 	method: IHttpRequestMethods;
+	/** Safe to send again after a 502/503/504 although the method is not idempotent (the token request). */
+	repeatable?: boolean;
 	pacer: Pacer;
 	/** The HTTP answer behind a thrown error, when there was one. */
 	readFailure: (error: unknown) => HttpFailure | undefined;
@@ -227,7 +231,9 @@ export async function sendPaced<T extends { headers?: Headers }>(
 		if (signal?.aborted) throw new WaitCancelledError(elapsed(), 'request');
 		const failure = readFailure(outcome.error);
 		if (failure) pacer.afterResponse(failure.headers, now());
-		const delay = failure ? retryDelayMs(method, failure, attempt, now()) : undefined;
+		const delay = failure
+			? retryDelayMs(method, failure, attempt, now(), options.repeatable)
+			: undefined;
 		const plan = planRetry(delay, attempt, elapsed(), limits);
 		if (plan.kind === 'give-up') {
 			const refused = plan.reason === 'not-retryable' ? undefined : plan.delayMs;
@@ -235,4 +241,21 @@ export async function sendPaced<T extends { headers?: Headers }>(
 		}
 		await wait(plan.delayMs);
 	}
+}
+
+/** What the user reads when a rate-limited request was refused for good, by why the waiting stopped. */
+export function rateLimitMessage(
+	what: string,
+	stop: Pick<RetryStop, 'reason' | 'attempts' | 'elapsedMs' | 'refusedWaitMs'>,
+	advice = 'Process fewer items per execution, or add a Wait node between batches.',
+): string {
+	const budget = `${WAIT_BUDGET_MS / 1000} s`;
+	const asked = Math.ceil((stop.refusedWaitMs ?? 0) / 1000);
+	const spent = Math.round(stop.elapsedMs / 1000);
+	if (stop.reason === 'budget') {
+		return stop.attempts <= 1
+			? `The service's rate limit is used up for ${what}: it asks to wait ${asked} s, longer than the ${budget} a call may take in all. ${advice}`
+			: `The service's rate limit is used up for ${what}: after ${spent} s it asks for ${asked} s more, beyond the ${budget} a call may take in all. ${advice}`;
+	}
+	return `The service's rate limit was still exceeded for ${what} after ${stop.attempts} attempts in ${spent} s. ${advice}`;
 }
