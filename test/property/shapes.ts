@@ -504,7 +504,7 @@ const errorShape: Shape = {
 		'body.errors.*.code',
 	],
 	expected:
-		'The service rejected POST /webhook_endpoints (HTTP 422): callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted]) — callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted])',
+		'The service rejected POST /webhook_endpoints (HTTP 422): callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted]). — callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted])',
 	words: /rejected POST \/webhook_endpoints \(HTTP 422\)/,
 	secrets: [CALLBACK_TOKEN],
 	async run(answer, seen) {
