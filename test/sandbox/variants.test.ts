@@ -411,6 +411,58 @@ describe('token-answer: the members of the token answer', () => {
 	});
 });
 
+describe('callback-query: a callback_uri with a query string', () => {
+	test('keep (default): stored, echoed and delivered to as sent', async () => {
+		await play({});
+		const created = await json(await create('/hook?token=abc&x=1'));
+		expect(created.data.attributes.callback_uri).toBe(`${receiver.url}/hook?token=abc&x=1`);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.path)).toEqual([
+			'/hook?token=abc&x=1',
+			'/hook?token=abc&x=1',
+		]);
+	});
+
+	test('strip: the answer, the record and the list show the URI without its query; deliveries go there', async () => {
+		await play({ 'callback-query': 'strip' });
+		const created = await json(await create('/hook?token=abc'));
+		expect(created.data.attributes.callback_uri).toBe(`${receiver.url}/hook`);
+		const id: string = created.data.id;
+		expect((await json(await get(`/webhook_endpoints/${id}`))).data.attributes.callback_uri).toBe(
+			`${receiver.url}/hook`,
+		);
+		const list = await json(await get('/webhook_endpoints'));
+		expect(
+			list.data.map((e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri),
+		).toEqual([`${receiver.url}/hook`]);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
+		// a URI without a query is stored as it came
+		expect((await json(await create('/plain'))).data.attributes.callback_uri).toBe(
+			`${receiver.url}/plain`,
+		);
+	});
+
+	test('refuse: 422 naming the field, nothing stored; a URI without a query is created', async () => {
+		await play({ 'callback-query': 'refuse' });
+		const refused = await create('/hook?token=abc');
+		expect(refused.status).toBe(422);
+		expect((await json(refused)).errors).toEqual([
+			expect.objectContaining({
+				status: '422',
+				code: 'invalid_callback_uri',
+				detail: 'callback_uri must not contain a query string',
+				source: { pointer: '/data/attributes/callback_uri' },
+			}),
+		]);
+		expect(sandbox.endpoints.size).toBe(0);
+		expect((await create('/plain')).status).toBe(201);
+		expect(sandbox.endpoints.size).toBe(1);
+	});
+});
+
 describe('members: the webhook-endpoint resource', () => {
 	test('loose: integer ids in sequence, extra and null members, Created_At; reads and deletes by that id', async () => {
 		await play({ members: 'loose' });
@@ -675,7 +727,7 @@ describe('Choosing variants', () => {
 	test.each([
 		[
 			{ colour: 'red' },
-			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members.',
+			'Unknown variant dimension "colour". Dimensions: create, manage, resource, list, token-refusal, retry-after, delivery, event-id, numbers, token-answer, members, callback-query.',
 		],
 		[
 			{ create: 'flat', manage: 'absent-500' },
