@@ -16,12 +16,16 @@ import {
 	type Clock,
 	create,
 	dedupeKey,
+	givenToken,
 	migrateRegistration,
+	OPEN_MANUAL_WARNING,
 	readRawBody,
 	receiveDelivery,
 	remove,
+	SECRET_REQUIRED_FROM_VERSION,
 	seenStore,
 	TOKEN_PARAMETER,
+	TOKEN_ROUTE,
 	type TriggerOptions,
 } from './trigger';
 
@@ -35,9 +39,10 @@ export class CaptioningTrigger implements INodeType {
 		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
 		group: ['trigger'],
 		// 2: n8n 2.x evaluates an expression for every request to a version-1 trigger (webhook-helpers'
-		// parseRequestBody reads options.binaryData); the node behaves the same in both versions
-		version: [1, 2],
-		defaultVersion: 2,
+		// parseRequestBody reads options.binaryData). 3: manual registration has to have a Secret Token (1 and 2
+		// keep 0.1.0's optional one, with a warning). Otherwise the versions behave the same.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when the captioning service creates or finishes a transcription',
@@ -57,6 +62,17 @@ export class CaptioningTrigger implements INodeType {
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			// the token route: the token as the last path segment, for services that refuse or drop a callback
+			// URI's query (docs/design.md, "Where the token travels"); $webhookId keeps its path one per node,
+			// as n8n's Form Trigger does
+			{
+				name: TOKEN_ROUTE,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				isFullPath: true,
+				path: `={{$webhookId}}/:${TOKEN_PARAMETER}`,
+				ndvHideUrl: true,
+			},
 		],
 		properties: [
 			{
@@ -81,7 +97,7 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Activate the workflow, then paste its Production URL (under Webhook URLs above) into the service’s developers dashboard with the same events. The Test URL works only while "Listen for test event" is running.',
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
@@ -98,14 +114,41 @@ export class CaptioningTrigger implements INodeType {
 				description: 'Which events start the workflow; others are acknowledged and ignored',
 			},
 			{
+				// a trigger saved by 0.1.0 (typeVersion 1 or 2) with no Secret Token still runs: it says so here and
+				// in n8n's log at every publication
+				displayName: OPEN_MANUAL_WARNING,
+				name: 'openManualWarning',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: { registration: ['manual'], manualToken: [''], '@version': [1, 2] },
+				},
+			},
+			{
 				displayName: 'Secret Token',
 				name: 'manualToken',
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				displayOptions: { show: { registration: ['manual'] } },
+				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
 				description:
-					'Optional. When set, only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard.',
+					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded.',
+			},
+			{
+				displayName: 'Secret Token',
+				name: 'manualToken',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				required: true,
+				displayOptions: {
+					show: {
+						registration: ['manual'],
+						'@version': [{ _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } }],
+					},
+				},
+				description:
+					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. n8n cannot generate it for you: use a long random value, e.g. from a password manager or openssl rand -hex 24.',
 			},
 			{
 				displayName: 'Options',
@@ -169,9 +212,10 @@ export class CaptioningTrigger implements INodeType {
 			{
 				registration: this.getNodeParameter('registration', 'api'),
 				manualToken: this.getNodeParameter('manualToken', ''),
+				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
-				givenToken: (this.getQueryData() as IDataObject)[TOKEN_PARAMETER],
+				givenToken: givenToken(this.getWebhookName(), this.getQueryData(), this.getParamsData()),
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
 				selectedEvents: this.getNodeParameter('events', []) as string[],

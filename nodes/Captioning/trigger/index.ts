@@ -16,7 +16,15 @@ export {
 	receiveNow,
 	type TriggerOptions,
 } from './pipeline';
-export { checkToken, hashToken, TOKEN_PARAMETER } from './token';
+export {
+	checkToken,
+	givenToken,
+	hashToken,
+	OPEN_MANUAL_WARNING,
+	SECRET_REQUIRED_FROM_VERSION,
+	TOKEN_PARAMETER,
+	TOKEN_ROUTE,
+} from './token';
 
 // exactly once: the in-process claims, and the list of started events kept in the static data
 export { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
