@@ -1,6 +1,9 @@
 import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -17,12 +20,14 @@ import {
 	create,
 	dedupeKey,
 	givenToken,
+	manualSecret,
 	migrateRegistration,
 	OPEN_MANUAL_WARNING,
 	readRawBody,
 	receiveDelivery,
 	remove,
 	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
 	seenStore,
 	TOKEN_PARAMETER,
 	TOKEN_ROUTE,
@@ -30,6 +35,8 @@ import {
 } from './trigger';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+/** displayOptions' condition for typeVersion 3 and later (manual registration's Secret Token in a credential). */
+const FROM_VERSION_3 = { _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } };
 const clock: Clock = { nowMs: () => Date.now(), sleep };
 
 export class CaptioningTrigger implements INodeType {
@@ -58,6 +65,14 @@ export class CaptioningTrigger implements INodeType {
 				name: 'captioningApi',
 				required: true,
 				displayOptions: { show: { registration: ['api'] } },
+			},
+			// a manual trigger's Secret Token, from version 3 (1 and 2 keep 0.1.0's parameter)
+			{
+				// SECRET_CREDENTIAL, spelled out: n8n's lint reads the name from here
+				name: 'captioningWebhookSecretApi',
+				required: true,
+				testedBy: 'secretToken',
+				displayOptions: { show: { registration: ['manual'] }, hide: { '@version': [1, 2] } },
 			},
 		],
 		webhooks: [
@@ -97,11 +112,19 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { registration: ['manual'] } },
+				displayOptions: { show: { registration: ['manual'], '@version': [FROM_VERSION_3] } },
+			},
+			{
+				displayName:
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+				name: 'manualNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
 			},
 			{
 				displayName: 'Events',
@@ -132,23 +155,7 @@ export class CaptioningTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
 				description:
-					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded.',
-			},
-			{
-				displayName: 'Secret Token',
-				name: 'manualToken',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				required: true,
-				displayOptions: {
-					show: {
-						registration: ['manual'],
-						'@version': [{ _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } }],
-					},
-				},
-				description:
-					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. n8n cannot generate it for you: use a long random value, e.g. from a password manager or openssl rand -hex 24.',
+					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded. A new Captioning Trigger keeps it in a credential instead.',
 			},
 			{
 				displayName: 'Options',
@@ -188,6 +195,22 @@ export class CaptioningTrigger implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: {
+			// nothing to ask the service: the Secret Token is checked for what makes it usable in a URL
+			async secretToken(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = credential.data?.secretToken;
+				const problem = secretTokenProblem(typeof secret === 'string' ? secret : '');
+				return problem
+					? { status: 'Error', message: problem }
+					: { status: 'OK', message: 'The Secret Token can be used in the URL.' };
+			},
+		},
+	};
+
 	webhookMethods = {
 		default: {
 			checkExists(this: IHookFunctions) {
@@ -211,7 +234,7 @@ export class CaptioningTrigger implements INodeType {
 		const decision = await receiveDelivery(
 			{
 				registration: this.getNodeParameter('registration', 'api'),
-				manualToken: this.getNodeParameter('manualToken', ''),
+				manualToken: await manualSecret(this),
 				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,

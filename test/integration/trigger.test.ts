@@ -951,9 +951,22 @@ describe('the token route, Listen for test event, and services that keep the que
 });
 
 describe('manual registration and its Secret Token', () => {
-	async function manual(typeVersion: number, manualToken: string) {
-		await setUp({ registration: 'manual', manualToken });
+	const SECRET = 'manual-secret-value-0123456789';
+
+	/** A manual trigger of this typeVersion: its Secret Token a parameter before 3, a credential from 3. */
+	async function manual(typeVersion: number, secret: string | undefined) {
+		await setUp({
+			registration: 'manual',
+			...(typeVersion < 3 ? { manualToken: secret ?? '' } : {}),
+		});
 		node.typeVersion = typeVersion;
+		if (typeVersion < 3) return;
+		// the harness's store answers every credential type: this one holds the Secret Token
+		node.credentials =
+			secret === undefined
+				? {}
+				: { captioningWebhookSecretApi: { id: 'cred-secret', name: 'Webhook Secret' } };
+		h.store.data = { secretToken: secret ?? '' };
 	}
 
 	let eventId = '';
@@ -974,10 +987,10 @@ describe('manual registration and its Secret Token', () => {
 			}),
 		});
 
-	test('typeVersion 3 without a Secret Token cannot be published, and refuses every delivery', async () => {
-		await manual(3, '');
+	test('typeVersion 3 without a Webhook Secret credential cannot be published, and refuses every delivery', async () => {
+		await manual(3, undefined);
 		await expect(activate()).rejects.toThrow(
-			'This trigger has no Secret Token. Set a Secret Token in the trigger',
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential',
 		);
 		const res = await post(productionUrl());
 		expect(res.status).toBe(401);
@@ -986,20 +999,39 @@ describe('manual registration and its Secret Token', () => {
 		expect(sandbox.requestLog).toEqual([]);
 	});
 
-	test('with a Secret Token: 401 without it or with another, a start with it, in the query or the path', async () => {
-		await manual(3, 'manual-secret-value');
+	test('typeVersion 3 with an empty or unusable Secret Token cannot be published: it says why', async () => {
+		await manual(3, '');
+		await expect(activate()).rejects.toThrow('This trigger has no Secret Token.');
+		await server.close();
+		await sandbox.stop();
+		await manual(3, 'too-short');
+		await expect(activate()).rejects.toThrow(
+			'The Secret Token has 9 characters: use at least 24, so that it cannot be guessed. Give the trigger’s Captioning Webhook Secret credential another Secret Token',
+		);
+	});
+
+	test('with its Webhook Secret: 401 without it or with another, a start with it, in the query or the path', async () => {
+		await manual(3, SECRET);
 		await activate();
 		expect((await post(productionUrl())).status).toBe(401);
 		expect((await post(`${productionUrl()}?token=guess`)).status).toBe(401);
 		expect(server.executions).toEqual([]);
-		expect((await post(`${productionUrl()}?token=manual-secret-value`)).status).toBe(200);
+		expect((await post(`${productionUrl()}?token=${SECRET}`)).status).toBe(200);
 		const onPath = await post(
-			`${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}/manual-secret-value`,
+			`${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}/${SECRET}`,
 		);
 		expect(await json(onPath)).toEqual({ received: true, duplicate: true });
 		expect(server.executions).toHaveLength(1);
-		expect(JSON.stringify(server.executions)).not.toContain('manual-secret-value');
+		expect(JSON.stringify(server.executions)).not.toContain(SECRET);
 		expect(sandbox.requestLog).toEqual([]);
+	});
+
+	test('typeVersion 1 or 2 with its Secret Token parameter (as 0.1.0 saved it) checks it', async () => {
+		await manual(2, SECRET);
+		await activate();
+		expect((await post(productionUrl())).status).toBe(401);
+		expect((await post(`${productionUrl()}?token=${SECRET}`)).status).toBe(200);
+		expect(server.executions).toHaveLength(1);
 	});
 
 	test('typeVersion 1 or 2 without a Secret Token (as 0.1.0 saved it) runs, and warns at every publication', async () => {

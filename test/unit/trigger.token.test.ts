@@ -5,14 +5,17 @@ import {
 	checkToken,
 	givenToken,
 	hashToken,
+	MIN_SECRET_LENGTH,
 	MISSING_SECRET,
 	OPEN_MANUAL_WARNING,
 	openDownloadMessage,
 	removeSecret,
 	sameHash,
 	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
 	TOKEN_ROUTE,
 	tokenPolicy,
+	unusableSecret,
 	withoutSecret,
 } from '../../nodes/Captioning/trigger/token';
 import { sampleEvent, TOKEN } from '../helpers/deliveryEvent';
@@ -53,7 +56,7 @@ describe('checkDelivery', () => {
 			rejection: { status: 401, message: MISSING_SECRET },
 		});
 		expect(MISSING_SECRET).toBe(
-			'This trigger has no Secret Token. Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.',
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard, then publish the workflow again.',
 		);
 	});
 
@@ -67,6 +70,38 @@ describe('checkDelivery', () => {
 			ok: false,
 			rejection: { status: 401 },
 		});
+	});
+});
+
+describe('secretTokenProblem', () => {
+	test('usable: at least 24 characters that stay as they are in a URL', () => {
+		expect(MIN_SECRET_LENGTH).toBe(24);
+		expect(secretTokenProblem('a'.repeat(24))).toBeUndefined();
+		expect(secretTokenProblem('Ab9-_.~Ab9-_.~Ab9-_.~Ab9')).toBeUndefined();
+		expect(secretTokenProblem('0123456789abcdef'.repeat(3))).toBeUndefined();
+	});
+
+	test('empty, too short, or with characters a URL changes: why, never the value', () => {
+		expect(secretTokenProblem('')).toBe('The Secret Token is empty.');
+		expect(secretTokenProblem('short-but-fine-chars')).toBe(
+			'The Secret Token has 20 characters: use at least 24, so that it cannot be guessed.',
+		);
+		for (const secret of [
+			'a+b'.repeat(10),
+			'a b'.repeat(10),
+			'a&b'.repeat(10),
+			'ä'.repeat(30),
+			'a/b#c'.repeat(6),
+		]) {
+			const problem = secretTokenProblem(secret);
+			expect(problem).toBe(
+				'The Secret Token has characters that change in a URL: use letters, digits, -, _, . and ~ only.',
+			);
+			expect(problem).not.toContain(secret);
+		}
+		expect(unusableSecret('The Secret Token is empty.')).toBe(
+			'The Secret Token is empty. Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.',
+		);
 	});
 });
 

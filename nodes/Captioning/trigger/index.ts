@@ -4,6 +4,7 @@
 // webhookMethods: the registration's lifecycle
 export { checkExists, create, remove } from './lifecycle';
 export { migrateRegistration } from './registration';
+export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
 export { readRawBody, readDeliveryBody } from './body';
@@ -22,6 +23,7 @@ export {
 	hashToken,
 	OPEN_MANUAL_WARNING,
 	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
 	TOKEN_PARAMETER,
 	TOKEN_ROUTE,
 } from './token';

@@ -47,12 +47,15 @@ import {
 	UNVERIFIED_CALLBACK,
 	unsupportedReason,
 } from './registration';
+import { manualSecret } from './manualSecret';
 import {
 	hashToken,
 	MISSING_SECRET,
 	OPEN_MANUAL_WARNING,
 	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
 	TOKEN_ROUTE,
+	unusableSecret,
 } from './token';
 
 /**
@@ -79,12 +82,19 @@ const isManual = (ctx: IHookFunctions) => ctx.getNodeParameter('registration', '
  * A manual trigger registers nothing; n8n calls checkExists at every publication (and Execute step). Without a
  * Secret Token, one of typeVersion 3 or later is refused, and an earlier one says in n8n's log that it is open.
  */
-function checkManual(ctx: IHookFunctions): true {
-	if (ctx.getNodeParameter('manualToken', '') !== '') return true;
+async function checkManual(ctx: IHookFunctions): Promise<true> {
+	const secret = await manualSecret(ctx);
 	if (ctx.getNode().typeVersion >= SECRET_REQUIRED_FROM_VERSION) {
-		throw new NodeOperationError(ctx.getNode(), MISSING_SECRET);
+		const problem = secretTokenProblem(secret);
+		if (problem) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				secret === '' ? MISSING_SECRET : unusableSecret(problem),
+			);
+		}
+	} else if (secret === '') {
+		warn(ctx, OPEN_MANUAL_WARNING);
 	}
-	warn(ctx, OPEN_MANUAL_WARNING);
 	return true;
 }
 
@@ -213,7 +223,7 @@ async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
 // ----
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return checkManual(this);
+	if (isManual(this)) return await checkManual(this);
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = migrateRegistration(staticData);
 	const want = wanted(this);
@@ -260,7 +270,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 }
 
 export async function create(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return checkManual(this);
+	if (isManual(this)) return await checkManual(this);
 	const staticData = this.getWorkflowStaticData('node');
 	const want = wanted(this);
 	if (want.events.length === 0) {

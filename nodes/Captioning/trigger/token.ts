@@ -60,15 +60,40 @@ export function tokenPolicy(
 	return typeVersion >= SECRET_REQUIRED_FROM_VERSION ? { kind: 'no-secret' } : { kind: 'open' };
 }
 
-/** How to give a manual trigger its secret, in every text that asks for one. */
+/** How to give a manual trigger of typeVersion 1 or 2 its secret (its Secret Token parameter). */
 const SET_A_SECRET =
 	'Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard';
+
+/** How to give a manual trigger of typeVersion 3 or later its secret (a credential; manualSecret.ts). */
+const SELECT_A_SECRET =
+	'Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard';
 
 /** Why a manual trigger without a Secret Token (0.1.0's default) is open, for n8n's log at every publication. */
 export const OPEN_MANUAL_WARNING = `This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped. ${SET_A_SECRET}.`;
 
 /** The error of a manual trigger that has to have a Secret Token and has none (publication and deliveries). */
-export const MISSING_SECRET = `This trigger has no Secret Token. ${SET_A_SECRET}, then publish the workflow again.`;
+export const MISSING_SECRET = `This trigger has no Secret Token. ${SELECT_A_SECRET}, then publish the workflow again.`;
+
+/** Fewer characters than this can be guessed: 24 random base64url characters are 144 bits. */
+export const MIN_SECRET_LENGTH = 24;
+
+/** What is wrong with a Secret Token (never quoting it), or undefined when it can be used. */
+export function secretTokenProblem(secret: string): string | undefined {
+	if (secret === '') return 'The Secret Token is empty.';
+	// anything else changes on its way through a URL typed or pasted by hand
+	if (!/^[A-Za-z0-9._~-]+$/.test(secret)) {
+		return 'The Secret Token has characters that change in a URL: use letters, digits, -, _, . and ~ only.';
+	}
+	if (secret.length < MIN_SECRET_LENGTH) {
+		return `The Secret Token has ${secret.length} characters: use at least ${MIN_SECRET_LENGTH}, so that it cannot be guessed.`;
+	}
+	return undefined;
+}
+
+/** The publication error of a manual trigger whose Secret Token cannot be used. */
+export function unusableSecret(problem: string): string {
+	return `${problem} Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.`;
+}
 
 /** Why a file was not fetched for an open manual trigger: a forged event could name any address. */
 export function openDownloadMessage(format: string): string {
