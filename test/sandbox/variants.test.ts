@@ -56,6 +56,11 @@ const del = (path: string) =>
 const post = (url: string, init: RequestInit = {}) => fetch(url, { method: 'POST', ...init });
 const create = (path = '/hook', events = EVENTS) =>
 	createEndpoint(sandbox, token, `${receiver.url}${path}`, events);
+/** The callback URIs GET /webhook_endpoints lists (JSON:API). */
+const listedUris = async (): Promise<string[]> =>
+	(await json(await get('/webhook_endpoints'))).data.map(
+		(e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri,
+	);
 const control = (path: string, body?: unknown) =>
 	fetch(`${sandbox.url}/_sandbox/${path}`, {
 		method: body === undefined ? 'GET' : 'POST',
@@ -109,10 +114,7 @@ describe('create: the answer of POST /webhook_endpoints', () => {
 			expect(res.headers.get('location')).toBeNull();
 			expect(res.headers.get('content-type')).toBeNull();
 			expect(await res.text()).toBe('');
-			const list = await json(await get('/webhook_endpoints'));
-			expect(
-				list.data.map((e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri),
-			).toEqual([`${receiver.url}/hook`]);
+			expect(await listedUris()).toEqual([`${receiver.url}/hook`]);
 			// it delivers: the registration is real even though its answer said nothing
 			await sandbox.transcribe();
 			await sandbox.idle();
@@ -432,10 +434,7 @@ describe('callback-query: a callback_uri with a query string', () => {
 		expect((await json(await get(`/webhook_endpoints/${id}`))).data.attributes.callback_uri).toBe(
 			`${receiver.url}/hook`,
 		);
-		const list = await json(await get('/webhook_endpoints'));
-		expect(
-			list.data.map((e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri),
-		).toEqual([`${receiver.url}/hook`]);
+		expect(await listedUris()).toEqual([`${receiver.url}/hook`]);
 		await sandbox.transcribe();
 		await sandbox.idle();
 		expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
