@@ -171,13 +171,13 @@ describe('matching endpoints in either shape', () => {
 });
 
 describe('what the log says', () => {
-	test('a kept endpoint: what stays, that the next activation reuses it, the dashboard; never the token', () => {
+	test('a kept endpoint: what stays, that the next publication reuses it, the dashboard; never the token', () => {
 		const text = keptEndpointWarning(
 			{ webhookUrl: `${URL_}?token=${TOKEN}` },
 			unsupportedReason('DELETE', 405),
 		);
 		expect(text).toBe(
-			`The captioning service does not let n8n delete webhook endpoints (HTTP 405), so the webhook endpoint that delivers to ${URL_} stays registered; the next activation of this trigger reuses it instead of registering another. If this workflow will not be activated again, delete the endpoint for ${URL_} in the service's developers dashboard.`,
+			`The captioning service does not let n8n delete webhook endpoints (HTTP 405), so the webhook endpoint that delivers to ${URL_} stays registered; the next publication of this workflow reuses it instead of registering another. If this workflow will not be published again, delete the endpoint for ${URL_} in the service's developers dashboard.`,
 		);
 		expect(text).not.toContain(TOKEN);
 	});

@@ -310,8 +310,8 @@ export function keptEndpointWarning(
 ): string {
 	return (
 		`The captioning service ${reason}, so the webhook endpoint that delivers to ` +
-		`${withoutQuery(registration.webhookUrl)} stays registered; the next activation of this trigger ` +
-		`reuses it instead of registering another. If this workflow will not be activated again, delete ` +
+		`${withoutQuery(registration.webhookUrl)} stays registered; the next publication of this workflow ` +
+		`reuses it instead of registering another. If this workflow will not be published again, delete ` +
 		`the endpoint for ${withoutQuery(registration.webhookUrl)} in the service's developers dashboard.`
 	);
 }
