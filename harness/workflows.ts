@@ -27,7 +27,7 @@ export function triggerWorkflow(options: {
 		name: TRIGGER_NODE,
 		type: TRIGGER_TYPE,
 		// the version a user gets when adding the node; CAPTIONING_TRIGGER_VERSION=1 runs the suites at version 1
-		typeVersion: Number(process.env.CAPTIONING_TRIGGER_VERSION ?? 2),
+		typeVersion: Number(process.env.CAPTIONING_TRIGGER_VERSION ?? 3),
 		position: [0, 0],
 		webhookId: options.webhookId,
 		parameters: options.parameters,

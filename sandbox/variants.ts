@@ -56,6 +56,11 @@ export const VARIANT_DIMENSIONS = {
 	'token-rate-limit': ['none', 'every-other'],
 	/** Whether each grant revokes the client's earlier access tokens (A3): `kept`, or `revoked`. */
 	'earlier-tokens': ['kept', 'revoked'],
+	/**
+	 * What POST /webhook_endpoints does with a callback_uri that has a query string (A8, issue 32): `keep` it,
+	 * `strip` it (store, echo and deliver to the URI without its query) or `refuse` it (422).
+	 */
+	'callback-query': ['keep', 'strip', 'refuse'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -366,6 +371,21 @@ export function withMembers(variant: Variants['members'], answer: Answer): Answe
 		return { ...answer, body: { jsonapi: { version: '1.1' }, ...body, data, meta: null } };
 	}
 	return { ...answer, body: looseResource(body) };
+}
+
+/** The message of a `refuse`d callback_uri, as a service that forbids query strings would word it. */
+export const QUERY_REFUSED = 'callback_uri must not contain a query string';
+
+/** The callback URI the service stores for one that was sent, or why it refuses it (`callback-query`). */
+export function storedCallbackUri(
+	variant: Variants['callback-query'],
+	sent: string,
+): { stored: string } | { refused: string } {
+	const url = new URL(sent);
+	if (variant === 'keep' || url.search === '') return { stored: sent };
+	if (variant === 'refuse') return { refused: QUERY_REFUSED };
+	url.search = '';
+	return { stored: url.toString() };
 }
 
 // ---- tokens and limits (A2, A3, A18) ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import {
 	listAnswer,
 	parsePage,
 	readAnswer,
+	storedCallbackUri,
 	type Variants,
 	withMembers,
 } from './variants';
@@ -148,10 +149,19 @@ export async function serveEndpoints(
 	if (id === undefined) {
 		if (method === 'POST') {
 			const form = parseEndpointForm(req.headers['content-type'], await readBody(req));
+			const callback = storedCallbackUri(store.variants['callback-query'], form.callbackUri);
+			if ('refused' in callback) {
+				throw new HttpError(
+					422,
+					'invalid_callback_uri',
+					callback.refused,
+					'/data/attributes/callback_uri',
+				);
+			}
 			const endpoint: WebhookEndpoint = {
 				id: store.newEndpointId(),
 				clientId,
-				callbackUri: form.callbackUri,
+				callbackUri: callback.stored,
 				enabledEvents: form.events,
 				createdAt: new Date(store.now()).toISOString(),
 			};

@@ -1,6 +1,9 @@
 import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -16,16 +19,24 @@ import {
 	type Clock,
 	create,
 	dedupeKey,
+	givenToken,
+	manualSecret,
 	migrateRegistration,
+	OPEN_MANUAL_WARNING,
 	readRawBody,
 	receiveDelivery,
 	remove,
+	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
 	seenStore,
 	TOKEN_PARAMETER,
+	TOKEN_ROUTE,
 	type TriggerOptions,
 } from './trigger';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+/** displayOptions' condition for typeVersion 3 and later (manual registration's Secret Token in a credential). */
+const FROM_VERSION_3 = { _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } };
 const clock: Clock = { nowMs: () => Date.now(), sleep };
 
 export class CaptioningTrigger implements INodeType {
@@ -35,9 +46,10 @@ export class CaptioningTrigger implements INodeType {
 		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
 		group: ['trigger'],
 		// 2: n8n 2.x evaluates an expression for every request to a version-1 trigger (webhook-helpers'
-		// parseRequestBody reads options.binaryData); the node behaves the same in both versions
-		version: [1, 2],
-		defaultVersion: 2,
+		// parseRequestBody reads options.binaryData). 3: manual registration has to have a Secret Token (1 and 2
+		// keep 0.1.0's optional one, with a warning). Otherwise the versions behave the same.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when the captioning service creates or finishes a transcription',
@@ -54,9 +66,28 @@ export class CaptioningTrigger implements INodeType {
 				required: true,
 				displayOptions: { show: { registration: ['api'] } },
 			},
+			// a manual trigger's Secret Token, from version 3 (1 and 2 keep 0.1.0's parameter)
+			{
+				// SECRET_CREDENTIAL, spelled out: n8n's lint reads the name from here
+				name: 'captioningWebhookSecretApi',
+				required: true,
+				testedBy: 'secretToken',
+				displayOptions: { show: { registration: ['manual'] }, hide: { '@version': [1, 2] } },
+			},
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			// the token route: the token as the last path segment, for services that refuse or drop a callback
+			// URI's query (docs/design.md, "Where the token travels"); $webhookId keeps its path one per node,
+			// as n8n's Form Trigger does
+			{
+				name: TOKEN_ROUTE,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				isFullPath: true,
+				path: `={{$webhookId}}/:${TOKEN_PARAMETER}`,
+				ndvHideUrl: true,
+			},
 		],
 		properties: [
 			{
@@ -81,11 +112,19 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Activate the workflow, then paste its Production URL (under Webhook URLs above) into the service’s developers dashboard with the same events. The Test URL works only while "Listen for test event" is running.',
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { registration: ['manual'] } },
+				displayOptions: { show: { registration: ['manual'], '@version': [FROM_VERSION_3] } },
+			},
+			{
+				displayName:
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+				name: 'manualNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
 			},
 			{
 				displayName: 'Events',
@@ -98,14 +137,25 @@ export class CaptioningTrigger implements INodeType {
 				description: 'Which events start the workflow; others are acknowledged and ignored',
 			},
 			{
+				// a trigger saved by 0.1.0 (typeVersion 1 or 2) with no Secret Token still runs: it says so here and
+				// in n8n's log at every publication
+				displayName: OPEN_MANUAL_WARNING,
+				name: 'openManualWarning',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: { registration: ['manual'], manualToken: [''], '@version': [1, 2] },
+				},
+			},
+			{
 				displayName: 'Secret Token',
 				name: 'manualToken',
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				displayOptions: { show: { registration: ['manual'] } },
+				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
 				description:
-					'Optional. When set, only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard.',
+					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded. A new Captioning Trigger keeps it in a credential instead.',
 			},
 			{
 				displayName: 'Options',
@@ -145,6 +195,22 @@ export class CaptioningTrigger implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: {
+			// nothing to ask the service: the Secret Token is checked for what makes it usable in a URL
+			async secretToken(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = credential.data?.secretToken;
+				const problem = secretTokenProblem(typeof secret === 'string' ? secret : '');
+				return problem
+					? { status: 'Error', message: problem }
+					: { status: 'OK', message: 'The Secret Token can be used in the URL.' };
+			},
+		},
+	};
+
 	webhookMethods = {
 		default: {
 			checkExists(this: IHookFunctions) {
@@ -168,10 +234,11 @@ export class CaptioningTrigger implements INodeType {
 		const decision = await receiveDelivery(
 			{
 				registration: this.getNodeParameter('registration', 'api'),
-				manualToken: this.getNodeParameter('manualToken', ''),
+				manualToken: await manualSecret(this),
+				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
-				givenToken: (this.getQueryData() as IDataObject)[TOKEN_PARAMETER],
+				givenToken: givenToken(this.getWebhookName(), this.getQueryData(), this.getParamsData()),
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
 				selectedEvents: this.getNodeParameter('events', []) as string[],

@@ -105,7 +105,8 @@ describe('the editor (real n8n, Chromium)', () => {
 		built.defaults = await createBuiltWorkflow('New Captioning nodes', [
 			{
 				type: 'n8n-nodes-captioning.captioningTrigger',
-				typeVersion: 2,
+				// the version a new node gets
+				typeVersion: 3,
 				name: TRIGGER,
 				parameters: {},
 			},
@@ -523,7 +524,9 @@ describe('the editor (real n8n, Chromium)', () => {
 				.click();
 			await ndv.locator('.notice-content').first().waitFor();
 			expect(await notices(ndv)).toEqual([
-				expect.stringMatching(/^Activate the workflow, then paste its Production URL/),
+				expect.stringMatching(
+					/^Publish the workflow \(n8n 1\.x: activate it\), then paste its Production URL .* the Secret Token of the Webhook Secret credential/,
+				),
 			]);
 			await ndv.locator('[data-test-id="ndv-close-button"]').click();
 

@@ -1,7 +1,9 @@
 // The package inside a real n8n 2.41.1, installed from its `npm pack` tarball as n8n installs community
 // packages, against the sandbox running in this jest process. One n8n (and one restart) for the whole
 // file: the tests run in order and build on each other, as a user's day with the package would.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import {
 	ACTION_TYPE,
@@ -27,6 +29,7 @@ import {
 	type SentEvent,
 	startSandbox,
 } from '../../sandbox/server';
+import { sampleEvent } from '../helpers/deliveryEvent';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import {
 	createActiveWorkflow,
@@ -38,6 +41,9 @@ import {
 } from '../helpers/suite';
 
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
+/** A new manual trigger's Secret Token, and the tokens a 0.1.0 registration carried: none may show anywhere. */
+const MANUAL_SECRET = 'manual-secret-7Qm2vX9pLk4rT8wZ-e2e';
+const legacySecrets: string[] = [];
 // Redeliveries 1, 4, 10, 22 and 46 s after the first attempt: n8n's restart (5-15 s on a busy 2-core
 // machine) fits well inside.
 const RETRY_DELAYS_MS = [1_000, 3_000, 6_000, 12_000, 24_000];
@@ -548,6 +554,153 @@ describe('Captioning package in a real n8n', () => {
 		expect(mine()).toEqual([old]);
 	});
 
+	it('a new manual trigger (typeVersion 3) cannot be published without its Webhook Secret; with it, it refuses a delivery without the Secret Token (401) and starts one with it', async () => {
+		const webhookId = randomUUID();
+		const url = `${instance().webhookBaseUrl}/${webhookId}/webhook`;
+		const manualTrigger = (secretCredential?: { id: string; name: string }) => {
+			const workflow = triggerWorkflow({
+				name: 'Manual, new',
+				webhookId,
+				credential,
+				parameters: {
+					registration: 'manual',
+					events: EVENTS,
+					options: { downloadFormats: ['vtt'] },
+				},
+			});
+			const [trigger] = workflow.nodes as Array<Record<string, unknown>>;
+			trigger.credentials = secretCredential
+				? { captioningWebhookSecretApi: secretCredential }
+				: {};
+			return workflow;
+		};
+		const created = await instance().createWorkflow(manualTrigger());
+		// n8n 2.41 refuses itself (a required credential is missing); the trigger would say so next
+		await expect(instance().activateWorkflow(created.id)).rejects.toThrow(
+			/Webhook Secret|captioningWebhookSecretApi|This trigger has no Secret Token\./,
+		);
+		const secret = await instance().createCredential(
+			'Webhook Secret',
+			'captioningWebhookSecretApi',
+			{
+				secretToken: MANUAL_SECRET,
+			},
+		);
+		await instance().api('PUT', `/workflows/${created.id}`, manualTrigger(secret));
+		await instance().activateWorkflow(created.id);
+		const body = sampleEvent({ id: randomUUID(), eventType: 'transcription.created' });
+		for (const to of [url, `${url}?token=guess`]) {
+			const refused = await instance().request('POST', to, { body });
+			expect(refused.status).toBe(401);
+		}
+		const accepted = await instance().request('POST', `${url}?token=${MANUAL_SECRET}`, { body });
+		expect(accepted.status).toBe(200);
+		const [execution] = await instance().waitForExecutions(created.id);
+		expect(outputOf(execution, TRIGGER_NODE)[0].json).toMatchObject({
+			eventId: body.data.id,
+			eventType: 'transcription.created',
+		});
+		await instance().deactivateWorkflow(created.id);
+	});
+
+	it('a manual trigger saved by 0.1.0 (typeVersion 1, no Secret Token) still runs, downloads nothing, and warns in n8n’s log at every publication', async () => {
+		const webhookId = randomUUID();
+		const url = `${instance().webhookBaseUrl}/${webhookId}/webhook`;
+		const saved = triggerWorkflow({
+			name: 'Manual, saved by 0.1.0',
+			webhookId,
+			credential,
+			parameters: { registration: 'manual', events: EVENTS, options: { downloadFormats: ['vtt'] } },
+		});
+		(saved.nodes as Array<{ typeVersion: number }>)[0].typeVersion = 1;
+		const created = await instance().createWorkflow(saved);
+		const logFrom = instance().logs().length;
+		await instance().activateWorkflow(created.id);
+		await instance().deactivateWorkflow(created.id);
+		await instance().activateWorkflow(created.id);
+		const warnings = instance()
+			.logs()
+			.slice(logFrom)
+			.split('\n')
+			.filter((line) => line.includes('has no Secret Token'));
+		expect(warnings).toHaveLength(2);
+		for (const line of warnings) {
+			expect(line).toMatch(
+				/\| warn +\| Captioning Trigger "Captioning Trigger": This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped\./,
+			);
+		}
+		const body = sampleEvent({ id: randomUUID() });
+		const res = await instance().request('POST', url, { body });
+		expect(res.status).toBe(200);
+		const [execution] = await instance().waitForExecutions(created.id);
+		expect(execution.status).toBe('success');
+		const [item] = outputOf(execution, RECEIVED_NODE);
+		expect(item.binary).toBeUndefined();
+		expect(item.json.downloadErrors).toEqual([
+			{
+				format: 'vtt',
+				message: expect.stringMatching(
+					/^The vtt file was not downloaded: this trigger has no Secret Token/,
+				),
+			},
+		]);
+		await instance().deactivateWorkflow(created.id);
+	});
+
+	it('an automatic registration saved by 0.1.0 (token in the query, the plain token in static data) keeps receiving events after the upgrade', async () => {
+		// the service has nobody else to tell: earlier tests' endpoints would only slow the deliveries down
+		sb().endpoints.clear();
+		const webhookId = randomUUID();
+		const url = `${instance().webhookBaseUrl}/${webhookId}/webhook`;
+		const saved = triggerWorkflow({
+			name: 'Registered by 0.1.0',
+			webhookId,
+			credential,
+			parameters: { registration: 'api', events: EVENTS, options: {} },
+		});
+		(saved.nodes as Array<{ typeVersion: number }>)[0].typeVersion = 1;
+		const created = await instance().createWorkflow(saved);
+		await instance().activateWorkflow(created.id);
+		const [endpoint] = [...sb().endpoints.values()];
+		// what 0.1.0 registered and saved: its own token in the query, the plain token in the static data
+		const legacyToken = randomBytes(24).toString('base64url');
+		legacySecrets.push(legacyToken);
+		await instance().restart({
+			whileStopped: async () => {
+				endpoint.callbackUri = `${url}?token=${legacyToken}`;
+				const db = new DatabaseSync(join(instance().userFolder, '.n8n', 'database.sqlite'));
+				try {
+					const staticData = {
+						[`node:${TRIGGER_NODE}`]: {
+							registration: {
+								endpointId: endpoint.id,
+								webhookUrl: url,
+								events: EVENTS,
+								token: legacyToken,
+							},
+						},
+					};
+					const changed = db
+						.prepare('UPDATE workflow_entity SET staticData = ? WHERE id = ?')
+						.run(JSON.stringify(staticData), created.id);
+					expect(changed.changes).toBe(1);
+				} finally {
+					db.close();
+				}
+			},
+		});
+		const { events } = await sb().transcribe({ title: 'After the upgrade', text: SPOKEN });
+		await sb().idle();
+		expect(events.map((e) => e.endpointId)).toEqual([endpoint.id, endpoint.id]);
+		for (const event of events) expect(attemptsFor(event.id).map((a) => a.status)).toEqual([200]);
+		const executions = await instance().waitForExecutions(created.id, { count: 2 });
+		expect(executions.map(eventIdOf).sort()).toEqual(events.map((e) => e.id).sort());
+		expect(JSON.stringify(executions)).not.toContain(legacyToken);
+		// unpublishing finds the endpoint by the hash of 0.1.0's token, and deletes it
+		await instance().deactivateWorkflow(created.id);
+		expect(sb().endpoints.has(endpoint.id)).toBe(false);
+	});
+
 	it('never shows a secret or token in execution data or in n8n logs', async () => {
 		const issued = sb().tokens.issuedSecrets();
 		// two credentials' assertion grants and one refresh: every token n8n ever held
@@ -556,6 +709,8 @@ describe('Captioning package in a real n8n', () => {
 		const callbackToken = new URL(trigger.callbackUri).searchParams.get('token') ?? '';
 		expect(callbackToken).not.toBe('');
 		const secrets = [
+			MANUAL_SECRET,
+			...legacySecrets,
 			DEFAULT_CLIENT.clientSecret,
 			DEFAULT_CLIENT.assertions[0],
 			SECOND_CLIENT.clientSecret,

@@ -128,11 +128,20 @@ const sb = requireStarted('the sandbox', () => sandbox);
 const instance = requireStarted('n8n', () => n8n);
 
 const withoutQuery = (uri: string) => uri.split('?')[0];
-const tokenOf = (uri: string) => new URL(uri).searchParams.get('token') ?? '';
+/** The callback token of a URI: its query parameter, or the token route's last path segment. */
+const tokenOf = (uri: string) =>
+	new URL(uri).searchParams.get('token') ??
+	decodeURIComponent(withoutQuery(uri).split('/').pop() ?? '');
 
 /** The sandbox's endpoints that deliver to `url` (whatever their token). */
 function endpointsTo(url: string) {
 	return [...sb().endpoints.values()].filter((e) => withoutQuery(e.callbackUri) === url);
+}
+/** The sandbox's endpoints that deliver to a trigger workflow: its URL with any query, or its token route. */
+function endpointsOf(workflow: TriggerWorkflow) {
+	return [...sb().endpoints.values()].filter(
+		(e) => withoutQuery(e.callbackUri) === workflow.url || e.callbackUri.startsWith(workflow.route),
+	);
 }
 const othersLeft = () =>
 	[...sb().endpoints.values()].filter((e) => e.callbackUri.startsWith(`${receiver!.url}/other-`));
@@ -187,6 +196,8 @@ interface TriggerWorkflow {
 	webhookId: string;
 	/** Its production webhook URL: what its endpoint at the service must deliver to. */
 	url: string;
+	/** Its token route, up to the token: where the token travels when the service keeps no query. */
+	route: string;
 }
 
 /** Download Caption Files for the delivery readings: what the trigger read of the event decides what it fetches. */
@@ -207,7 +218,8 @@ async function createTriggerWorkflow(name: string, downloads = false): Promise<T
 			alone: true,
 		}),
 	);
-	return { id: created.id, webhookId, url: `${instance().webhookBaseUrl}/${webhookId}/webhook` };
+	const base = `${instance().webhookBaseUrl}/${webhookId}`;
+	return { id: created.id, webhookId, url: `${base}/webhook`, route: `${base}/${webhookId}/` };
 }
 
 /** Webhook -> the given Captioning nodes in a line, answering with the last node's output; activated. */
@@ -300,6 +312,10 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 	const deliveryReading =
 		variants['resource-types'] !== undefined || variants.included !== undefined;
 	const withoutSubject = variants.included === 'without-subject';
+	// a service that strips or refuses the callback URI's query gets the token on the token route, after one
+	// more POST (the stripped endpoint's, deleted, or the refused one) at a workflow's first registration
+	const onPath = (variants['callback-query'] ?? 'keep') !== 'keep';
+	const extraPost = onPath ? 1 : 0;
 	let started = 0;
 	/** The workflow the activation and deactivation tests share. */
 	let main: TriggerWorkflow;
@@ -367,10 +383,12 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		await instance().activateWorkflow(main.id);
 		if (second) await instance().activateWorkflow(second.id);
 
-		const [endpoint, ...more] = endpointsTo(main.url);
+		const [endpoint, ...more] = endpointsOf(main);
 		expect(more).toEqual([]);
 		expect(endpoint.callbackUri).toMatch(
-			new RegExp(`^${main.url.replace(/[.?]/g, '\\$&')}\\?token=[\\w-]{32}$`),
+			onPath
+				? new RegExp(`^${main.route.replace(/[.?]/g, '\\$&')}[\\w-]{32}$`)
+				: new RegExp(`^${main.url.replace(/[.?]/g, '\\$&')}\\?token=[\\w-]{32}$`),
 		);
 		expect([...endpoint.enabledEvents].sort()).toEqual(EVENTS);
 		callbackTokens.add(tokenOf(endpoint.callbackUri));
@@ -379,7 +397,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			sb()
 				.requestLog.slice(from)
 				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints'),
-		).toHaveLength(second ? 2 : 1);
+		).toHaveLength((second ? 2 : 1) + extraPost);
 
 		const { transcription, events } = await transcribe(`Transcription for ${name}`);
 		const sent = byType(events.filter((e) => e.endpointId === endpoint.id));
@@ -443,7 +461,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		}
 
 		if (second) {
-			const [secondEndpoint] = endpointsTo(second.url);
+			const [secondEndpoint] = endpointsOf(second);
 			const secondSent = byType(events.filter((e) => e.endpointId === secondEndpoint.id));
 			// the same ids, delivered to both endpoints
 			expect(secondSent.map((e) => e.id)).toEqual(sent.map((e) => e.id));
@@ -470,7 +488,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			? 'deactivation removes the endpoint at the service'
 			: 'deactivation succeeds, keeps the endpoint the service cannot delete, and the log says what to do',
 		async () => {
-			const [before] = endpointsTo(main.url);
+			const [before] = endpointsOf(main);
 			expect(before).toBeDefined();
 			const logFrom = instance().logs().length;
 			const from = sb().requestLog.length;
@@ -482,7 +500,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			expect(log).not.toContain('Could not unregister');
 			expect(othersLeft()).toHaveLength(OTHER_ENDPOINTS);
 			if (manages) {
-				expect(endpointsTo(main.url)).toEqual([]);
+				expect(endpointsOf(main)).toEqual([]);
 				expect(
 					sb()
 						.requestLog.slice(from)
@@ -492,7 +510,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 				]);
 				return;
 			}
-			expect(endpointsTo(main.url)).toEqual([before]);
+			expect(endpointsOf(main)).toEqual([before]);
 			const warnings = log.split('\n').filter((line) => line.includes('stays registered'));
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0]).toContain(`delivers to ${main.url} stays registered`);
@@ -508,20 +526,20 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		const from = sb().requestLog.length;
 		for (let cycle = 1; cycle <= cycles; cycle++) {
 			await instance().activateWorkflow(workflow.id);
-			expect(endpointsTo(workflow.url)).toHaveLength(1);
-			for (const e of endpointsTo(workflow.url)) callbackTokens.add(tokenOf(e.callbackUri));
+			expect(endpointsOf(workflow)).toHaveLength(1);
+			for (const e of endpointsOf(workflow)) callbackTokens.add(tokenOf(e.callbackUri));
 			await instance().deactivateWorkflow(workflow.id);
-			expect(endpointsTo(workflow.url)).toHaveLength(manages ? 0 : 1);
+			expect(endpointsOf(workflow)).toHaveLength(manages ? 0 : 1);
 		}
 		await instance().activateWorkflow(workflow.id);
-		const remaining = endpointsTo(workflow.url);
+		const remaining = endpointsOf(workflow);
 		expect(remaining).toHaveLength(1);
 		// where the service can delete, every activation registers anew; elsewhere the first one is reused
 		expect(
 			sb()
 				.requestLog.slice(from)
 				.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints'),
-		).toHaveLength(manages ? cycles + 1 : 1);
+		).toHaveLength((manages ? cycles + 1 : 1) + extraPost);
 		expect(othersLeft()).toHaveLength(OTHER_ENDPOINTS);
 
 		// the service delivers to every remaining endpoint: the ones the trigger accepts each start a run
@@ -591,6 +609,34 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			expect(res.body).toMatchObject({ callback_uri: `${receiver!.url}/${prefix}-${n}` });
 		};
 		return { flow, call };
+	}
+
+	if (onPath) {
+		test('the log says where the token went; a delivery without it, or with another, is refused (401) on both routes', async () => {
+			const workflow = await createTriggerWorkflow(`Token route ${name}`);
+			const logFrom = instance().logs().length;
+			await instance().activateWorkflow(workflow.id);
+			const [endpoint] = endpointsOf(workflow);
+			callbackTokens.add(tokenOf(endpoint.callbackUri));
+			const said = newLogSince(logFrom)
+				.split('\n')
+				.filter((line) => line.includes('so the token now travels'));
+			expect(said).toEqual([
+				expect.stringContaining(
+					variants['callback-query'] === 'strip'
+						? 'The captioning service stored the callback URI without its query string'
+						: 'The captioning service refused a callback URI with a query string (HTTP 422: callback_uri must not contain a query string)',
+				),
+			]);
+			const body = {
+				data: { id: `forged-${randomUUID()}`, attributes: { event_type: EVENTS[0] } },
+			};
+			for (const url of [workflow.url, `${workflow.url}?token=guess`, `${workflow.route}guess`]) {
+				expect((await instance().request('POST', url, { body })).status).toBe(401);
+			}
+			expect(await executionsOf(workflow.id)).toEqual([]);
+			await instance().deactivateWorkflow(workflow.id);
+		});
 	}
 
 	if (refusal) {

@@ -27,6 +27,7 @@ type AugmentedRequest = IncomingMessage & {
 	rawBody?: Buffer;
 	readRawBody: () => Promise<void>;
 	query: Record<string, string | string[]>;
+	params: Record<string, string>;
 	contentType?: string;
 	body?: unknown;
 };
@@ -40,6 +41,7 @@ function augment(req: IncomingMessage, res: ServerResponse) {
 		query[key] = all.length > 1 ? all : all[0];
 	}
 	request.query = query;
+	request.params = {};
 	request.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	request.readRawBody = async () => {
 		if (request.rawBody) return;
@@ -61,6 +63,13 @@ function augment(req: IncomingMessage, res: ServerResponse) {
 		return response;
 	};
 	return { request, response };
+}
+
+function tokenRoute(url: string, webhookId: string | undefined) {
+	const segments = new URL(url, 'http://localhost').pathname.split('/').filter(Boolean);
+	if (!webhookId || segments.length !== 4 || segments[1] !== webhookId) return undefined;
+	if (segments[2] !== webhookId) return undefined;
+	return { path: `${webhookId}/:token`, token: decodeURIComponent(segments[3]) };
 }
 
 export async function startWebhookServer(
@@ -86,11 +95,17 @@ export async function startWebhookServer(
 				httpRequest: request,
 				httpResponse: response,
 			};
+			// the token route (`<webhook id>/<webhook id>/<token>`, CaptioningTrigger's "setup" webhook) as n8n
+			// routes it: its last segment becomes the `token` path parameter
+			const route = tokenRoute(req.url ?? '/', node.webhookId);
+			if (route) request.params = { token: route.token };
 			const webhookData = {
 				httpMethod: 'POST',
 				node: node.name,
-				path: 'webhook',
-				webhookDescription: { name: 'default', httpMethod: 'POST', path: 'webhook' },
+				path: route ? route.path : 'webhook',
+				webhookDescription: route
+					? { name: 'setup', httpMethod: 'POST', path: route.path, isFullPath: true }
+					: { name: 'default', httpMethod: 'POST', path: 'webhook' },
 				workflowId: wf.id,
 				workflowExecuteAdditionalData: additionalData,
 				webhookId: node.webhookId,

@@ -6,7 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { json } from '../helpers/http';
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 import { accountFingerprint } from '../../nodes/Captioning/trigger/registration';
-import { hashToken } from '../../nodes/Captioning/trigger/token';
+import { hashToken, OPEN_MANUAL_WARNING } from '../../nodes/Captioning/trigger/token';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
@@ -778,5 +778,282 @@ describe.each(MATRIX)('lifecycle with %s', (_name, variants) => {
 		expect(posts()).toBe(3 + (manages ? 3 : 2));
 		server.staticData = saved;
 		expect(mine()).toEqual([production]);
+	});
+});
+
+// ---- where the token travels: services that strip or refuse a callback URI's query (issue 32) ----
+
+/** A service that strips or refuses the query, under each shape of creation answer, with and without reads. */
+const QUERY_MATRIX: Array<[string, Variant]> = (['strip', 'refuse'] as const).flatMap((query) =>
+	(
+		[
+			{},
+			{ create: 'location' },
+			{ create: 'empty' },
+			{ manage: 'absent-404' },
+			{ create: 'flat', manage: 'absent-405' },
+		] as Variant[]
+	).map((more): [string, Variant] => [
+		Object.entries({ 'callback-query': query, ...more })
+			.map(([d, v]) => `${d}=${v}`)
+			.join(' '),
+		{ 'callback-query': query, ...more },
+	]),
+);
+
+/** The token of a callback URI on either route: its query parameter, or the token route's last segment. */
+const anyTokenOf = (uri: string) =>
+	new URL(uri).searchParams.get('token') ?? decodeURIComponent(uri.split('?')[0].split('/').pop()!);
+
+describe.each(QUERY_MATRIX)('the token route with %s', (_name, variants) => {
+	const manages = (variants.manage ?? 'full') === 'full';
+	const strips = variants['callback-query'] === 'strip';
+	let warnings: string[];
+	const tokenRoute = () => `${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}/`;
+	/** This workflow's endpoints at the service, on either route. */
+	const mine = () =>
+		endpoints().filter(
+			(e) =>
+				e.callbackUri.startsWith(tokenRoute()) || withoutQuery(e.callbackUri) === productionUrl(),
+		);
+	const onPath = () => mine().filter((e) => e.callbackUri.startsWith(tokenRoute()));
+	const posts = () =>
+		sandbox.requestLog
+			.filter((r) => r.method === 'POST' && r.path === '/webhook_endpoints')
+			.map((r) => r.status);
+
+	async function setUpVariant() {
+		await setUp({}, { variants });
+		const logger = h.hookContext(node, h.workflow(node)).logger;
+		warnings = [];
+		jest.spyOn(logger, 'warn').mockImplementation((message: string) => {
+			warnings.push(message);
+		});
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	test('activation registers the token as the last path segment; both events run once; nothing without it', async () => {
+		await setUpVariant();
+		await activate();
+		const [endpoint, ...more] = onPath();
+		expect(more).toEqual([]);
+		expect(endpoint.callbackUri).toMatch(
+			new RegExp(`^${tokenRoute().replace(/[.?]/g, '\\$&')}[\\w-]{32}$`),
+		);
+		const token = anyTokenOf(endpoint.callbackUri);
+		const account = accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId });
+		expect(server.staticData).toMatchObject({
+			registration: {
+				webhookUrl: productionUrl(),
+				tokenRoute: 'path',
+				pathUrl: `${tokenRoute()}:token`,
+				tokenHash: hashToken(token),
+				account,
+				...(manages ? {} : { manageable: false }),
+			},
+			// the next registration for this account goes to the token route at once
+			tokenRouteFor: account,
+		});
+		expect(JSON.stringify(server.staticData)).not.toContain(token);
+		// a refused query is one 422 more; a stripped one an endpoint more, deleted where the service can
+		expect(posts()).toEqual(strips ? [201, 201] : [422, 201]);
+		const stripped = mine().filter((e) => !e.callbackUri.startsWith(tokenRoute()));
+		expect(stripped).toHaveLength(strips && !manages ? 1 : 0);
+		expect(warnings[0]).toMatch(
+			strips
+				? /^Captioning Trigger "Captioning Trigger": The captioning service stored the callback URI without its query string, which carries the trigger’s token, so the token now travels as the callback URI’s last path segment\./
+				: /^Captioning Trigger "Captioning Trigger": The captioning service refused a callback URI with a query string \(HTTP 422: callback_uri must not contain a query string\), so the token now travels/,
+		);
+		expect(warnings.slice(1)).toEqual(
+			strips && !manages
+				? [
+						expect.stringContaining(
+							`the endpoint that delivers to ${productionUrl()} without the token stays registered`,
+						),
+					]
+				: [],
+		);
+		for (const warning of warnings) expect(warning).not.toContain(token);
+
+		const { events } = await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions.map((e) => e.items[0].json.eventType).sort()).toEqual(EVENTS);
+		const to = (id: string) => sandbox.deliveries.filter((d) => d.endpointId === id);
+		expect(to(endpoint.id).map((d) => d.status)).toEqual([200, 200]);
+		// a stripped endpoint the service would not delete delivers without the token: refused, every time
+		for (const e of stripped)
+			expect(new Set(to(e.id).map((d) => d.status))).toEqual(new Set([401]));
+		expect(JSON.stringify(server.executions)).not.toContain(token);
+		expect(events).toHaveLength(2 + stripped.length * 2);
+
+		const headers = { 'content-type': 'application/json' };
+		const body = JSON.stringify(events[0].body);
+		for (const url of [productionUrl(), `${tokenRoute()}guess`, `${productionUrl()}?token=guess`]) {
+			expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(401);
+		}
+		expect(server.executions).toHaveLength(2);
+	});
+
+	test('the next activations go to the token route at once; deactivation removes it where the service can', async () => {
+		await setUpVariant();
+		await activate();
+		await hook('delete');
+		expect(onPath()).toHaveLength(manages ? 0 : 1);
+		await activate();
+		expect(onPath()).toHaveLength(1);
+		// where the service deletes, the second registration is one POST, on the token route
+		expect(posts()).toEqual([...(strips ? [201, 201] : [422, 201]), ...(manages ? [201] : [])]);
+		const before = server.executions.length;
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(
+			server.executions
+				.slice(before)
+				.map((e) => e.items[0].json.eventType)
+				.sort(),
+		).toEqual(EVENTS);
+		await hook('delete');
+		expect(onPath()).toHaveLength(manages ? 0 : 1);
+	});
+});
+
+describe('the token route, Listen for test event, and services that keep the query', () => {
+	test('a test registration on a refusing service uses the test URL’s token route', async () => {
+		await setUp({}, { variants: { 'callback-query': 'refuse' } });
+		await activate('test');
+		const [endpoint] = endpoints();
+		expect(endpoint.callbackUri).toMatch(
+			new RegExp(`/webhook-test/${node.webhookId}/${node.webhookId}/[\\w-]{32}$`),
+		);
+		await hook('delete', 'test');
+		expect(endpoints()).toEqual([]);
+	});
+
+	test('a delivery on the token route with the token of a query registration is accepted', async () => {
+		await setUp();
+		await activate();
+		const token = anyTokenOf(endpoints()[0].callbackUri);
+		const { events } = await sandbox.transcribe();
+		await sandbox.idle();
+		const res = await fetch(
+			`${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}/${token}`,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: typeof events[0].body === 'string' ? events[0].body : JSON.stringify(events[0].body),
+			},
+		);
+		// the same event again: acknowledged as a duplicate, so the route and the token were accepted
+		expect(res.status).toBe(200);
+		expect(await json(res)).toEqual({ received: true, duplicate: true });
+	});
+});
+
+describe('manual registration and its Secret Token', () => {
+	const SECRET = 'manual-secret-value-0123456789';
+
+	/** A manual trigger of this typeVersion: its Secret Token a parameter before 3, a credential from 3. */
+	async function manual(typeVersion: number, secret: string | undefined) {
+		await setUp({
+			registration: 'manual',
+			...(typeVersion < 3 ? { manualToken: secret ?? '' } : {}),
+		});
+		node.typeVersion = typeVersion;
+		if (typeVersion < 3) return;
+		// the harness's store answers every credential type: this one holds the Secret Token
+		node.credentials =
+			secret === undefined
+				? {}
+				: { captioningWebhookSecretApi: { id: 'cred-secret', name: 'Webhook Secret' } };
+		h.store.data = { secretToken: secret ?? '' };
+	}
+
+	let eventId = '';
+	beforeEach(() => {
+		// the in-process claims outlive a test: each test's event is its own
+		eventId = `evt-manual-${Math.random().toString(36).slice(2)}`;
+	});
+	const post = (url: string) =>
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				data: {
+					id: eventId,
+					type: 'webhook_event',
+					attributes: { event_type: 'transcription.created', uri: 'https://x/1' },
+				},
+			}),
+		});
+
+	test('typeVersion 3 without a Webhook Secret credential cannot be published, and refuses every delivery', async () => {
+		await manual(3, undefined);
+		await expect(activate()).rejects.toThrow(
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential',
+		);
+		const res = await post(productionUrl());
+		expect(res.status).toBe(401);
+		expect((await json(res)).error).toMatch(/^This trigger has no Secret Token\./);
+		expect(server.executions).toEqual([]);
+		expect(sandbox.requestLog).toEqual([]);
+	});
+
+	test('typeVersion 3 with an empty or unusable Secret Token cannot be published: it says why', async () => {
+		await manual(3, '');
+		await expect(activate()).rejects.toThrow('This trigger has no Secret Token.');
+		await server.close();
+		await sandbox.stop();
+		await manual(3, 'too-short');
+		await expect(activate()).rejects.toThrow(
+			'The Secret Token has 9 characters: use at least 24, so that it cannot be guessed. Give the trigger’s Captioning Webhook Secret credential another Secret Token',
+		);
+	});
+
+	test('with its Webhook Secret: 401 without it or with another, a start with it, in the query or the path', async () => {
+		await manual(3, SECRET);
+		await activate();
+		expect((await post(productionUrl())).status).toBe(401);
+		expect((await post(`${productionUrl()}?token=guess`)).status).toBe(401);
+		expect(server.executions).toEqual([]);
+		expect((await post(`${productionUrl()}?token=${SECRET}`)).status).toBe(200);
+		const onPath = await post(
+			`${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}/${SECRET}`,
+		);
+		expect(await json(onPath)).toEqual({ received: true, duplicate: true });
+		expect(server.executions).toHaveLength(1);
+		expect(JSON.stringify(server.executions)).not.toContain(SECRET);
+		expect(sandbox.requestLog).toEqual([]);
+	});
+
+	test('typeVersion 1 or 2 with its Secret Token parameter (as 0.1.0 saved it) checks it', async () => {
+		await manual(2, SECRET);
+		await activate();
+		expect((await post(productionUrl())).status).toBe(401);
+		expect((await post(`${productionUrl()}?token=${SECRET}`)).status).toBe(200);
+		expect(server.executions).toHaveLength(1);
+	});
+
+	test('typeVersion 1 or 2 without a Secret Token (as 0.1.0 saved it) runs, and warns at every publication', async () => {
+		for (const typeVersion of [1, 2]) {
+			eventId = `evt-open-${typeVersion}-${Math.random().toString(36).slice(2)}`;
+			await manual(typeVersion, '');
+			const logger = h.hookContext(node, h.workflow(node)).logger;
+			const warnings: string[] = [];
+			jest.spyOn(logger, 'warn').mockImplementation((message: string) => {
+				warnings.push(message);
+			});
+			await activate();
+			await activate();
+			expect(warnings).toEqual([
+				`Captioning Trigger "Captioning Trigger": ${OPEN_MANUAL_WARNING}`,
+				`Captioning Trigger "Captioning Trigger": ${OPEN_MANUAL_WARNING}`,
+			]);
+			jest.restoreAllMocks();
+			expect((await post(productionUrl())).status).toBe(200);
+			expect(server.executions).toHaveLength(1);
+			await server.close();
+			await sandbox.stop();
+		}
 	});
 });

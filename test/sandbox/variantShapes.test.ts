@@ -19,10 +19,12 @@ import {
 	parsePage,
 	parseVariantArgs,
 	parseVariantPatch,
+	QUERY_REFUSED,
 	readAnswer,
 	resourceType,
 	retryAfterValue,
 	rotatesRefreshTokens,
+	storedCallbackUri,
 	tokenAnswerBody,
 	tokenRefusalStatus,
 	VARIANT_DIMENSIONS,
@@ -60,6 +62,7 @@ describe('the table and its parsing', () => {
 			'expired-token': '401',
 			'token-rate-limit': 'none',
 			'earlier-tokens': 'kept',
+			'callback-query': 'keep',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
@@ -234,6 +237,29 @@ describe('webhook-endpoint answers', () => {
 			status: 405,
 			headers: { allow: 'POST' },
 		});
+	});
+});
+
+describe('callback-query: what is stored for a callback_uri with a query string', () => {
+	test('keep stores it as sent; strip without its query; refuse says why', () => {
+		const sent = 'https://n8n.example.com/webhook/abc/webhook?token=t&x=1#frag';
+		expect(storedCallbackUri('keep', sent)).toEqual({ stored: sent });
+		expect(storedCallbackUri('strip', sent)).toEqual({
+			stored: 'https://n8n.example.com/webhook/abc/webhook#frag',
+		});
+		expect(storedCallbackUri('refuse', sent)).toEqual({
+			refused: 'callback_uri must not contain a query string',
+		});
+		expect(QUERY_REFUSED).toBe('callback_uri must not contain a query string');
+	});
+
+	test('a URI without a query is stored as it came, whatever the variant', () => {
+		const plain = 'https://n8n.example.com/webhook/abc/abc/t';
+		for (const variant of VARIANT_DIMENSIONS['callback-query']) {
+			expect(storedCallbackUri(variant, plain)).toEqual({ stored: plain });
+		}
+		// an empty query ("?") is no query string
+		expect(storedCallbackUri('refuse', `${plain}?`)).toEqual({ stored: `${plain}?` });
 	});
 });
 

@@ -56,6 +56,11 @@ const del = (path: string) =>
 const post = (url: string, init: RequestInit = {}) => fetch(url, { method: 'POST', ...init });
 const create = (path = '/hook', events = EVENTS) =>
 	createEndpoint(sandbox, token, `${receiver.url}${path}`, events);
+/** The callback URIs GET /webhook_endpoints lists (JSON:API). */
+const listedUris = async (): Promise<string[]> =>
+	(await json(await get('/webhook_endpoints'))).data.map(
+		(e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri,
+	);
 const control = (path: string, body?: unknown) =>
 	fetch(`${sandbox.url}/_sandbox/${path}`, {
 		method: body === undefined ? 'GET' : 'POST',
@@ -117,10 +122,7 @@ describe('create: the answer of POST /webhook_endpoints', () => {
 			expect(res.headers.get('location')).toBeNull();
 			expect(res.headers.get('content-type')).toBeNull();
 			expect(await res.text()).toBe('');
-			const list = await json(await get('/webhook_endpoints'));
-			expect(
-				list.data.map((e: { attributes: { callback_uri: string } }) => e.attributes.callback_uri),
-			).toEqual([`${receiver.url}/hook`]);
+			expect(await listedUris()).toEqual([`${receiver.url}/hook`]);
 			// it delivers: the registration is real even though its answer said nothing
 			await sandbox.transcribe();
 			await sandbox.idle();
@@ -446,6 +448,55 @@ describe('token-answer: the members of the token answer', () => {
 		]);
 		expect((await refresh(first.refresh_token)).status).toBe(200);
 		expect((await refresh(first.refresh_token)).status).toBe(400);
+	});
+});
+
+describe('callback-query: a callback_uri with a query string', () => {
+	test('keep (default): stored, echoed and delivered to as sent', async () => {
+		await play({});
+		const created = await json(await create('/hook?token=abc&x=1'));
+		expect(created.data.attributes.callback_uri).toBe(`${receiver.url}/hook?token=abc&x=1`);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.path)).toEqual([
+			'/hook?token=abc&x=1',
+			'/hook?token=abc&x=1',
+		]);
+	});
+
+	test('strip: the answer, the record and the list show the URI without its query; deliveries go there', async () => {
+		await play({ 'callback-query': 'strip' });
+		const created = await json(await create('/hook?token=abc'));
+		expect(created.data.attributes.callback_uri).toBe(`${receiver.url}/hook`);
+		const id: string = created.data.id;
+		expect((await json(await get(`/webhook_endpoints/${id}`))).data.attributes.callback_uri).toBe(
+			`${receiver.url}/hook`,
+		);
+		expect(await listedUris()).toEqual([`${receiver.url}/hook`]);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
+		// a URI without a query is stored as it came
+		expect((await json(await create('/plain'))).data.attributes.callback_uri).toBe(
+			`${receiver.url}/plain`,
+		);
+	});
+
+	test('refuse: 422 naming the field, nothing stored; a URI without a query is created', async () => {
+		await play({ 'callback-query': 'refuse' });
+		const refused = await create('/hook?token=abc');
+		expect(refused.status).toBe(422);
+		expect((await json(refused)).errors).toEqual([
+			expect.objectContaining({
+				status: '422',
+				code: 'invalid_callback_uri',
+				detail: 'callback_uri must not contain a query string',
+				source: { pointer: '/data/attributes/callback_uri' },
+			}),
+		]);
+		expect(sandbox.endpoints.size).toBe(0);
+		expect((await create('/plain')).status).toBe(201);
+		expect(sandbox.endpoints.size).toBe(1);
 	});
 });
 

@@ -3,6 +3,7 @@ import {
 	callbackTokensIn,
 	redact,
 	redactJson,
+	redactPathToken,
 	stripQueryStrings,
 } from '../../nodes/Captioning/shared/redact';
 
@@ -36,6 +37,23 @@ describe('the service’s words: redactJson and callbackTokensIn', () => {
 			]),
 		).toEqual([TOKEN]);
 		expect(callbackTokensIn(undefined)).toEqual([]);
+	});
+
+	test('and the token route’s last segment: the webhook ID twice, then the token (decoded)', () => {
+		const id = '0f6c7c2e-2b1a-4c1e-9b0e-1d2c3b4a5f60';
+		expect(
+			callbackTokensIn([
+				['callback_uri', `https://n8n.example.com/webhook/${id}/${id}/${TOKEN}`],
+				['callback_uri', `https://n8n.example.com/webhook-test/${id}/${id}/a%2Fb?x=1`],
+				// one ID, or two different ones: no token route
+				['callback_uri', `https://n8n.example.com/webhook/${id}/webhook`],
+				['callback_uri', `https://n8n.example.com/webhook/${id}/other/${TOKEN}`],
+			]),
+		).toEqual([TOKEN, 'a/b']);
+		expect(redactPathToken(`/webhook/${id}/${id}/${TOKEN}`)).toBe(
+			`/webhook/${id}/${id}/[redacted]`,
+		);
+		expect(redactPathToken(`/webhook/${id}/webhook`)).toBe(`/webhook/${id}/webhook`);
 	});
 
 	test('every string of a JSON value, member names included, is redacted; its shape is kept', () => {

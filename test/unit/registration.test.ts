@@ -1,28 +1,41 @@
 // The trigger's registration decisions for services with and without reads, branch by branch.
+import { callbackUri } from '../../nodes/Captioning/trigger/callback';
 import {
 	accountFingerprint,
-	callbackUriWithToken,
+	changedCallbackWarning,
 	checkStored,
+	createdAmong,
 	deliversTo,
 	deliversWithToken,
+	droppedTokenError,
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
+	firstRoute,
 	hasPlainToken,
 	isManageable,
+	judgeStored,
 	keptEndpointWarning,
 	keptKey,
 	madeWith,
 	migrateRegistration,
 	orphanedEndpointWarning,
 	otherAccountWarning,
+	PATH_ROUTE_FOR,
 	readRegistration,
+	reroutedWarning,
+	retryOnPath,
+	routeOf,
+	strippedEndpointWarning,
 	unsupportedReason,
 	withoutQuery,
 } from '../../nodes/Captioning/trigger/registration';
 import { hashToken } from '../../nodes/Captioning/trigger/token';
 
 const URL_ = 'https://n8n.example.com/webhook/abc/webhook';
+/** The token route of the same node (getNodeWebhookUrl('setup')). */
+const PATH_URL = 'https://n8n.example.com/webhook/abc/abc/:token';
+const URLS = { webhookUrl: URL_, pathUrl: PATH_URL };
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
 const TOKEN = 'tok-secret-value';
 const TOKEN_HASH = hashToken(TOKEN);
@@ -30,7 +43,7 @@ const withoutId = { webhookUrl: URL_, events: EVENTS, tokenHash: TOKEN_HASH };
 const stored = { endpointId: 'ep-1', ...withoutId };
 const flat = (overrides: Record<string, unknown> = {}) => ({
 	id: 'ep-1',
-	callback_uri: callbackUriWithToken(URL_, TOKEN),
+	callback_uri: callbackUri(URLS, 'query', TOKEN),
 	enabled_events: [...EVENTS].reverse(),
 	...overrides,
 });
@@ -111,25 +124,29 @@ describe('migrateRegistration', () => {
 describe('matching endpoints in either shape', () => {
 	const jsonApi = {
 		id: 'ep-1',
-		attributes: { callback_uri: callbackUriWithToken(URL_, TOKEN), enabled_events: EVENTS },
+		attributes: { callback_uri: callbackUri(URLS, 'query', TOKEN), enabled_events: EVENTS },
 	};
 
 	test('deliversWithToken: same URL and the token of the stored hash, whatever else the query holds', () => {
-		expect(deliversWithToken(flat(), URL_, TOKEN_HASH)).toBe(true);
-		expect(deliversWithToken(jsonApi, URL_, TOKEN_HASH)).toBe(true);
+		expect(deliversWithToken(flat(), URLS, TOKEN_HASH)).toBe(true);
+		expect(deliversWithToken(jsonApi, URLS, TOKEN_HASH)).toBe(true);
 		expect(
-			deliversWithToken(flat({ callback_uri: `${URL_}?a=1&token=${TOKEN}` }), URL_, TOKEN_HASH),
+			deliversWithToken(flat({ callback_uri: `${URL_}?a=1&token=${TOKEN}` }), URLS, TOKEN_HASH),
 		).toBe(true);
-		expect(deliversWithToken(flat(), URL_, hashToken('other'))).toBe(false);
+		expect(deliversWithToken(flat(), URLS, hashToken('other'))).toBe(false);
 		// the plain token is not a hash: a URI is never matched by comparing tokens themselves
-		expect(deliversWithToken(flat(), URL_, TOKEN)).toBe(false);
+		expect(deliversWithToken(flat(), URLS, TOKEN)).toBe(false);
 		expect(
-			deliversWithToken(flat({ callback_uri: `${URL_}?token=${TOKEN_HASH}` }), URL_, TOKEN_HASH),
+			deliversWithToken(flat({ callback_uri: `${URL_}?token=${TOKEN_HASH}` }), URLS, TOKEN_HASH),
 		).toBe(false);
-		expect(deliversWithToken(flat({ callback_uri: URL_ }), URL_, TOKEN_HASH)).toBe(false);
-		expect(deliversWithToken(flat({ callback_uri: 'not a url' }), URL_, TOKEN_HASH)).toBe(false);
+		expect(deliversWithToken(flat({ callback_uri: URL_ }), URLS, TOKEN_HASH)).toBe(false);
+		expect(deliversWithToken(flat({ callback_uri: 'not a url' }), URLS, TOKEN_HASH)).toBe(false);
 		expect(
-			deliversWithToken(flat(), 'https://n8n.example.com/webhook/other/webhook', TOKEN_HASH),
+			deliversWithToken(
+				flat(),
+				{ webhookUrl: 'https://n8n.example.com/webhook/other/webhook' },
+				TOKEN_HASH,
+			),
 		).toBe(false);
 	});
 
@@ -147,20 +164,20 @@ describe('matching endpoints in either shape', () => {
 		const old = flat({ id: 'old', callback_uri: `${URL_}?token=old` });
 		const mine = flat({ id: 'mine' });
 		const other = flat({ id: 'other', callback_uri: 'https://n8n.example.com/webhook/x/webhook' });
-		expect(endpointsFor([old, mine, other], URL_)).toEqual([old, mine]);
+		expect(endpointsFor([old, mine, other], URLS)).toEqual([old, mine]);
 		expect(findRegistered([old, mine, other], stored)).toBe(mine);
 		expect(findRegistered([old, other], stored)).toBeUndefined();
 	});
 });
 
 describe('what the log says', () => {
-	test('a kept endpoint: what stays, that the next activation reuses it, the dashboard; never the token', () => {
+	test('a kept endpoint: what stays, that the next publication reuses it, the dashboard; never the token', () => {
 		const text = keptEndpointWarning(
 			{ webhookUrl: `${URL_}?token=${TOKEN}` },
 			unsupportedReason('DELETE', 405),
 		);
 		expect(text).toBe(
-			`The captioning service does not let n8n delete webhook endpoints (HTTP 405), so the webhook endpoint that delivers to ${URL_} stays registered; the next activation of this trigger reuses it instead of registering another. If this workflow will not be activated again, delete the endpoint for ${URL_} in the service's developers dashboard.`,
+			`The captioning service does not let n8n delete webhook endpoints (HTTP 405), so the webhook endpoint that delivers to ${URL_} stays registered; the next publication of this workflow reuses it instead of registering another. If this workflow will not be published again, delete the endpoint for ${URL_} in the service's developers dashboard.`,
 		);
 		expect(text).not.toContain(TOKEN);
 	});
@@ -239,19 +256,19 @@ describe('the account a registration was made with', () => {
 
 describe('deliversTo: the one test before a delete', () => {
 	test('the callback URI without its query is this webhook URL, whatever the token', () => {
-		expect(deliversTo(flat(), URL_)).toBe(true);
-		expect(deliversTo(flat({ callback_uri: `${URL_}?token=other&x=1` }), URL_)).toBe(true);
-		expect(deliversTo(flat({ callback_uri: URL_ }), URL_)).toBe(true);
+		expect(deliversTo(flat(), URLS)).toBe(true);
+		expect(deliversTo(flat({ callback_uri: `${URL_}?token=other&x=1` }), URLS)).toBe(true);
+		expect(deliversTo(flat({ callback_uri: URL_ }), URLS)).toBe(true);
 	});
 
 	test('another URL, another path or host, or no callback URI: not this trigger’s', () => {
-		expect(deliversTo(flat({ callback_uri: 'https://crm.example.com/hooks?token=x' }), URL_)).toBe(
+		expect(deliversTo(flat({ callback_uri: 'https://crm.example.com/hooks?token=x' }), URLS)).toBe(
 			false,
 		);
 		expect(
-			deliversTo(flat({ callback_uri: URL_.replace('/webhook/', '/webhook-test/') }), URL_),
+			deliversTo(flat({ callback_uri: URL_.replace('/webhook/', '/webhook-test/') }), URLS),
 		).toBe(false);
-		expect(deliversTo(flat({ callback_uri: undefined }), URL_)).toBe(false);
+		expect(deliversTo(flat({ callback_uri: undefined }), URLS)).toBe(false);
 	});
 });
 
@@ -263,10 +280,14 @@ describe('registration decisions', () => {
 		tokenHash: hashToken('tok'),
 	};
 
-	test('the callback URI carries the token as a query parameter', () => {
-		expect(callbackUriWithToken(stored.webhookUrl, 'a/b+c')).toBe(
+	test('the callback URI carries the token as a query parameter, or as the token route’s last segment', () => {
+		expect(callbackUri(stored, 'query', 'a/b+c')).toBe(
 			'https://n8n.example.com/webhook/abc/webhook?token=a%2Fb%2Bc',
 		);
+		expect(callbackUri(URLS, 'path', 'a/b+c')).toBe(
+			'https://n8n.example.com/webhook/abc/abc/a%2Fb%2Bc',
+		);
+		expect(() => callbackUri(stored, 'path', 'x')).toThrow(/no token route/);
 		expect(withoutQuery('https://n8n.example.com/webhook/abc/webhook/?token=x#y')).toBe(
 			'https://n8n.example.com/webhook/abc/webhook',
 		);
@@ -301,7 +322,7 @@ describe('registration decisions', () => {
 		const endpoint = {
 			id: 'ep-1',
 			attributes: {
-				callback_uri: callbackUriWithToken(stored.webhookUrl, 'tok'),
+				callback_uri: callbackUri(stored, 'query', 'tok'),
 				enabled_events: stored.events,
 			},
 		};
@@ -313,7 +334,7 @@ describe('registration decisions', () => {
 					...endpoint,
 					attributes: {
 						...endpoint.attributes,
-						callback_uri: callbackUriWithToken(stored.webhookUrl, 'tok2'),
+						callback_uri: callbackUri(stored, 'query', 'tok2'),
 					},
 				},
 				stored,
@@ -348,6 +369,121 @@ describe('registration decisions', () => {
 				enabled_events: [],
 			},
 		};
-		expect(endpointsFor([mine, other], stored.webhookUrl)).toEqual([mine]);
+		expect(endpointsFor([mine, other], stored)).toEqual([mine]);
+	});
+});
+
+describe('the token route', () => {
+	const TOKEN_PATH = `https://n8n.example.com/webhook/abc/abc/${TOKEN}`;
+	const onPath = { ...stored, tokenRoute: 'path' as const, pathUrl: PATH_URL };
+
+	test('readRegistration keeps the route with its URL; a path route without one is none', () => {
+		expect(readRegistration({ registration: onPath })).toEqual(onPath);
+		expect(routeOf(onPath)).toBe('path');
+		expect(routeOf({})).toBe('query');
+		expect(readRegistration({ registration: { ...onPath, pathUrl: undefined } })).toBeUndefined();
+		expect(readRegistration({ registration: { ...onPath, pathUrl: 7 } })).toBeUndefined();
+		// any other value is the query, as every registration before the route was
+		expect(readRegistration({ registration: { ...stored, tokenRoute: 'other' } })).toEqual(stored);
+	});
+
+	test('an endpoint on the token route is this trigger’s, and carries the token there', () => {
+		expect(deliversTo(flat({ callback_uri: TOKEN_PATH }), URLS)).toBe(true);
+		expect(deliversWithToken(flat({ callback_uri: TOKEN_PATH }), URLS, TOKEN_HASH)).toBe(true);
+		expect(endpointMatches(flat({ callback_uri: TOKEN_PATH }), onPath)).toBe(true);
+		// the route of another node, or no route known: not this trigger's
+		expect(deliversTo(flat({ callback_uri: TOKEN_PATH.replace(/abc/g, 'xyz') }), URLS)).toBe(false);
+		expect(deliversTo(flat({ callback_uri: TOKEN_PATH }), { webhookUrl: URL_ })).toBe(false);
+	});
+
+	test('createdAmong: the endpoint with the token, else this trigger’s only one, else none', () => {
+		const stripped = flat({ id: 'stripped', callback_uri: URL_ });
+		const withToken = flat({ id: 'mine' });
+		const other = flat({ id: 'other', callback_uri: 'https://crm.example.com/hooks' });
+		expect(createdAmong([stripped, withToken, other], stored)).toBe(withToken);
+		expect(createdAmong([other, stripped], stored)).toBe(stripped);
+		expect(createdAmong([stripped, flat({ id: 'two', callback_uri: URL_ })], stored)).toBe(
+			undefined,
+		);
+		expect(createdAmong([other], stored)).toBeUndefined();
+	});
+
+	test('retryOnPath: a 400 or 422 refusal of a query, where the token route exists', () => {
+		expect(retryOnPath('query', 422, true)).toBe(true);
+		expect(retryOnPath('query', 400, true)).toBe(true);
+		expect(retryOnPath('query', 422, false)).toBe(false);
+		expect(retryOnPath('path', 422, true)).toBe(false);
+		for (const status of [401, 403, 404, 409, 415, 429, 500, undefined]) {
+			expect(retryOnPath('query', status, true)).toBe(false);
+		}
+	});
+
+	test('firstRoute: the token route once this account’s service refused or dropped a query', () => {
+		expect(firstRoute({}, 'acct', true)).toBe('query');
+		expect(firstRoute({ [PATH_ROUTE_FOR]: 'acct' }, 'acct', true)).toBe('path');
+		expect(firstRoute({ [PATH_ROUTE_FOR]: 'other' }, 'acct', true)).toBe('query');
+		expect(firstRoute({ [PATH_ROUTE_FOR]: 'acct' }, 'acct', false)).toBe('query');
+	});
+});
+
+describe('judgeStored: what create does with what the service stored', () => {
+	const sent = callbackUri(URLS, 'query', TOKEN);
+
+	test('nothing shows it: unverified; the same by meaning: kept', () => {
+		expect(judgeStored(sent, undefined, 'query', true)).toBe('unverified');
+		expect(
+			judgeStored(
+				sent,
+				sent.replace('https://n8n.example.com', 'HTTPS://N8N.Example.COM:443'),
+				'query',
+				true,
+			),
+		).toBe('kept');
+	});
+
+	test('the token dropped: reroute on the query route with a token route, else fail', () => {
+		expect(judgeStored(sent, URL_, 'query', true)).toBe('reroute');
+		expect(judgeStored(sent, `${URL_}?token=`, 'query', true)).toBe('reroute');
+		expect(judgeStored(sent, URL_, 'query', false)).toBe('fail');
+	});
+
+	test('another URI, or a token of another value: changed', () => {
+		expect(judgeStored(sent, 'https://n8n.example.com/webhook/abc/other', 'query', true)).toBe(
+			'changed',
+		);
+		expect(judgeStored(sent, `${URL_}?token=masked`, 'query', true)).toBe('changed');
+		const onPath = callbackUri(URLS, 'path', TOKEN);
+		expect(judgeStored(onPath, onPath, 'path', true)).toBe('kept');
+		expect(judgeStored(onPath, 'https://n8n.example.com/webhook/abc/abc', 'path', true)).toBe(
+			'changed',
+		);
+	});
+});
+
+describe('what the log says about the token’s way', () => {
+	test('rerouted: what the service did, where the token is now, and what n8n logs of paths', () => {
+		expect(reroutedWarning('dropped')).toBe(
+			'The captioning service stored the callback URI without its query string, which carries the trigger’s token, so the token now travels as the callback URI’s last path segment. n8n writes request paths, and so this token, to its log at the debug level and for requests to a workflow that is not published.',
+		);
+		expect(
+			reroutedWarning('refused', 'HTTP 422: callback_uri must not contain a query string'),
+		).toMatch(
+			/^The captioning service refused a callback URI with a query string \(HTTP 422: callback_uri must not contain a query string\), so the token now travels/,
+		);
+	});
+
+	test('the activation error and the warnings name what to do, never the token', () => {
+		const dropped = droppedTokenError(`${URL_}?token=${TOKEN}`);
+		expect(dropped.message).toBe('The captioning service dropped the token from the callback URI');
+		expect(dropped.description).toMatch(/add a new Captioning Trigger in the editor/);
+		const changed = changedCallbackWarning(
+			callbackUri(URLS, 'path', TOKEN),
+			`https://other.example.com/x?token=${TOKEN}`,
+		);
+		expect(changed).toMatch(/^The captioning service stored the callback URI https:\/\/other/);
+		expect(strippedEndpointWarning(URL_, unsupportedReason('DELETE', 405))).toBe(
+			`The captioning service does not let n8n delete webhook endpoints (HTTP 405), so the endpoint that delivers to ${URL_} without the token stays registered: its deliveries are refused (401). Delete it in the service's developers dashboard.`,
+		);
+		for (const text of [dropped.description, changed]) expect(text).not.toContain(TOKEN);
 	});
 });

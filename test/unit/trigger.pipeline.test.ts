@@ -172,6 +172,18 @@ describe('hostile deliveries are refused', () => {
 			/no token/,
 		],
 		[
+			'manual registration of typeVersion 3 without a Secret Token, whatever is given',
+			delivery(event(), { registration: 'manual', typeVersion: 3, givenToken: 'anything' }),
+			401,
+			/^This trigger has no Secret Token\. Create a Captioning Webhook Secret credential/,
+		],
+		[
+			'manual registration of no known typeVersion without a Secret Token: as the newest',
+			delivery(event(), { registration: 'manual', givenToken: undefined }),
+			401,
+			/^This trigger has no Secret Token\./,
+		],
+		[
 			'a wrong token on a body that is not JSON either: the token first',
 			delivery('hello', { givenToken: 'guess' }),
 			401,
@@ -424,8 +436,12 @@ describe('benign oddities start, with everything passed through', () => {
 		['text/plain', { contentType: 'text/plain' }],
 		['no content type', { contentType: undefined }],
 		[
-			'manual registration without a Secret Token',
-			{ registration: 'manual', givenToken: undefined },
+			'manual registration saved by 0.1.0 (typeVersion 1) without a Secret Token',
+			{ registration: 'manual', typeVersion: 1, givenToken: undefined },
+		],
+		[
+			'manual registration of typeVersion 2 without a Secret Token, any token given',
+			{ registration: 'manual', typeVersion: 2, givenToken: 'whatever' },
 		],
 		[
 			'manual registration with its Secret Token',
@@ -520,6 +536,50 @@ describe('downloads', () => {
 					],
 				},
 			},
+		});
+	});
+
+	test('an open manual trigger (no Secret Token, typeVersion 1 or 2) fetches nothing, and says why', async () => {
+		const body = mutate((e) => ((attrs(e).transcriptions as Json[])[1].url = 'captions/a.json'));
+		for (const typeVersion of [1, 2]) {
+			const decision = await decide(
+				delivery(body, {
+					registration: 'manual',
+					typeVersion,
+					givenToken: undefined,
+					options: { downloadFormats: ['vtt', 'google_stt', 'srt'] },
+				}),
+			);
+			expect(decision).toMatchObject({
+				kind: 'start',
+				downloads: [],
+				item: {
+					json: {
+						downloadErrors: [
+							{ format: 'google_stt', message: expect.stringMatching(/not an http\(s\) URL/) },
+							{
+								format: 'vtt',
+								message:
+									'The vtt file was not downloaded: this trigger has no Secret Token, so anyone could have sent this event and named any address to fetch. Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard.',
+							},
+						],
+					},
+				},
+			});
+		}
+		// with its Secret Token, the same trigger fetches
+		const withSecret = await decide(
+			delivery(body, {
+				registration: 'manual',
+				typeVersion: 2,
+				manualToken: 'mine',
+				givenToken: 'mine',
+				options: { downloadFormats: ['vtt'] },
+			}),
+		);
+		expect(withSecret).toMatchObject({
+			kind: 'start',
+			downloads: [{ format: 'vtt', url: 'https://files.example.com/a.vtt?signature=x' }],
 		});
 	});
 });

@@ -1,26 +1,133 @@
 // The token stage (trigger/token.ts), branch by branch: which token a delivery must carry, its check, its hash,
 // and its removal from everything the execution sees.
 import {
+	checkDelivery,
 	checkToken,
+	givenToken,
 	hashToken,
+	MIN_SECRET_LENGTH,
+	MISSING_SECRET,
+	OPEN_MANUAL_WARNING,
+	openDownloadMessage,
 	removeSecret,
-	requiredToken,
 	sameHash,
+	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
+	TOKEN_ROUTE,
+	tokenPolicy,
+	unusableSecret,
 	withoutSecret,
 } from '../../nodes/Captioning/trigger/token';
 import { sampleEvent, TOKEN } from '../helpers/deliveryEvent';
 
-describe('requiredToken', () => {
+describe('tokenPolicy', () => {
 	test('automatic registration: the registration’s token hash, even when there is none', () => {
-		expect(requiredToken('api', '', 'hash')).toEqual({ expectedHash: 'hash' });
-		expect(requiredToken('api', 'ignored', undefined)).toEqual({ expectedHash: undefined });
-		expect(requiredToken(undefined, '', 'hash')).toEqual({ expectedHash: 'hash' });
+		expect(tokenPolicy('api', '', 'hash', 3)).toEqual({ kind: 'token', expectedHash: 'hash' });
+		expect(tokenPolicy('api', 'ignored', undefined, 1)).toEqual({
+			kind: 'token',
+			expectedHash: undefined,
+		});
+		expect(tokenPolicy(undefined, '', 'hash', 2)).toEqual({ kind: 'token', expectedHash: 'hash' });
 	});
 
-	test('manual registration: the hash of the Secret Token when set, else none', () => {
-		expect(requiredToken('manual', 'mine', 'hash')).toEqual({ expectedHash: hashToken('mine') });
-		expect(requiredToken('manual', '', 'hash')).toBeUndefined();
-		expect(requiredToken('manual', undefined, undefined)).toBeUndefined();
+	test('manual registration with a Secret Token: its hash, in every version', () => {
+		for (const version of [1, 2, 3]) {
+			expect(tokenPolicy('manual', 'mine', 'hash', version)).toEqual({
+				kind: 'token',
+				expectedHash: hashToken('mine'),
+			});
+		}
+	});
+
+	test('manual without one: refused from version 3, open (0.1.0’s default) before', () => {
+		expect(SECRET_REQUIRED_FROM_VERSION).toBe(3);
+		expect(tokenPolicy('manual', '', 'hash', 3)).toEqual({ kind: 'no-secret' });
+		expect(tokenPolicy('manual', undefined, undefined, 4)).toEqual({ kind: 'no-secret' });
+		expect(tokenPolicy('manual', '', undefined, 2)).toEqual({ kind: 'open' });
+		expect(tokenPolicy('manual', 7, undefined, 1)).toEqual({ kind: 'open' });
+	});
+});
+
+describe('checkDelivery', () => {
+	test('open: passes with no token to remove; no-secret: 401 saying how to set one', () => {
+		expect(checkDelivery({ kind: 'open' }, 'anything')).toEqual({ ok: true, token: undefined });
+		expect(checkDelivery({ kind: 'no-secret' }, 'anything')).toEqual({
+			ok: false,
+			rejection: { status: 401, message: MISSING_SECRET },
+		});
+		expect(MISSING_SECRET).toBe(
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard, then publish the workflow again.',
+		);
+	});
+
+	test('token: checkToken’s answer', () => {
+		const hash = hashToken('secret-token');
+		expect(checkDelivery({ kind: 'token', expectedHash: hash }, 'secret-token')).toEqual({
+			ok: true,
+			token: 'secret-token',
+		});
+		expect(checkDelivery({ kind: 'token', expectedHash: hash }, 'guess')).toMatchObject({
+			ok: false,
+			rejection: { status: 401 },
+		});
+	});
+});
+
+describe('secretTokenProblem', () => {
+	test('usable: at least 24 characters that stay as they are in a URL', () => {
+		expect(MIN_SECRET_LENGTH).toBe(24);
+		expect(secretTokenProblem('a'.repeat(24))).toBeUndefined();
+		expect(secretTokenProblem('Ab9-_.~Ab9-_.~Ab9-_.~Ab9')).toBeUndefined();
+		expect(secretTokenProblem('0123456789abcdef'.repeat(3))).toBeUndefined();
+	});
+
+	test('empty, too short, or with characters a URL changes: why, never the value', () => {
+		expect(secretTokenProblem('')).toBe('The Secret Token is empty.');
+		expect(secretTokenProblem('short-but-fine-chars')).toBe(
+			'The Secret Token has 20 characters: use at least 24, so that it cannot be guessed.',
+		);
+		for (const secret of [
+			'a+b'.repeat(10),
+			'a b'.repeat(10),
+			'a&b'.repeat(10),
+			'ä'.repeat(30),
+			'a/b#c'.repeat(6),
+		]) {
+			const problem = secretTokenProblem(secret);
+			expect(problem).toBe(
+				'The Secret Token has characters that change in a URL: use letters, digits, -, _, . and ~ only.',
+			);
+			expect(problem).not.toContain(secret);
+		}
+		expect(unusableSecret('The Secret Token is empty.')).toBe(
+			'The Secret Token is empty. Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.',
+		);
+	});
+});
+
+describe('givenToken', () => {
+	test('the token route reads the path parameter, every other webhook the query', () => {
+		expect(TOKEN_ROUTE).toBe('setup');
+		expect(givenToken(TOKEN_ROUTE, { token: 'q' }, { token: 'p' })).toBe('p');
+		expect(givenToken('default', { token: 'q' }, { token: 'p' })).toBe('q');
+		expect(givenToken('default', { token: ['a', 'b'] }, {})).toEqual(['a', 'b']);
+	});
+
+	test('nothing to read: undefined, which checkToken refuses', () => {
+		expect(givenToken('default', {}, { token: 'p' })).toBeUndefined();
+		expect(givenToken(TOKEN_ROUTE, { token: 'q' }, undefined)).toBeUndefined();
+		expect(givenToken('default', null, null)).toBeUndefined();
+	});
+});
+
+describe('the words of an open manual trigger', () => {
+	test('the log’s warning and a skipped file say why and what to do', () => {
+		expect(OPEN_MANUAL_WARNING).toBe(
+			'This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped. Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard.',
+		);
+		expect(openDownloadMessage('vtt')).toBe(
+			'The vtt file was not downloaded: this trigger has no Secret Token, so anyone could have sent this event and named any address to fetch. Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard.',
+		);
 	});
 });
 
@@ -56,7 +163,12 @@ describe('checkToken', () => {
 		for (const expected of [undefined, '']) {
 			expect(checkToken(expected, 'anything')).toEqual({
 				ok: false,
-				rejection: { status: 401, message: expect.stringMatching(/no registration.*activate/) },
+				rejection: {
+					status: 401,
+					message: expect.stringMatching(
+						/no registration.*unpublish and publish the workflow \(n8n 1\.x: deactivate and activate\)/,
+					),
+				},
 			});
 		}
 	});

@@ -447,6 +447,19 @@ describe('redactCallbackToken', () => {
 		);
 	});
 
+	test('the token route’s token (the last segment after the webhook ID twice) goes too', () => {
+		const id = '0f6c7c2e-2b1a-4c1e-9b0e-1d2c3b4a5f60';
+		expect(redactCallbackToken(`https://n8n.example.com/webhook/${id}/${id}/s3cret-t0ken`)).toBe(
+			`https://n8n.example.com/webhook/${id}/${id}/[redacted]`,
+		);
+		expect(
+			redactCallbackToken(`https://n8n.example.com/webhook/${id}/${id}/s3cret?a=1&token=x#f`),
+		).toBe(`https://n8n.example.com/webhook/${id}/${id}/[redacted]?a=1&token=[redacted]#f`);
+		expect(redactCallbackToken(`https://h.example/${id}/webhook#${id}/${id}/x`)).toBe(
+			`https://h.example/${id}/webhook#${id}/${id}/x`,
+		);
+	});
+
 	test('a URI without a token, or without a query, is unchanged', () => {
 		expect(redactCallbackToken('https://h.example/p')).toBe('https://h.example/p');
 		expect(redactCallbackToken('https://h.example/p?token')).toBe('https://h.example/p?token');

@@ -36,15 +36,39 @@ export function redactJson<T>(value: T, secrets: Array<string | undefined | null
 }
 
 /**
- * The callback tokens a request carries: the `token` query parameter of each URL among its form values (the
- * trigger registers its callback URI with one). The service may quote them back in its words.
+ * The trigger's token route at the end of a URL's path (trigger/callback.ts): the node's webhook ID twice, then the
+ * token. Matched on the path alone, before any query or fragment.
+ */
+const TOKEN_ROUTE_TAIL = /\/([^/?#]+)\/\1\/([^/?#]+)\/?$/;
+
+/** A path with the token route's token replaced: `…/<id>/<id>/[redacted]`. */
+export function redactPathToken(path: string): string {
+	return path.replace(TOKEN_ROUTE_TAIL, '/$1/$1/[redacted]');
+}
+
+function pathTokenOf(url: URL): string | undefined {
+	const segment = TOKEN_ROUTE_TAIL.exec(url.pathname)?.[2];
+	if (segment === undefined) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/**
+ * The callback tokens a request carries: the `token` query parameter of each URL among its form values, or the
+ * token route's last path segment (the trigger registers its callback URI with one of them). The service may
+ * quote them back in its words.
  */
 export function callbackTokensIn(form: ReadonlyArray<[string, string]> | undefined): string[] {
 	const tokens: string[] = [];
 	for (const [, value] of form ?? []) {
 		try {
-			const token = new URL(value).searchParams.get('token');
-			if (token) tokens.push(token);
+			const url = new URL(value);
+			for (const token of [url.searchParams.get('token'), pathTokenOf(url)]) {
+				if (token) tokens.push(token);
+			}
 		} catch {
 			// not a URL: nothing of the kind to hide
 		}

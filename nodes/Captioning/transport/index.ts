@@ -368,11 +368,13 @@ function toApiError(ctx: CaptioningContext, stop: RetryStop, request: ApiRequest
 			(error as Error)?.message ?? 'Unknown error',
 			callbackTokensIn(request.form),
 		);
-		// credential failures (token endpoint refused, unreachable) already carry a clear message
+		// credential failures (token endpoint refused, unreachable) already carry a clear message. n8n 1.123 drops
+		// the HTTP error behind its own NodeApiError (an Error `cause` is not kept) but keeps its status: so do we
+		const status = statusOf(error);
 		return new NodeApiError(
 			node,
 			{ message, ...(code ? { code } : {}) },
-			{ message, itemIndex: request.itemIndex },
+			{ message, itemIndex: request.itemIndex, ...(status ? { httpCode: String(status) } : {}) },
 		);
 	}
 	// the service's words may echo what was sent, the trigger's callback token with it: out before any wording

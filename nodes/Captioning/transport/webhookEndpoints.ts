@@ -23,6 +23,7 @@ import {
 	recordIn,
 	sameResourceType,
 } from '../shared/schemas';
+import { redactPathToken } from '../shared/redact';
 import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
@@ -285,13 +286,16 @@ export function classifyFailure(
 	return 'error';
 }
 
-/** The callback URI with the value of its `token` query parameter replaced; everything else is kept as it is. */
+/**
+ * The callback URI with the value of its `token` query parameter, and the token route's token at the end of its
+ * path, replaced; everything else is kept as it is.
+ */
 export function redactCallbackToken(uri: string): string {
 	const hash = uri.indexOf('#');
 	const beforeHash = hash === -1 ? uri : uri.slice(0, hash);
 	const fragment = hash === -1 ? '' : uri.slice(hash);
 	const question = beforeHash.indexOf('?');
-	if (question === -1) return uri;
+	if (question === -1) return `${redactPathToken(beforeHash)}${fragment}`;
 	const query = beforeHash
 		.slice(question + 1)
 		.split('&')
@@ -306,7 +310,7 @@ export function redactCallbackToken(uri: string): string {
 			return decoded === 'token' && pair.includes('=') ? `${name}=[redacted]` : pair;
 		})
 		.join('&');
-	return `${beforeHash.slice(0, question)}?${query}${fragment}`;
+	return `${redactPathToken(beforeHash.slice(0, question))}?${query}${fragment}`;
 }
 
 /** The endpoint as the node outputs it: never with the trigger's callback token. */
@@ -342,12 +346,15 @@ export async function createEndpoint(
 	callbackUri: string,
 	events: string[],
 	itemIndex?: number,
-): Promise<{ ok: true; endpoint: WebhookEndpoint } | Failed> {
+): Promise<{ ok: true; endpoint: WebhookEndpoint; echoed?: string } | Failed> {
 	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
 	for (const event of events) form.push(['enabled_events[]', event]);
 	const outcome = await tryCall(ctx, { method: 'POST', path: ENDPOINTS_PATH, form, itemIndex });
 	if (!outcome.ok) return outcome;
-	return { ok: true, endpoint: createdEndpoint(outcome.response, { callbackUri, events }) };
+	const endpoint = createdEndpoint(outcome.response, { callbackUri, events });
+	// what the service said it stored, when it said it (the trigger checks that the token survived)
+	const echoed = readEndpointDocument(outcome.response.body)?.callback_uri;
+	return { ok: true, endpoint, ...(echoed === undefined ? {} : { echoed }) };
 }
 
 type ListOutcome =

@@ -4,6 +4,7 @@
 // webhookMethods: the registration's lifecycle
 export { checkExists, create, remove } from './lifecycle';
 export { migrateRegistration } from './registration';
+export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
 export { readRawBody, readDeliveryBody } from './body';
@@ -16,7 +17,16 @@ export {
 	receiveNow,
 	type TriggerOptions,
 } from './pipeline';
-export { checkToken, hashToken, TOKEN_PARAMETER } from './token';
+export {
+	checkToken,
+	givenToken,
+	hashToken,
+	OPEN_MANUAL_WARNING,
+	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
+	TOKEN_PARAMETER,
+	TOKEN_ROUTE,
+} from './token';
 
 // exactly once: the in-process claims, and the list of started events kept in the static data
 export { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';

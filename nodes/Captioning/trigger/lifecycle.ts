@@ -2,7 +2,7 @@
 // data, is verified where the service has reads and trusted where it has none, and knows its account. What n8n
 // does around these methods, and why they are idempotent: docs/design.md, "The trigger's lifecycle".
 import { randomBytes } from 'node:crypto';
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkReachability } from './reachability';
@@ -17,41 +17,86 @@ import {
 	tryCall,
 	type WebhookEndpoint,
 } from '../transport/webhookEndpoints';
+import { callbackUri, type TokenRoute, tokenRouteUrl, type TriggerUrls } from './callback';
 import {
 	type Account,
 	accountFingerprint,
-	callbackUriWithToken,
+	changedCallbackWarning,
 	checkStored,
+	createdAmong,
 	deliversTo,
+	droppedTokenError,
 	endpointMatches,
 	endpointsFor,
 	findRegistered,
+	firstRoute,
 	isManageable,
+	judgeStored,
 	keptEndpointWarning,
 	keptKey,
 	madeWith,
 	migrateRegistration,
 	orphanedEndpointWarning,
 	otherAccountWarning,
+	PATH_ROUTE_FOR,
 	type Registration,
+	reroutedWarning,
+	retryOnPath,
+	type StoredVerdict,
+	strippedEndpointWarning,
+	UNVERIFIED_CALLBACK,
 	unsupportedReason,
 } from './registration';
-import { hashToken } from './token';
+import { manualSecret } from './manualSecret';
+import {
+	hashToken,
+	MISSING_SECRET,
+	OPEN_MANUAL_WARNING,
+	SECRET_REQUIRED_FROM_VERSION,
+	secretTokenProblem,
+	TOKEN_ROUTE,
+	unusableSecret,
+} from './token';
 
 /**
- * Registrations the service could not delete, per service account and webhook URL, for this process. A
- * "Listen for test event" reuses its own, as its static data is never saved (docs/design.md).
+ * Registrations the service could not delete, per service account and webhook URL, for this process. An
+ * Execute step (n8n 1.x: Listen for test event) reuses its own, as its static data is never saved (docs/design.md).
  */
 const kept = new Map<string, Registration>();
 
-function wanted(ctx: IHookFunctions) {
+/** The trigger's URLs in this mode, and its events. The token route needs the node's webhook ID in its path. */
+function wanted(ctx: IHookFunctions): TriggerUrls & { events: string[] } {
+	const pathUrl = ctx.getNode().webhookId
+		? tokenRouteUrl(ctx.getNodeWebhookUrl(TOKEN_ROUTE))
+		: undefined;
 	return {
 		webhookUrl: ctx.getNodeWebhookUrl('default') as string,
+		...(pathUrl ? { pathUrl } : {}),
 		events: ctx.getNodeParameter('events', []) as string[],
 	};
 }
 
 const isManual = (ctx: IHookFunctions) => ctx.getNodeParameter('registration', 'api') === 'manual';
+
+/**
+ * A manual trigger registers nothing; n8n calls checkExists at every publication (and Execute step). Without a
+ * Secret Token, one of typeVersion 3 or later is refused, and an earlier one says in n8n's log that it is open.
+ */
+async function checkManual(ctx: IHookFunctions): Promise<true> {
+	const secret = await manualSecret(ctx);
+	if (ctx.getNode().typeVersion >= SECRET_REQUIRED_FROM_VERSION) {
+		const problem = secretTokenProblem(secret);
+		if (problem) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				secret === '' ? MISSING_SECRET : unusableSecret(problem),
+			);
+		}
+	} else if (secret === '') {
+		warn(ctx, OPEN_MANUAL_WARNING);
+	}
+	return true;
+}
 
 /** The service account the credential names now, and its fingerprint. */
 async function accountOf(ctx: IHookFunctions): Promise<Account & { fingerprint: string }> {
@@ -101,7 +146,7 @@ async function ownershipOf(
 	}
 	const endpoint = readEndpointDocument(outcome.response.body);
 	if (!endpoint) return 'unknown';
-	return deliversTo(endpoint, registration.webhookUrl) ? 'ours' : 'not-ours';
+	return deliversTo(endpoint, registration) ? 'ours' : 'not-ours';
 }
 
 /**
@@ -178,7 +223,7 @@ async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
 // ----
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return true;
+	if (isManual(this)) return await checkManual(this);
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = migrateRegistration(staticData);
 	const want = wanted(this);
@@ -213,7 +258,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 			return true;
 		case 'different':
 			// another registration of this URL is replaced; an endpoint of anything else is left alone
-			if (deliversTo(found.endpoint, want.webhookUrl)) {
+			if (deliversTo(found.endpoint, want)) {
 				await deleteById(this, found.endpoint.id, true);
 			}
 			break;
@@ -225,7 +270,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 }
 
 export async function create(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return true;
+	if (isManual(this)) return await checkManual(this);
 	const staticData = this.getWorkflowStaticData('node');
 	const want = wanted(this);
 	if (want.events.length === 0) {
@@ -247,7 +292,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	if (list.supported) {
 		kept.delete(key);
 		// an earlier activation may have registered and then lost its state: never leave two endpoints
-		for (const leftover of endpointsFor(list.endpoints, want.webhookUrl)) {
+		for (const leftover of endpointsFor(list.endpoints, want)) {
 			if (leftover.id === null) continue;
 			const deletion = await deleteById(this, leftover.id, true);
 			if (deletion.kind === 'unsupported') {
@@ -263,37 +308,146 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		}
 	}
 
+	const registering: Registering = { want, account, staticData, hasLists: list.supported, key };
+	const route = firstRoute(staticData, account.fingerprint, want.pathUrl !== undefined);
+	const first = await register(this, registering, route);
+	const verdict = judgeStored(first.sent, first.stored, first.route, want.pathUrl !== undefined);
+	if (verdict === 'fail') {
+		// n8n runs delete next, which removes the endpoint where the service lets it
+		const { message, description } = droppedTokenError(first.stored ?? first.sent);
+		throw new NodeOperationError(this.getNode(), message, { description });
+	}
+	if (verdict === 'reroute') {
+		// the service dropped the query: its endpoint would deliver without the token, so it goes
+		rememberPathRoute(staticData, account.fingerprint);
+		warn(this, reroutedWarning('dropped'));
+		const deletion = await deleteRegistered(this, first.registration);
+		if (deletion.kind === 'unsupported') {
+			warn(
+				this,
+				strippedEndpointWarning(want.webhookUrl, unsupportedReason('DELETE', deletion.status)),
+			);
+		}
+		const second = await register(this, registering, 'path');
+		tell(this, judgeStored(second.sent, second.stored, 'path', true), second);
+	} else {
+		tell(this, verdict, first);
+	}
+	return true;
+}
+
+interface Registering {
+	want: TriggerUrls & { events: string[] };
+	account: Account & { fingerprint: string };
+	staticData: IDataObject;
+	/** Whether the service lists endpoints (and so reads and deletes them). */
+	hasLists: boolean;
+	key: string;
+}
+
+interface Registered {
+	registration: Registration;
+	route: TokenRoute;
+	sent: string;
+	/** The callback URI the service stored, as its answer or a read shows it; undefined when none can. */
+	stored: string | undefined;
+}
+
+function rememberPathRoute(staticData: IDataObject, account: string) {
+	staticData[PATH_ROUTE_FOR] = account;
+}
+
+/** Logs what the service stored when it is not what was sent, or when nothing shows it. */
+function tell(ctx: IHookFunctions, verdict: StoredVerdict, { sent, stored }: Registered) {
+	if (verdict === 'changed' && stored !== undefined)
+		warn(ctx, changedCallbackWarning(sent, stored));
+	if (verdict === 'unverified') {
+		ctx.logger.info(`Captioning Trigger "${ctx.getNode().name}": ${UNVERIFIED_CALLBACK}`, {
+			workflowId: ctx.getWorkflow().id,
+			nodeName: ctx.getNode().name,
+		});
+	}
+}
+
+/**
+ * Registers an endpoint with a new token on the route, stores the registration at once (a failure after this point
+ * makes n8n call delete, which must find it), and reads back the callback URI the service stored. A service that
+ * refuses the query (400, 422) gets the token route instead.
+ */
+async function register(
+	ctx: IHookFunctions,
+	{ want, account, staticData, hasLists, key }: Registering,
+	route: TokenRoute,
+): Promise<Registered> {
 	// the only place the plain token exists: the static data gets its hash
 	const token = randomBytes(24).toString('base64url');
-	const callbackUri = callbackUriWithToken(want.webhookUrl, token);
-	const created = await createEndpoint(this, callbackUri, want.events);
-	if (!created.ok) throw created.error;
+	const sent = callbackUri(want, route, token);
+	const created = await createEndpoint(ctx, sent, want.events);
+	if (!created.ok) {
+		if (!retryOnPath(route, created.status, want.pathUrl !== undefined)) throw created.error;
+		// a refusal for another reason refuses the token route too, and that error is the one shown
+		const onPath = await register(ctx, { want, account, staticData, hasLists, key }, 'path');
+		rememberPathRoute(staticData, account.fingerprint);
+		warn(ctx, reroutedWarning('refused', serviceWords(created)));
+		return onPath;
+	}
 	const registration: Registration = {
 		webhookUrl: want.webhookUrl,
 		events: want.events,
 		tokenHash: hashToken(token),
 		account: account.fingerprint,
 	};
+	if (route === 'path' && want.pathUrl) {
+		registration.tokenRoute = 'path';
+		registration.pathUrl = want.pathUrl;
+	}
 	const id = created.endpoint.id ?? undefined;
 	if (id !== undefined) registration.endpointId = id;
-	if (!list.supported) registration.manageable = false;
-	// stored at once: a failure after this point makes n8n call delete, which must find it
+	if (!hasLists) registration.manageable = false;
 	staticData.registration = { ...registration };
-	if (!list.supported) kept.set(key, registration);
-	if (id === undefined && list.supported) {
-		// the answer did not say the id: the list does, by the callback URI and its token
-		const after = await listEndpoints(this);
-		const found = after.supported ? findRegistered(after.endpoints, registration) : undefined;
-		if (found?.id) staticData.registration = { ...registration, endpointId: found.id };
+	if (!hasLists) kept.set(key, registration);
+	const stored = created.echoed ?? (await readStored(ctx, registration, hasLists));
+	staticData.registration = { ...registration };
+	return { registration, route, sent, stored };
+}
+
+/** The service's words of a refused creation, without the token (the transport redacted them). */
+function serviceWords(failed: { status?: number; error: Error }): string {
+	const { description } = failed.error as { description?: unknown };
+	const words = typeof description === 'string' && description ? description : failed.error.message;
+	return `HTTP ${failed.status ?? '?'}: ${words}`;
+}
+
+/**
+ * The callback URI the service stored for a registration whose creation answer did not show it: read by id where
+ * the service has reads, else found in the list (its id completed then). Undefined when nothing shows it.
+ */
+async function readStored(
+	ctx: IHookFunctions,
+	registration: Registration,
+	hasLists: boolean,
+): Promise<string | undefined> {
+	if (!hasLists) return undefined;
+	if (registration.endpointId !== undefined) {
+		const outcome = await tryCall(ctx, {
+			method: 'GET',
+			path: endpointPath(registration.endpointId),
+		});
+		return outcome.ok ? readEndpointDocument(outcome.response.body)?.callback_uri : undefined;
 	}
-	return true;
+	// the answer did not say the id: the list does, by the token or as this trigger's only endpoint
+	const after = await listEndpoints(ctx);
+	const found = after.supported ? createdAmong(after.endpoints, registration) : undefined;
+	if (found?.id) registration.endpointId = found.id;
+	return found?.callback_uri;
 }
 
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
 	const staticData = this.getWorkflowStaticData('node');
 	let stored = migrateRegistration(staticData);
-	const { webhookUrl } = wanted(this);
+	const want = wanted(this);
+	const { webhookUrl } = want;
 	if (!stored && (await unreachableCallback(this, webhookUrl))) return true;
 	try {
 		const account = await accountOf(this);
@@ -318,7 +472,7 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 		if (!stored || isManageable(stored)) {
 			// endpoints this URL still has in this account (a registration whose state was lost) go too
 			const list = await listEndpoints(this);
-			for (const leftover of list.supported ? endpointsFor(list.endpoints, webhookUrl) : []) {
+			for (const leftover of list.supported ? endpointsFor(list.endpoints, want) : []) {
 				if (leftover.id !== null) await deleteById(this, leftover.id, true);
 			}
 		}

@@ -6,9 +6,15 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { type RawBody, readDeliveryBody } from './body';
 import { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
 import type { DedupeAccess } from './dedupe/staticData';
-import { type Download, flattenEvent, planDownloads, readEvent } from './event';
+import { type Download, type DownloadPlan, flattenEvent, planDownloads, readEvent } from './event';
 import type { Rejection } from './rejection';
-import { checkToken, removeSecret, requiredToken } from './token';
+import {
+	checkDelivery,
+	openDownloadMessage,
+	removeSecret,
+	SECRET_REQUIRED_FROM_VERSION,
+	tokenPolicy,
+} from './token';
 
 export interface TriggerOptions {
 	downloadFormats?: string[];
@@ -20,9 +26,11 @@ export interface Delivery {
 	/** The node's Registration parameter: 'api' or 'manual'. */
 	registration: unknown;
 	manualToken: unknown;
+	/** The node's typeVersion: from 3 on (and when absent), a manual trigger has to have a Secret Token. */
+	typeVersion?: number;
 	/** The stored registration's token hash (token.ts), for 'api'. */
 	registeredTokenHash: string | undefined;
-	/** The query's token parameter as n8n parsed it. */
+	/** The request's token (token.ts givenToken): its query parameter or the token route's path segment. */
 	givenToken: unknown;
 	contentType: string | undefined;
 	/** The body's bytes, or why there are none (body.ts). */
@@ -70,18 +78,16 @@ export function receiveNow(
 	dedupe: DedupeAccess,
 	clock: Pick<Clock, 'nowMs'>,
 ): Decision | Pending {
-	const policy = requiredToken(
+	const policy = tokenPolicy(
 		delivery.registration,
 		delivery.manualToken,
 		delivery.registeredTokenHash,
+		delivery.typeVersion ?? SECRET_REQUIRED_FROM_VERSION,
 	);
+	const checked = checkDelivery(policy, delivery.givenToken);
+	if (!checked.ok) return reject(checked.rejection);
 	// the verified token is the registered one: what removeSecret takes out of the output
-	let secret: string | undefined;
-	if (policy) {
-		const checked = checkToken(policy.expectedHash, delivery.givenToken);
-		if (!checked.ok) return reject(checked.rejection);
-		secret = checked.token;
-	}
+	const secret = checked.token;
 	const body = readDeliveryBody(delivery.contentType, delivery.rawBody);
 	if (!body.ok) return reject(body.rejection);
 	const head = readEvent(body.body, body.lossy, delivery.selectedEvents);
@@ -90,12 +96,22 @@ export function receiveNow(
 
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
-		const plan = planDownloads(flat.files as IDataObject, delivery.options.downloadFormats ?? []);
+		let plan = planDownloads(flat.files as IDataObject, delivery.options.downloadFormats ?? []);
+		// anyone may have sent an open manual trigger's event: it names no address for n8n to fetch
+		if (policy.kind === 'open') plan = withoutDownloads(plan);
 		const json = delivery.options.rawBody ? (removeSecret(body.body, secret) as IDataObject) : flat;
 		if (plan.errors.length) json.downloadErrors = plan.errors;
 		return { kind: 'start', item: { json }, downloads: plan.downloads };
 	};
 	return claim(head.event.id, dedupe, clock, start);
+}
+
+function withoutDownloads(plan: DownloadPlan): DownloadPlan {
+	const skipped = plan.downloads.map(({ format }) => ({
+		format,
+		message: openDownloadMessage(format),
+	}));
+	return { downloads: [], errors: [...plan.errors, ...skipped] };
 }
 
 // the service redelivers after a non-2xx; an id already started must not start a second execution:

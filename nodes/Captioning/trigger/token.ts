@@ -1,10 +1,11 @@
-// The token stage: a delivery is this trigger's when its query carries the registration's token (the static
-// data keeps only the token's hash); once verified, the token is taken out of everything the execution sees.
+// The token stage: a delivery is this trigger's when it carries the registration's token, in the query or as the
+// token route's last path segment (the static data keeps only the token's hash); once verified, the token is taken
+// out of everything the execution sees. A manual trigger's Secret Token is checked the same way.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 import type { Rejection } from './rejection';
 
-/** The query parameter of the callback URI that carries the token. */
+/** The query parameter, and the token route's path parameter, that carry the token. */
 export const TOKEN_PARAMETER = 'token';
 
 /** SHA-256 of the token, base64url: what the static data keeps instead of the token. */
@@ -19,18 +20,84 @@ export function sameHash(a: string, b: string): boolean {
 	return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The webhook (by n8n's name for it) whose last path segment is the token: the token route. */
+export const TOKEN_ROUTE = 'setup';
+
 /**
- * The hash of the token a request must carry: the registration's, the manual one's, or none (`undefined`).
+ * The token a request carries: the token route's path segment (n8n's getParamsData), else the query parameter.
+ * Either may carry any registration's token: a hash match is what counts.
  */
-export function requiredToken(
+export function givenToken(webhookName: string, query: unknown, params: unknown): unknown {
+	const source = webhookName === TOKEN_ROUTE ? params : query;
+	return typeof source === 'object' && source !== null
+		? (source as Record<string, unknown>)[TOKEN_PARAMETER]
+		: undefined;
+}
+
+/** From this typeVersion on, a manual trigger has to have a Secret Token (docs/design.md, "Manual registration"). */
+export const SECRET_REQUIRED_FROM_VERSION = 3;
+
+/**
+ * What a delivery must show: `token`, the token of this hash (none stored: every request is refused); `no-secret`,
+ * nothing it could show (a manual trigger that has to have a Secret Token but has none); `open`, nothing (a manual
+ * trigger of typeVersion 1 or 2 without a Secret Token, as 0.1.0 saved them: it runs, warns and downloads nothing).
+ */
+export type TokenPolicy =
+	| { kind: 'token'; expectedHash: string | undefined }
+	| { kind: 'no-secret' }
+	| { kind: 'open' };
+
+export function tokenPolicy(
 	registration: unknown,
 	manualToken: unknown,
 	registeredTokenHash: string | undefined,
-): { expectedHash: string | undefined } | undefined {
-	if (registration !== 'manual') return { expectedHash: registeredTokenHash };
-	return typeof manualToken === 'string' && manualToken !== ''
-		? { expectedHash: hashToken(manualToken) }
-		: undefined;
+	typeVersion: number,
+): TokenPolicy {
+	if (registration !== 'manual') return { kind: 'token', expectedHash: registeredTokenHash };
+	if (typeof manualToken === 'string' && manualToken !== '') {
+		return { kind: 'token', expectedHash: hashToken(manualToken) };
+	}
+	return typeVersion >= SECRET_REQUIRED_FROM_VERSION ? { kind: 'no-secret' } : { kind: 'open' };
+}
+
+/** How to give a manual trigger of typeVersion 1 or 2 its secret (its Secret Token parameter). */
+const SET_A_SECRET =
+	'Set a Secret Token in the trigger and add ?token= followed by it to the URL in the service’s developers dashboard';
+
+/** How to give a manual trigger of typeVersion 3 or later its secret (a credential; manualSecret.ts). */
+const SELECT_A_SECRET =
+	'Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard';
+
+/** Why a manual trigger without a Secret Token (0.1.0's default) is open, for n8n's log at every publication. */
+export const OPEN_MANUAL_WARNING = `This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped. ${SET_A_SECRET}.`;
+
+/** The error of a manual trigger that has to have a Secret Token and has none (publication and deliveries). */
+export const MISSING_SECRET = `This trigger has no Secret Token. ${SELECT_A_SECRET}, then publish the workflow again.`;
+
+/** Fewer characters than this can be guessed: 24 random base64url characters are 144 bits. */
+export const MIN_SECRET_LENGTH = 24;
+
+/** What is wrong with a Secret Token (never quoting it), or undefined when it can be used. */
+export function secretTokenProblem(secret: string): string | undefined {
+	if (secret === '') return 'The Secret Token is empty.';
+	// anything else changes on its way through a URL typed or pasted by hand
+	if (!/^[A-Za-z0-9._~-]+$/.test(secret)) {
+		return 'The Secret Token has characters that change in a URL: use letters, digits, -, _, . and ~ only.';
+	}
+	if (secret.length < MIN_SECRET_LENGTH) {
+		return `The Secret Token has ${secret.length} characters: use at least ${MIN_SECRET_LENGTH}, so that it cannot be guessed.`;
+	}
+	return undefined;
+}
+
+/** The publication error of a manual trigger whose Secret Token cannot be used. */
+export function unusableSecret(problem: string): string {
+	return `${problem} Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.`;
+}
+
+/** Why a file was not fetched for an open manual trigger: a forged event could name any address. */
+export function openDownloadMessage(format: string): string {
+	return `The ${format} file was not downloaded: this trigger has no Secret Token, so anyone could have sent this event and named any address to fetch. ${SET_A_SECRET}.`;
 }
 
 /** The request's token once verified (it is then the registered one), or why the request is refused. */
@@ -44,7 +111,7 @@ export function checkToken(expectedHash: string | undefined, given: unknown): To
 			rejection: {
 				status: 401,
 				message:
-					'This trigger has no registration with the service: deactivate and activate the workflow to register it again.',
+					'This trigger has no registration with the service: unpublish and publish the workflow (n8n 1.x: deactivate and activate) to register it again.',
 			},
 		};
 	}
@@ -65,6 +132,21 @@ export function checkToken(expectedHash: string | undefined, given: unknown): To
 		};
 	}
 	return { ok: true, token: value };
+}
+
+/** The request checked against the policy: its verified token (to take out of the output), none needed, or refused. */
+export function checkDelivery(
+	policy: TokenPolicy,
+	given: unknown,
+): { ok: true; token: string | undefined } | { ok: false; rejection: Rejection } {
+	switch (policy.kind) {
+		case 'open':
+			return { ok: true, token: undefined };
+		case 'no-secret':
+			return { ok: false, rejection: { status: 401, message: MISSING_SECRET } };
+		case 'token':
+			return checkToken(policy.expectedHash, given);
+	}
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -128,4 +128,37 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 		await waitFor('the endpoint to be deleted', () => sb().endpoints.size === 0);
 		expect([...sb().endpoints.keys()]).toEqual([]);
 	});
+
+	it('puts the token on its token route for a service that refuses a query: each event once, none without the token', async () => {
+		sb().setVariants({ 'callback-query': 'refuse' });
+		const webhookId = randomUUID();
+		const created = await instance().createWorkflow(
+			triggerWorkflow({
+				name: 'Smoke: token route',
+				webhookId,
+				credential,
+				parameters: { registration: 'api', events: EVENTS, options: {} },
+				alone: true,
+			}),
+		);
+		await instance().activateWorkflow(created.id);
+		const route = `${instance().webhookBaseUrl}/${webhookId}/${webhookId}/`;
+		const [endpoint, ...more] = [...sb().endpoints.values()];
+		expect(more).toEqual([]);
+		expect(endpoint.callbackUri).toMatch(new RegExp(`^${route.replace(/[.]/g, '\\.')}[\\w-]{32}$`));
+
+		const { events } = await sb().transcribe({ title: 'Smoke test, token route' });
+		await sb().idle();
+		const executions = await instance().waitForExecutions(created.id, { count: 2 });
+		expect(executions.map((e) => outputOf(e, TRIGGER_NODE)[0].json.eventId).sort()).toEqual(
+			events.map((e) => e.id).sort(),
+		);
+		for (const url of [`${instance().webhookBaseUrl}/${webhookId}/webhook`, `${route}guess`]) {
+			const res = await instance().request('POST', url, { body: { data: { id: 'forged' } } });
+			expect(res.status).toBe(401);
+		}
+		await instance().deactivateWorkflow(created.id);
+		expect(sb().endpoints.size).toBe(0);
+		sb().setVariants({ 'callback-query': 'keep' });
+	});
 });

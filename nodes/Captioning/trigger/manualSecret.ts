@@ -1,0 +1,28 @@
+// Where a manual trigger keeps its Secret Token: from typeVersion 3 in a Captioning Webhook Secret credential (n8n
+// encrypts it and copies it into no execution record), before in the Secret Token parameter, as 0.1.0 saved it.
+// docs/design.md, "Manual registration".
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+import { settle } from '../shared/settle';
+import { SECRET_REQUIRED_FROM_VERSION } from './token';
+
+export const SECRET_CREDENTIAL = 'captioningWebhookSecretApi';
+
+/** What the hook and webhook contexts both offer. */
+interface SecretSource {
+	getNode(): INode;
+	getNodeParameter(name: 'manualToken', fallback: string): unknown;
+	getCredentials(type: string): Promise<ICredentialDataDecryptedObject>;
+}
+
+/** The manual trigger's Secret Token, or '' when it has none (no credential selected, or an empty one). */
+export async function manualSecret(ctx: SecretSource): Promise<string> {
+	if (ctx.getNode().typeVersion < SECRET_REQUIRED_FROM_VERSION) {
+		const value = ctx.getNodeParameter('manualToken', '');
+		return typeof value === 'string' ? value : '';
+	}
+	// n8n throws when the node has no credential of the type: that is a trigger without a secret
+	const credential = await settle(ctx.getCredentials(SECRET_CREDENTIAL));
+	const value = credential.ok ? credential.value.secretToken : undefined;
+	return typeof value === 'string' ? value : '';
+}

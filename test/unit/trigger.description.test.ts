@@ -1,0 +1,185 @@
+// What the editor shows of manual registration, per typeVersion, as n8n-workflow's own NodeHelpers decide it (the
+// functions the editor and n8n's activation checks call): the Secret Token in a required credential from version 3,
+// the warning of a trigger saved by 0.1.0 without one, and the token route's webhook with its URL hidden.
+import { type INode, type INodeParameters, NodeHelpers } from 'n8n-workflow';
+
+import { CaptioningWebhookSecretApi } from '../../credentials/CaptioningWebhookSecretApi.credentials';
+import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
+import { OPEN_MANUAL_WARNING, TOKEN_ROUTE } from '../../nodes/Captioning/trigger/token';
+
+const { description } = new CaptioningTrigger();
+
+function node(typeVersion: number, parameters: INodeParameters): INode {
+	return {
+		id: 'n1',
+		name: 'Captioning Trigger',
+		type: 'n8n-nodes-captioning.captioningTrigger',
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		webhookId: '0f6c7c2e-2b1a-4c1e-9b0e-1d2c3b4a5f60',
+	};
+}
+
+/** The parameters with n8n's defaults, as the editor holds them. */
+function resolved(typeVersion: number, parameters: INodeParameters): INodeParameters {
+	const n = node(typeVersion, parameters);
+	return NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		true,
+		false,
+		n,
+		description,
+	)!;
+}
+
+/** The names of the properties the editor shows (notices included), in order. */
+function shown(typeVersion: number, parameters: INodeParameters): string[] {
+	const values = resolved(typeVersion, parameters);
+	const n = node(typeVersion, values);
+	return description.properties
+		.filter((p) => NodeHelpers.displayParameter(values, p, n, description))
+		.map((p) => `${p.name}${p.required ? '*' : ''}`);
+}
+
+/** The credentials the editor asks for (required ones starred), as it decides which to show. */
+function credentials(typeVersion: number, parameters: INodeParameters): string[] {
+	const values = resolved(typeVersion, parameters);
+	const n = node(typeVersion, values);
+	return (description.credentials ?? [])
+		.filter((c) => NodeHelpers.displayParameter(values, c, n, description))
+		.map((c) => `${c.name}${c.required ? '*' : ''}`);
+}
+
+function issues(typeVersion: number, parameters: INodeParameters) {
+	const values = resolved(typeVersion, parameters);
+	return NodeHelpers.getNodeParametersIssues(
+		description.properties,
+		node(typeVersion, values),
+		description,
+	);
+}
+
+describe('manual registration in the editor', () => {
+	test('the node a user adds is version 3', () => {
+		expect(description.version).toEqual([1, 2, 3]);
+		expect(description.defaultVersion).toBe(3);
+	});
+
+	test('version 3: the Secret Token in a required Webhook Secret credential, not in a parameter', () => {
+		expect(shown(3, { registration: 'manual' })).toEqual([
+			'registration',
+			'manualNotice',
+			'events*',
+			'options',
+		]);
+		expect(credentials(3, { registration: 'manual' })).toEqual(['captioningWebhookSecretApi*']);
+		expect(issues(3, { registration: 'manual' })).toBeNull();
+		// automatic registration asks for the API credential, and no secret
+		expect(shown(3, { registration: 'api' })).toEqual(['registration', 'events*', 'options']);
+		expect(credentials(3, { registration: 'api' })).toEqual(['captioningApi*']);
+		const secret = description.credentials?.find((c) => c.name === 'captioningWebhookSecretApi');
+		expect(secret?.testedBy).toBe('secretToken');
+	});
+
+	test('versions 1 and 2 without a Secret Token (as 0.1.0 saved them): no issue, a warning above the field', () => {
+		for (const version of [1, 2]) {
+			expect(shown(version, { registration: 'manual' })).toEqual([
+				'registration',
+				'manualNotice',
+				'events*',
+				'openManualWarning',
+				'manualToken',
+				'options',
+			]);
+			expect(issues(version, { registration: 'manual' })).toBeNull();
+			expect(credentials(version, { registration: 'manual' })).toEqual([]);
+			// with one, the warning goes
+			expect(shown(version, { registration: 'manual', manualToken: 'mine' })).not.toContain(
+				'openManualWarning',
+			);
+		}
+		const warning = description.properties.find((p) => p.name === 'openManualWarning');
+		expect(warning).toMatchObject({ type: 'notice', displayName: OPEN_MANUAL_WARNING });
+	});
+
+	test('the notice says what to paste, in the words of n8n 2.x and 1.x, where the Secret Token is', () => {
+		const notice = (version: number) =>
+			description.properties.find(
+				(p) =>
+					p.name === 'manualNotice' &&
+					NodeHelpers.displayParameter(
+						resolved(version, { registration: 'manual' }),
+						p,
+						node(version, { registration: 'manual' }),
+						description,
+					),
+			)?.displayName;
+		expect(notice(3)).toBe(
+			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+		);
+		expect(notice(2)).toBe(
+			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+		);
+	});
+});
+
+describe('the webhooks', () => {
+	test('the default webhook, then the token route: its path one per node, its URL not shown', () => {
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: TOKEN_ROUTE,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				isFullPath: true,
+				path: '={{$webhookId}}/:token',
+				ndvHideUrl: true,
+			},
+		]);
+	});
+});
+
+describe('the Webhook Secret credential', () => {
+	const test_ = new CaptioningTrigger().methods.credentialTest.secretToken;
+	const run = async (secretToken: unknown) =>
+		await test_.call(
+			{} as never,
+			{
+				id: 'c1',
+				name: 'Webhook Secret',
+				type: 'captioningWebhookSecretApi',
+				data: { secretToken },
+			} as never,
+		);
+
+	test('its test passes a usable Secret Token, and says what is wrong with another', async () => {
+		expect(await run('Xk2-_.~Xk2-_.~Xk2-_.~Xk2')).toEqual({
+			status: 'OK',
+			message: 'The Secret Token can be used in the URL.',
+		});
+		expect(await run('short')).toEqual({
+			status: 'Error',
+			message: 'The Secret Token has 5 characters: use at least 24, so that it cannot be guessed.',
+		});
+		expect(await run(undefined)).toEqual({
+			status: 'Error',
+			message: 'The Secret Token is empty.',
+		});
+	});
+
+	test('one required password field, tested by the trigger', () => {
+		const credential = new CaptioningWebhookSecretApi();
+		expect(credential.name).toBe('captioningWebhookSecretApi');
+		expect(credential.properties.filter((p) => p.type !== 'notice')).toEqual([
+			expect.objectContaining({
+				name: 'secretToken',
+				type: 'string',
+				typeOptions: { password: true },
+				required: true,
+				default: '',
+			}),
+		]);
+	});
+});
