@@ -33,8 +33,9 @@ test('an n8n 1.123 NodeApiError of a 422 keeps its status through the transport'
 			() => undefined,
 			(e: unknown) => e,
 		);
+	// the node's own words for the refusal instead of n8n's generic ones, and the status kept
 	expect(error).toMatchObject({
-		message: 'Your request is invalid or could not be processed by the service',
+		message: 'The service rejected POST /webhook_endpoints (HTTP 422).',
 		httpCode: '422',
 	});
 	expect(statusOf(error)).toBe(422);
