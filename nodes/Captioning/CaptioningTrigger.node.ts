@@ -13,9 +13,12 @@ import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import {
 	attachDownloads,
 	checkExists,
+	DEFAULT_MAX_FILE_MB,
+	DOWNLOAD_BUDGET_MS,
 	type Clock,
 	create,
 	dedupeKey,
+	maxBytesFrom,
 	migrateRegistration,
 	readRawBody,
 	receiveDelivery,
@@ -124,6 +127,15 @@ export class CaptioningTrigger implements INodeType {
 							'Fetch these files into binary properties when the event arrives (their signed URLs expire soon after), and add the plain transcript text to the item',
 					},
 					{
+						displayName: 'Max File Size (MB)',
+						name: 'maxFileSize',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_FILE_MB,
+						description:
+							'The largest caption file Download Caption Files fetches; a larger one is not downloaded and the item says so under downloadErrors',
+					},
+					{
 						displayName: 'Raw Body',
 						name: 'rawBody',
 						type: 'boolean',
@@ -198,15 +210,20 @@ export class CaptioningTrigger implements INodeType {
 			case 'duplicate':
 				return answer(200, { received: true, duplicate: true });
 		}
-		// without files to fetch, n8n answers once the execution exists
-		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
-		// contract 6.2.3: answer first, download after, so slow file servers never delay the 2xx
-		answer(200, { received: true });
-		await attachDownloads(decision.item, decision.downloads, {
-			http: (o) => this.helpers.httpRequest(o),
-			prepareBinaryData: (data, fileName, mimeType) =>
-				this.helpers.prepareBinaryData(data, fileName, mimeType),
-		});
-		return { noWebhookResponse: true, workflowData: [[decision.item]] };
+		if (decision.downloads.length > 0) {
+			const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
+			await attachDownloads(
+				decision.item,
+				decision.downloads,
+				{
+					http: (o) => this.helpers.httpRequest(o),
+					prepareBinaryData: (data, fileName, mimeType) =>
+						this.helpers.prepareBinaryData(data, fileName, mimeType),
+				},
+				{ maxBytes: maxBytesFrom(maxFileSize), budgetMs: DOWNLOAD_BUDGET_MS },
+			);
+		}
+		// n8n answers 2xx once it has created (queued) the execution: a crash before that is redelivered
+		return { workflowData: [[decision.item]] };
 	}
 }

@@ -1,4 +1,5 @@
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -22,9 +23,55 @@ import {
 	formatFromUrl,
 	INPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { type DownloadedFile, fetchSignedFile } from '../../transport/download';
+import {
+	DEFAULT_MAX_FILE_MB,
+	type DownloadedFile,
+	type DownloadFailure,
+	downloadFile,
+	type DownloadLimits,
+	downloadToBinary,
+	maxBytesFrom,
+	type StoredFile,
+} from '../../transport/download';
 
-/** Downloads a signed caption file, or throws what the file server said as a NodeApiError. */
+/** The execution's cap and cancel signal for a download: n8n's httpRequest does not take the signal by itself. */
+function limitsOf(ctx: IExecuteFunctions, maxFileSize: unknown): DownloadLimits {
+	const signal = ctx.getExecutionCancelSignal?.();
+	return { maxBytes: maxBytesFrom(maxFileSize), ...(signal ? { signal } : {}) };
+}
+
+function checkUrl(ctx: IExecuteFunctions, url: string, itemIndex: number) {
+	if (!/^https?:\/\//i.test(url)) {
+		throw new NodeOperationError(ctx.getNode(), 'The URL must start with http:// or https://', {
+			itemIndex,
+		});
+	}
+}
+
+/** A failed download as the error its cause calls for: the file server's answer, or the user's limit. */
+function downloadError(ctx: IExecuteFunctions, failure: DownloadFailure, itemIndex: number) {
+	if (failure.kind === 'too-large' || failure.kind === 'store') {
+		return new NodeOperationError(ctx.getNode(), failure.message, { itemIndex });
+	}
+	if (failure.kind === 'stopped') {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`The execution was cancelled: ${failure.message.charAt(0).toLowerCase()}${failure.message.slice(1)}`,
+			{ itemIndex },
+		);
+	}
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status: failure.status ?? null },
+		{
+			message: failure.message,
+			httpCode: failure.status ? String(failure.status) : undefined,
+			itemIndex,
+		},
+	);
+}
+
+/** Downloads a signed caption file into memory (Convert, Check and Fix read it), or throws what went wrong. */
 export async function downloadOrThrow(
 	ctx: IExecuteFunctions,
 	url: string,
@@ -32,23 +79,50 @@ export async function downloadOrThrow(
 	title: unknown,
 	itemIndex: number,
 ): Promise<DownloadedFile> {
-	if (!/^https?:\/\//i.test(url)) {
-		throw new NodeOperationError(ctx.getNode(), 'The URL must start with http:// or https://', {
-			itemIndex,
-		});
-	}
-	const outcome = await fetchSignedFile((o) => ctx.helpers.httpRequest(o), url, format, title);
-	if (outcome.ok) return outcome.file;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ status: outcome.status ?? null },
-		{
-			message: outcome.message,
-			httpCode: outcome.status ? String(outcome.status) : undefined,
-			itemIndex,
-		},
+	checkUrl(ctx, url, itemIndex);
+	const maxFileSize = ctx.getNodeParameter('maxFileSize', itemIndex, DEFAULT_MAX_FILE_MB);
+	const outcome = await downloadFile(
+		(o) => ctx.helpers.httpRequest(o),
+		url,
+		format,
+		title,
+		limitsOf(ctx, maxFileSize),
 	);
+	if (outcome.ok) return outcome.file;
+	throw downloadError(ctx, outcome, itemIndex);
 }
+
+/** Streams a signed caption file into n8n's binary data (Download), or throws what went wrong. */
+export async function downloadBinaryOrThrow(
+	ctx: IExecuteFunctions,
+	url: string,
+	format: string,
+	title: unknown,
+	itemIndex: number,
+): Promise<StoredFile<IBinaryData>> {
+	checkUrl(ctx, url, itemIndex);
+	const maxFileSize = ctx.getNodeParameter('options.maxFileSize', itemIndex, DEFAULT_MAX_FILE_MB);
+	const outcome = await downloadToBinary(
+		(o) => ctx.helpers.httpRequest(o),
+		(data, fileName, mimeType) => ctx.helpers.prepareBinaryData(data, fileName, mimeType),
+		url,
+		format,
+		title,
+		limitsOf(ctx, maxFileSize),
+	);
+	if (outcome.ok) return outcome.file;
+	throw downloadError(ctx, outcome, itemIndex);
+}
+
+/** The cap of a download, as an option of the operation that downloads (Download) or a field beside the URL. */
+export const maxFileSizeProperty: INodeProperties = {
+	displayName: 'Max File Size (MB)',
+	name: 'maxFileSize',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_MAX_FILE_MB,
+	description: 'The largest file to download; a larger one ends in an error that names its size',
+};
 
 const READABLE = INPUT_FORMAT_OPTIONS.map((option) => option.name).join(', ');
 
@@ -110,6 +184,7 @@ export const inputProperties: INodeProperties[] = [
 		description: 'The signed URL of a caption file',
 		hint: 'After the Captioning Trigger: {{ $json.files.vtt }}',
 	},
+	{ ...maxFileSizeProperty, displayOptions: { show: { inputSource: ['url'] } } },
 	{
 		displayName: 'From',
 		name: 'from',
