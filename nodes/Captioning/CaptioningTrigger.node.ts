@@ -143,15 +143,6 @@ export class CaptioningTrigger implements INodeType {
 						description:
 							'Whether to output the event exactly as the service sent it (JSON:API) instead of a flattened item',
 					},
-					{
-						displayName: 'Skip Reachability Check',
-						name: 'skipReachabilityCheck',
-						type: 'boolean',
-						default: false,
-						displayOptions: { show: { '/registration': ['api'] } },
-						description:
-							'Whether to register the webhook URL even when the service looks unable to reach it (localhost, a private address, or plain http for a service at https). Turn on only when the service runs inside n8n’s own network.',
-					},
 				],
 			},
 		],
