@@ -29,6 +29,26 @@ import {
 } from './trigger';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+
+// The panel the editor shows beside the parameters (n8n 2.41.1 and 1.123.81 alike): its texts are shown as they
+// are, with no placeholder filled in, so they name where the URLs are rather than the URLs themselves.
+const WEBHOOK_URL_ADVICE =
+	"<b>The service must reach these URLs.</b> n8n builds them from <code>WEBHOOK_URL</code>, an environment variable of n8n's process: set it to n8n's public https address (e.g. https://n8n.example.com/) and restart n8n. Without it they start with http://localhost:5678/, which only n8n's own machine reaches, and publishing is refused.";
+const TEST_URL_HELP =
+	'<b>While building your workflow</b>, click <b>Execute step</b>: the trigger registers its <b>Test URL</b> (under Webhook URLs in the parameters) with the service and listens for 2 minutes. Make the service transcribe something: the event shows up in this editor. With Manual registration, paste the Test URL into the dashboard yourself.';
+const TRIGGER_PANEL = {
+	header: 'Starts the workflow on transcription events',
+	executionsHelp: {
+		inactive: `${TEST_URL_HELP}<br /><br /><b>Once the workflow is ready</b>, publish it (in n8n 1.x: set it Active): the trigger registers its <b>Production URL</b>, and every selected event starts an execution, shown in the <a data-key="executions">executions list</a>, not here.<br /><br />${WEBHOOK_URL_ADVICE}`,
+		active: `<b>This workflow is published</b>: the service sends every selected event to the trigger's <b>Production URL</b> (under Webhook URLs in the parameters), and each starts an execution, shown in the <a data-key="executions">executions list</a>, not here.<br /><br />${TEST_URL_HELP}<br /><br />${WEBHOOK_URL_ADVICE}`,
+	},
+	activationHint: {
+		inactive:
+			"Publish the workflow to register its Production URL (under Webhook URLs) with the service, which must reach it: n8n builds it from WEBHOOK_URL, n8n's public address.",
+		active:
+			'Published: the service sends the selected events to the Production URL (under Webhook URLs); those executions show in the executions list, not here.',
+	},
+};
 const clock: Clock = { nowMs: () => Date.now(), sleep };
 
 export class CaptioningTrigger implements INodeType {
@@ -49,6 +69,7 @@ export class CaptioningTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
 		activationMessage:
 			'The captioning service now sends the selected events to this workflow’s production URL, and each one starts an execution.',
+		triggerPanel: TRIGGER_PANEL,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
