@@ -144,6 +144,8 @@ export class Sandbox {
 		issuedRefreshSerial?: number;
 	}[] = [];
 	tokenFault: TokenFault = null;
+	/** Signed-file requests received so far, counted on arrival (before fileDelayMs): a download has begun. */
+	fileRequestsReceived = 0;
 
 	private server: Server | undefined;
 	private clockOffsetMs = 0;
@@ -427,6 +429,7 @@ export class Sandbox {
 			}
 			if (url.pathname.startsWith('/_sandbox/')) return await this.control(req, res, url);
 			if (url.pathname.startsWith('/files/') || url.pathname.startsWith('/media/')) {
+				this.fileRequestsReceived++;
 				if (this.options.fileDelayMs > 0) {
 					await new Promise((resolve) => setTimeout(resolve, this.options.fileDelayMs));
 				}
@@ -495,7 +498,8 @@ export class Sandbox {
 		}
 		if (url.searchParams.get('grant_type') === 'assertion') this.stats.assertionGrants++;
 		else this.stats.refreshGrants++;
-		if (result.issuedRefreshSerial !== undefined) entry.issuedRefreshSerial = result.issuedRefreshSerial;
+		if (result.issuedRefreshSerial !== undefined)
+			entry.issuedRefreshSerial = result.issuedRefreshSerial;
 		return send(res, 200, result.body, 'application/json; charset=utf-8', noStore);
 	}
 
