@@ -91,9 +91,14 @@ export interface N8nInstance extends N8nClient {
 	/**
 	 * Stops n8n and starts it again on the same user folder and ports. `whileStopped` runs after n8n has
 	 * exited and before it starts again: what happens to the outside world while n8n is down. `crash` stops it
-	 * with SIGKILL instead of a graceful shutdown: requests in flight are cut off.
+	 * with SIGKILL instead of a graceful shutdown: requests in flight are cut off. `env` changes n8n's
+	 * environment from this start on (`undefined` removes a variable), e.g. another WEBHOOK_URL.
 	 */
-	restart(options?: { whileStopped?: () => Promise<void>; crash?: boolean }): Promise<void>;
+	restart(options?: {
+		whileStopped?: () => Promise<void>;
+		crash?: boolean;
+		env?: Record<string, string | undefined>;
+	}): Promise<void>;
 	/** Stops n8n and every process it started; removes the temp user folder. Idempotent. */
 	stop(): Promise<void>;
 }
@@ -305,6 +310,10 @@ function n8nInstance(
 			if (stopped) throw new Error('restart() after stop()');
 			await main.halt({ crash: restartOptions.crash });
 			await restartOptions.whileStopped?.();
+			for (const [key, value] of Object.entries(restartOptions.env ?? {})) {
+				if (value === undefined) delete launch.env[key];
+				else launch.env[key] = value;
+			}
 			await main.boot(true);
 		},
 		async stop() {
