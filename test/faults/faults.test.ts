@@ -733,9 +733,9 @@ describe('activation cycles', () => {
 const CRASH_RUNS = Number(process.env.CAPTIONING_FAULTS_CRASH_RUNS ?? 1);
 // the first download waits this long for the file server: n8n is killed meanwhile
 const SLOW_FILE_MS = 2_500;
-// redeliveries 5, 15, 35, 95 and 395 s after the first attempt: a restart of n8n (15 s on CI, over a minute on a
-// busy machine) ends before one of them
-const CRASH_RETRY_DELAYS_MS = [5_000, 10_000, 20_000, 60_000, 300_000];
+// redeliveries 4, 12, 24, 84 and 384 s after the first attempt: a restart of n8n (15-20 s on CI, a minute or more
+// on a busy machine) ends before one of them
+const CRASH_RETRY_DELAYS_MS = [4_000, 8_000, 12_000, 60_000, 300_000];
 
 describe('a crash while a file downloads', () => {
 	const downloads = { workflowId: '', productionUrl: '' };

@@ -2,6 +2,7 @@ import type {
 	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -31,41 +32,58 @@ import {
 	type DownloadLimits,
 	downloadToBinary,
 	maxBytesFrom,
+	type Readable,
 	type StoredFile,
 } from '../../transport/download';
 
-/** The execution's cap and cancel signal for a download: n8n's httpRequest does not take the signal by itself. */
-function limitsOf(ctx: IExecuteFunctions, maxFileSize: unknown): DownloadLimits {
-	const signal = ctx.getExecutionCancelSignal?.();
-	return { maxBytes: maxBytesFrom(maxFileSize), ...(signal ? { signal } : {}) };
-}
-
-function checkUrl(ctx: IExecuteFunctions, url: string, itemIndex: number) {
+/**
+ * What every download of the action shares: the URL checked, n8n's helper, the cap (from `maxFileSizeParameter`)
+ * and the execution's cancel signal, which n8n's httpRequest does not take by itself.
+ */
+function prepareDownload(
+	ctx: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+	maxFileSizeParameter: string,
+) {
 	if (!/^https?:\/\//i.test(url)) {
 		throw new NodeOperationError(ctx.getNode(), 'The URL must start with http:// or https://', {
 			itemIndex,
 		});
 	}
+	const maxFileSize = ctx.getNodeParameter(maxFileSizeParameter, itemIndex, DEFAULT_MAX_FILE_MB);
+	const signal = ctx.getExecutionCancelSignal?.();
+	const limits: DownloadLimits = {
+		maxBytes: maxBytesFrom(maxFileSize),
+		...(signal ? { signal } : {}),
+	};
+	return { http: (o: IHttpRequestOptions) => ctx.helpers.httpRequest(o), limits };
 }
 
-/** A failed download as the error its cause calls for: the file server's answer, or the user's limit. */
-function downloadError(ctx: IExecuteFunctions, failure: DownloadFailure, itemIndex: number) {
-	if (failure.kind === 'too-large' || failure.kind === 'store') {
-		return new NodeOperationError(ctx.getNode(), failure.message, { itemIndex });
+/** The downloaded file, or the error its failure calls for: the file server's answer, or the user's limit. */
+async function fileOrThrow<File>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	download: Promise<{ ok: true; file: File } | DownloadFailure>,
+): Promise<File> {
+	const outcome = await download;
+	if (outcome.ok) return outcome.file;
+	if (outcome.kind === 'too-large' || outcome.kind === 'store') {
+		throw new NodeOperationError(ctx.getNode(), outcome.message, { itemIndex });
 	}
-	if (failure.kind === 'stopped') {
-		return new NodeOperationError(
+	if (outcome.kind === 'stopped') {
+		throw new NodeOperationError(
 			ctx.getNode(),
-			`The execution was cancelled: ${failure.message.charAt(0).toLowerCase()}${failure.message.slice(1)}`,
+			`The execution was cancelled: ${outcome.message.charAt(0).toLowerCase()}${outcome.message.slice(1)}`,
 			{ itemIndex },
 		);
 	}
-	return new NodeApiError(
+	throw new NodeApiError(
 		ctx.getNode(),
-		{ status: failure.status ?? null },
+		{ status: outcome.status ?? null },
 		{
-			message: failure.message,
-			httpCode: failure.status ? String(failure.status) : undefined,
+			message: outcome.message,
+			httpCode: outcome.status ? String(outcome.status) : undefined,
 			itemIndex,
 		},
 	);
@@ -79,17 +97,8 @@ export async function downloadOrThrow(
 	title: unknown,
 	itemIndex: number,
 ): Promise<DownloadedFile> {
-	checkUrl(ctx, url, itemIndex);
-	const maxFileSize = ctx.getNodeParameter('maxFileSize', itemIndex, DEFAULT_MAX_FILE_MB);
-	const outcome = await downloadFile(
-		(o) => ctx.helpers.httpRequest(o),
-		url,
-		format,
-		title,
-		limitsOf(ctx, maxFileSize),
-	);
-	if (outcome.ok) return outcome.file;
-	throw downloadError(ctx, outcome, itemIndex);
+	const { http, limits } = prepareDownload(ctx, url, itemIndex, 'maxFileSize');
+	return await fileOrThrow(ctx, itemIndex, downloadFile(http, url, format, title, limits));
 }
 
 /** Streams a signed caption file into n8n's binary data (Download), or throws what went wrong. */
@@ -100,18 +109,14 @@ export async function downloadBinaryOrThrow(
 	title: unknown,
 	itemIndex: number,
 ): Promise<StoredFile<IBinaryData>> {
-	checkUrl(ctx, url, itemIndex);
-	const maxFileSize = ctx.getNodeParameter('options.maxFileSize', itemIndex, DEFAULT_MAX_FILE_MB);
-	const outcome = await downloadToBinary(
-		(o) => ctx.helpers.httpRequest(o),
-		(data, fileName, mimeType) => ctx.helpers.prepareBinaryData(data, fileName, mimeType),
-		url,
-		format,
-		title,
-		limitsOf(ctx, maxFileSize),
+	const { http, limits } = prepareDownload(ctx, url, itemIndex, 'options.maxFileSize');
+	const store = (data: Readable, fileName: string, mimeType: string) =>
+		ctx.helpers.prepareBinaryData(data, fileName, mimeType);
+	return await fileOrThrow(
+		ctx,
+		itemIndex,
+		downloadToBinary(http, store, url, format, title, limits),
 	);
-	if (outcome.ok) return outcome.file;
-	throw downloadError(ctx, outcome, itemIndex);
 }
 
 /** The cap of a download, as an option of the operation that downloads (Download) or a field beside the URL. */
