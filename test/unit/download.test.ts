@@ -330,6 +330,24 @@ describe('downloadFile and downloadToBinary', () => {
 		});
 	});
 
+	test("n8n's SSRF protection refusing the address, itself or as a cause: blocked, and how to allow it", async () => {
+		const blocked = (error: Error) => async () => {
+			throw error;
+		};
+		const ssrf = Object.assign(new Error('The request was blocked'), {
+			name: 'SsrfBlockedIpError',
+		});
+		for (const error of [ssrf, new Error('request failed', { cause: ssrf })]) {
+			await expect(downloadFile(blocked(error), url, 'vtt', undefined, limits)).resolves.toEqual({
+				ok: false,
+				kind: 'blocked',
+				message: expect.stringMatching(
+					/^n8n's SSRF protection \(N8N_SSRF_PROTECTION_ENABLED\) blocked the download of https:\/\/files\.example\.com\/a\.vtt\?\[redacted\]: .* allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES/,
+				),
+			});
+		}
+	});
+
 	test('into binary data: the store gets the stream, the bytes kept aside up to the limit asked', async () => {
 		const store = async (data: Readable) => {
 			const chunks: Buffer[] = [];

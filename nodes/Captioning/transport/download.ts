@@ -33,7 +33,7 @@ export type Readable = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryDa
 /** Why a download gave no file: the server's answer, the network, the file's size, the signal, or the store. */
 export interface DownloadFailure {
 	ok: false;
-	kind: 'http' | 'network' | 'too-large' | 'stopped' | 'store';
+	kind: 'http' | 'network' | 'blocked' | 'too-large' | 'stopped' | 'store';
 	status?: number;
 	message: string;
 }
@@ -247,6 +247,20 @@ function errorDetail(body: Buffer): string | undefined {
 	}
 }
 
+/** n8n 2.x's SSRF protection refused the address (SsrfBlockedIpError, SsrfBlockedHostnameError). */
+function isSsrfBlock(error: unknown): boolean {
+	for (let e = error as { name?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+		if (typeof e.name === 'string' && /^SsrfBlocked/.test(e.name)) return true;
+		e = e.cause as typeof e;
+	}
+	return false;
+}
+
+/** What a download that n8n's SSRF protection refused tells the user. */
+export function describeBlocked(url: string): string {
+	return `n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the download of ${stripQueryStrings(url)}: its address is in a blocked range. If this file server is trusted, allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES on n8n's process.`;
+}
+
 const stopped = (url: string): DownloadFailure => ({
 	ok: false,
 	kind: 'stopped',
@@ -309,6 +323,7 @@ async function openSignedFile(
 		response = (await http(options)) as typeof response;
 	} catch (error) {
 		if (limits.signal?.aborted) return stopped(url);
+		if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
 		return {
 			ok: false,
 			kind: 'network',

@@ -68,7 +68,7 @@ async function fileOrThrow<File>(
 ): Promise<File> {
 	const outcome = await download;
 	if (outcome.ok) return outcome.file;
-	if (outcome.kind === 'too-large' || outcome.kind === 'store') {
+	if (outcome.kind === 'too-large' || outcome.kind === 'store' || outcome.kind === 'blocked') {
 		throw new NodeOperationError(ctx.getNode(), outcome.message, { itemIndex });
 	}
 	if (outcome.kind === 'stopped') {
