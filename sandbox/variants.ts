@@ -278,7 +278,8 @@ export function absentRouteAnswer(
 }
 
 /** A string id that is a whole number, as the integer a service that numbers its records would send. */
-const asInteger = (id: unknown) => (typeof id === 'string' && /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id);
+const asInteger = (id: unknown) =>
+	typeof id === 'string' && /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
