@@ -16,6 +16,7 @@ import {
 import {
 	answersOk,
 	captureOutput,
+	crash,
 	delay,
 	freePort,
 	n8nEnvironment,
@@ -89,9 +90,15 @@ export interface N8nInstance extends N8nClient {
 	logs(): string;
 	/**
 	 * Stops n8n and starts it again on the same user folder and ports. `whileStopped` runs after n8n has
-	 * exited and before it starts again: what happens to the outside world while n8n is down.
+	 * exited and before it starts again: what happens to the outside world while n8n is down. `crash` stops it
+	 * with SIGKILL instead of a graceful shutdown: requests in flight are cut off. `env` changes n8n's
+	 * environment from this start on (`undefined` removes a variable), e.g. another WEBHOOK_URL.
 	 */
-	restart(options?: { whileStopped?: () => Promise<void> }): Promise<void>;
+	restart(options?: {
+		whileStopped?: () => Promise<void>;
+		crash?: boolean;
+		env?: Record<string, string | undefined>;
+	}): Promise<void>;
 	/** Stops n8n and every process it started; removes the temp user folder. Idempotent. */
 	stop(): Promise<void>;
 }
@@ -206,8 +213,8 @@ interface SignIn {
 interface MainProcess {
 	readonly timings: readonly StartupTiming[];
 	boot(isRestart: boolean): Promise<void>;
-	/** Stops the current process, if one was spawned. */
-	halt(): Promise<void>;
+	/** Stops the current process, if one was spawned: gracefully, or as a crash (SIGKILL). */
+	halt(options?: { crash?: boolean }): Promise<void>;
 }
 
 function mainProcess(launch: Launch, session: OwnerSession, signIn: SignIn): MainProcess {
@@ -232,8 +239,8 @@ function mainProcess(launch: Launch, session: OwnerSession, signIn: SignIn): Mai
 				restart: isRestart,
 			});
 		},
-		async halt() {
-			if (proc) await terminate(proc);
+		async halt({ crash: crashed = false } = {}) {
+			if (proc) await (crashed ? crash(proc) : terminate(proc));
 		},
 	};
 }
@@ -301,8 +308,12 @@ function n8nInstance(
 		logs: launch.output.logs,
 		async restart(restartOptions = {}) {
 			if (stopped) throw new Error('restart() after stop()');
-			await main.halt();
+			await main.halt({ crash: restartOptions.crash });
 			await restartOptions.whileStopped?.();
+			for (const [key, value] of Object.entries(restartOptions.env ?? {})) {
+				if (value === undefined) delete launch.env[key];
+				else launch.env[key] = value;
+			}
 			await main.boot(true);
 		},
 		async stop() {

@@ -275,6 +275,13 @@ export async function terminate(proc: RunningProcess, graceMs = 20_000): Promise
 	liveGroups.delete(proc.pid);
 }
 
+/** SIGKILL to the whole group, a crash: no graceful shutdown, requests in flight cut off; waits for the exit. */
+export async function crash(proc: RunningProcess): Promise<void> {
+	killGroup(proc.pid, 'SIGKILL');
+	await proc.exited;
+	liveGroups.delete(proc.pid);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Other n8n processes (queue mode: `n8n webhook`, `n8n worker`)
 

@@ -161,6 +161,8 @@ export class Sandbox {
 		issuedRefreshSerial?: number;
 	}[] = [];
 	tokenFault: TokenFault = null;
+	/** Signed-file requests received so far, counted on arrival (before fileDelayMs): a download has begun. */
+	fileRequestsReceived = 0;
 
 	private server: Server | undefined;
 	private clockOffsetMs = 0;
@@ -459,6 +461,7 @@ export class Sandbox {
 			}
 			if (url.pathname.startsWith('/_sandbox/')) return await this.control(req, res, url);
 			if (url.pathname.startsWith('/files/') || url.pathname.startsWith('/media/')) {
+				this.fileRequestsReceived++;
 				if (this.options.fileDelayMs > 0) {
 					await new Promise((resolve) => setTimeout(resolve, this.options.fileDelayMs));
 				}

@@ -16,11 +16,14 @@ import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import {
 	attachDownloads,
 	checkExists,
+	DEFAULT_MAX_FILE_MB,
+	DOWNLOAD_BUDGET_MS,
 	type Clock,
 	create,
 	dedupeKey,
 	givenToken,
 	manualSecret,
+	maxBytesFrom,
 	migrateRegistration,
 	OPEN_MANUAL_WARNING,
 	readRawBody,
@@ -37,6 +40,26 @@ import {
 const is2xx = (status: number) => status >= 200 && status < 300;
 /** displayOptions' condition for typeVersion 3 and later (manual registration's Secret Token in a credential). */
 const FROM_VERSION_3 = { _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } };
+
+// The panel the editor shows beside the parameters (n8n 2.41.1 and 1.123.81 alike): its texts are shown as they
+// are, with no placeholder filled in, so they name where the URLs are rather than the URLs themselves.
+const WEBHOOK_URL_ADVICE =
+	"<b>The service must reach these URLs.</b> n8n builds them from <code>WEBHOOK_URL</code>, an environment variable of n8n's process: set it to n8n's public https address (e.g. https://n8n.example.com/) and restart n8n. Without it they start with http://localhost:5678/, which only n8n's own machine reaches, and publishing is refused.";
+const TEST_URL_HELP =
+	'<b>While building your workflow</b>, click <b>Execute step</b>: the trigger registers its <b>Test URL</b> (under Webhook URLs in the parameters) with the service and listens for 2 minutes. Make the service transcribe something: the event shows up in this editor. With Manual registration, paste the Test URL into the dashboard yourself.';
+const TRIGGER_PANEL = {
+	header: 'Starts the workflow on transcription events',
+	executionsHelp: {
+		inactive: `${TEST_URL_HELP}<br /><br /><b>Once the workflow is ready</b>, publish it (in n8n 1.x: set it Active): the trigger registers its <b>Production URL</b>, and every selected event starts an execution, shown in the <a data-key="executions">executions list</a>, not here.<br /><br />${WEBHOOK_URL_ADVICE}`,
+		active: `<b>This workflow is published</b>: the service sends every selected event to the trigger's <b>Production URL</b> (under Webhook URLs in the parameters), and each starts an execution, shown in the <a data-key="executions">executions list</a>, not here.<br /><br />${TEST_URL_HELP}<br /><br />${WEBHOOK_URL_ADVICE}`,
+	},
+	activationHint: {
+		inactive:
+			"Publish the workflow to register its Production URL (under Webhook URLs) with the service, which must reach it: n8n builds it from WEBHOOK_URL, n8n's public address.",
+		active:
+			'Published: the service sends the selected events to the Production URL (under Webhook URLs); those executions show in the executions list, not here.',
+	},
+};
 const clock: Clock = { nowMs: () => Date.now(), sleep };
 
 export class CaptioningTrigger implements INodeType {
@@ -58,6 +81,7 @@ export class CaptioningTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
 		activationMessage:
 			'The captioning service now sends the selected events to this workflow’s production URL, and each one starts an execution.',
+		triggerPanel: TRIGGER_PANEL,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -174,21 +198,21 @@ export class CaptioningTrigger implements INodeType {
 							'Fetch these files into binary properties when the event arrives (their signed URLs expire soon after), and add the plain transcript text to the item',
 					},
 					{
+						displayName: 'Max File Size (MB)',
+						name: 'maxFileSize',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_FILE_MB,
+						description:
+							'The largest caption file Download Caption Files fetches; a larger one is not downloaded and the item says so under downloadErrors',
+					},
+					{
 						displayName: 'Raw Body',
 						name: 'rawBody',
 						type: 'boolean',
 						default: false,
 						description:
 							'Whether to output the event exactly as the service sent it (JSON:API) instead of a flattened item',
-					},
-					{
-						displayName: 'Skip Reachability Check',
-						name: 'skipReachabilityCheck',
-						type: 'boolean',
-						default: false,
-						displayOptions: { show: { '/registration': ['api'] } },
-						description:
-							'Whether to register the webhook URL even when the service looks unable to reach it (localhost, a private address, or plain http for a service at https). Turn on only when the service runs inside n8n’s own network.',
 					},
 				],
 			},
@@ -265,15 +289,20 @@ export class CaptioningTrigger implements INodeType {
 			case 'duplicate':
 				return answer(200, { received: true, duplicate: true });
 		}
-		// without files to fetch, n8n answers once the execution exists
-		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
-		// contract 6.2.3: answer first, download after, so slow file servers never delay the 2xx
-		answer(200, { received: true });
-		await attachDownloads(decision.item, decision.downloads, {
-			http: (o) => this.helpers.httpRequest(o),
-			prepareBinaryData: (data, fileName, mimeType) =>
-				this.helpers.prepareBinaryData(data, fileName, mimeType),
-		});
-		return { noWebhookResponse: true, workflowData: [[decision.item]] };
+		if (decision.downloads.length > 0) {
+			const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
+			await attachDownloads(
+				decision.item,
+				decision.downloads,
+				{
+					http: (o) => this.helpers.httpRequest(o),
+					prepareBinaryData: (data, fileName, mimeType) =>
+						this.helpers.prepareBinaryData(data, fileName, mimeType),
+				},
+				{ maxBytes: maxBytesFrom(maxFileSize), budgetMs: DOWNLOAD_BUDGET_MS },
+			);
+		}
+		// n8n answers 2xx once it has created (queued) the execution: a crash before that is redelivered
+		return { workflowData: [[decision.item]] };
 	}
 }

@@ -2,7 +2,8 @@
 // tarball, the dev example imported with its credential and activated against the sandbox, and Debian's
 // Chromium driven by playwright-core. Saves its screenshots to test-results/screenshots/ (ignored by git);
 // `npm run screenshots` runs it with CAPTIONING_UPDATE_SCREENSHOTS=1 to refresh README's, in docs/screenshots/.
-// Run: bash scripts/run.sh browser (installs chromium and playwright-core when missing).
+// Run: bash scripts/run.sh browser (installs chromium and playwright-core when missing). n8n's WEBHOOK_URL is
+// http://localhost:<port>/, as a fresh install has it; the last test restarts n8n with http://n8n.lan:5678/.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import {
 	CREDENTIAL_TYPE as CREDENTIAL,
 	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
+	freePort,
 	loadExample,
 	type N8nInstance,
 	sandboxCredentialData,
@@ -30,6 +32,8 @@ const ACTION = 'Convert to SRT';
 const GET_NODE = 'Get Endpoint';
 // a service on the public internet, never contacted: the trigger refuses before any request
 const PUBLIC_SERVICE = 'https://captioning.example.com';
+// a name only n8n's network knows, as a LAN or a container network gives it: the trigger registers it
+const LAN_WEBHOOK_URL = 'http://n8n.lan:5678';
 const OTHER_ENDPOINT = 'https://example.com/hooks/captions';
 
 const node = (name: string): string => `[data-test-id="canvas-node"][data-node-name="${name}"]`;
@@ -56,12 +60,16 @@ describe('the editor (real n8n, Chromium)', () => {
 	let events: PageEvents | undefined;
 	let stack: Stack | undefined;
 	let workflowId = '';
+	// n8n's WEBHOOK_URL: localhost, as n8n has it without one
+	let webhookBase = '';
 	// workflows the user builds: Get with its endpoint from the list; a trigger whose service cannot reach n8n;
 	// a trigger and an action node as n8n adds them, every parameter at its default
-	const built = { get: '', unreachable: '', defaults: '', pinned: '' };
+	const built = { get: '', unreachable: '', defaults: '', pinned: '', lan: '' };
 
 	beforeAll(async () => {
-		stack = await startStack();
+		const port = await freePort();
+		webhookBase = `http://localhost:${port}`;
+		stack = await startStack({ port, env: { WEBHOOK_URL: `${webhookBase}/` } });
 		({ sandbox, n8n } = stack);
 		// what `npm run dev` sets up: the credential, then the example linked to it and active
 		const credential = await createSandboxCredential(n8n, sandbox, EXAMPLE_CREDENTIAL_NAME);
@@ -92,6 +100,15 @@ describe('the editor (real n8n, Chromium)', () => {
 				name: TRIGGER,
 				parameters: { events: ['transcription.transcribed'] },
 				credentials: { [CREDENTIAL]: publicService },
+			},
+		]);
+		built.lan = await createBuiltWorkflow('Transcripts at n8n.lan', [
+			{
+				type: 'n8n-nodes-captioning.captioningTrigger',
+				typeVersion: 2,
+				name: TRIGGER,
+				parameters: { events: ['transcription.transcribed'] },
+				credentials: { [CREDENTIAL]: credential },
 			},
 		]);
 		// the dev example as the editor saves it after an import: its pinned event, no credential linked
@@ -295,7 +312,7 @@ describe('the editor (real n8n, Chromium)', () => {
 				.locator('[data-test-id="radio-button-production"][aria-checked="true"]')
 				.waitFor();
 			const productionUrl = (await url.innerText()).trim();
-			expect(productionUrl).toMatch(new RegExp(`^${baseUrl()}/webhook/[0-9a-f-]{36}/webhook$`));
+			expect(productionUrl).toMatch(new RegExp(`^${webhookBase}/webhook/[0-9a-f-]{36}/webhook$`));
 			expect(testUrl).toBe(productionUrl.replace('/webhook/', '/webhook-test/'));
 			// the URL the editor shows is the one activation registered at the service
 			const res = await fetch(`${sandbox!.url}/_sandbox/webhook_endpoints`);
@@ -308,6 +325,23 @@ describe('the editor (real n8n, Chromium)', () => {
 				'transcription.created',
 				'transcription.transcribed',
 			]);
+			// the trigger's own panel beside the parameters: header, hint, and the help for both URLs
+			const panel = ndv.locator('[data-test-id="trigger-header"]').locator('..').locator('..');
+			expect(await ndv.locator('[data-test-id="trigger-header"]').innerText()).toBe(
+				'Starts the workflow on transcription events',
+			);
+			expect(await panel.innerText()).toContain(
+				'Published: the service sends the selected events to the Production URL (under Webhook URLs)',
+			);
+			await panel.getByText('When will this node trigger my flow?').click();
+			await panel.getByText('WEBHOOK_URL', { exact: true }).first().waitFor();
+			const help = await panel.innerText();
+			expect(help).toContain('This workflow is published');
+			expect(help).toMatch(/click Execute step: the trigger registers its Test URL/);
+			expect(help).toContain('listens for 2 minutes');
+			expect(help).toContain(
+				"The service must reach these URLs. n8n builds them from WEBHOOK_URL, an environment variable of n8n's process: set it to n8n's public https address",
+			);
 			await screenshot('trigger-panel.png');
 		});
 	});
@@ -451,20 +485,22 @@ describe('the editor (real n8n, Chromium)', () => {
 		});
 	});
 
-	it('refuses a webhook URL a public https service cannot reach: at publishing, and in the node panel', async () => {
+	it('refuses a localhost webhook URL for a service elsewhere in one sentence, at publishing and in the node panel', async () => {
 		await step('reachability', async () => {
 			await openBuilt(built.unreachable, [TRIGGER]);
-			const productionUrl = `${baseUrl()}/webhook/`;
+			const productionUrl = `${webhookBase}/webhook/`;
 			await page().locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+			const clicked = Date.now();
 			await page().locator('[data-test-id="workflow-publish-button"]').click();
-			// n8n 2.41 tries an activation 5 times, 1 + 2 + 4 + 8 s apart, before it reports the error
+			// the refusal is the one error n8n 2.41 does not retry (its other errors: 5 attempts, 1 + 2 + 4 + 8 s apart)
 			const published = await toast('Workflow could not be published', 45_000);
+			const refusedAfterMs = Date.now() - clicked;
+			process.stdout.write(`[browser] the refusal appeared ${refusedAfterMs} ms after Publish\n`);
+			expect(published).toContain(`The captioning service cannot reach ${productionUrl}`);
 			expect(published).toContain(
-				`The captioning service at ${PUBLIC_SERVICE} cannot reach this trigger's webhook URL ${productionUrl}`,
+				"(localhost is n8n's own machine): set WEBHOOK_URL to n8n's public https address and restart n8n.",
 			);
-			expect(published).toContain("127.0.0.1 is n8n's own machine");
-			expect(published).toContain("Set WEBHOOK_URL to n8n's public https address");
-			expect(published).toContain("turn on Skip Reachability Check in the trigger's options");
+			expect(refusedAfterMs).toBeLessThan(10_000);
 
 			// "Execute step" in the trigger's panel listens at the test URL, which the service cannot reach either
 			const ndv = await openNode(TRIGGER);
@@ -474,7 +510,7 @@ describe('the editor (real n8n, Chromium)', () => {
 				.first();
 			await notice.waitFor();
 			expect(await notice.innerText()).toContain(
-				`cannot reach this trigger's webhook URL ${baseUrl()}/webhook-test/`,
+				`The captioning service cannot reach ${webhookBase}/webhook-test/`,
 			);
 			await screenshot('reachability.png');
 			await notice.locator('.el-notification__closeBtn').click();
@@ -485,7 +521,7 @@ describe('the editor (real n8n, Chromium)', () => {
 				triggers: [
 					expect.objectContaining({
 						status: 'failed',
-						errorMessage: expect.stringContaining("127.0.0.1 is n8n's own machine"),
+						errorMessage: expect.stringContaining("(localhost is n8n's own machine)"),
 					}),
 				],
 			});
@@ -573,7 +609,7 @@ describe('the editor (real n8n, Chromium)', () => {
 		}
 		// the refusals the reachability test provokes on purpose reach the console as the editor's errors
 		const ours = (text: string) =>
-			/captioning/i.test(text) && !text.includes("cannot reach this trigger's webhook URL");
+			/captioning/i.test(text) && !text.includes('The captioning service cannot reach');
 		expect(
 			consoleErrors.filter(
 				(e) => (ours(e.text) || e.url.includes(ICON_PATH)) && !isBlockedOutside(e.url),
@@ -584,6 +620,28 @@ describe('the editor (real n8n, Chromium)', () => {
 		expect(
 			failedRequests.filter((r) => r.url.includes(ICON_PATH) && r.error !== 'net::ERR_ABORTED'),
 		).toEqual([]);
+	});
+
+	it(`publishes with WEBHOOK_URL ${LAN_WEBHOOK_URL}: plain http on a name only n8n's network knows is registered`, async () => {
+		await step('lan', async () => {
+			await n8n!.restart({ env: { WEBHOOK_URL: `${LAN_WEBHOOK_URL}/` } });
+			await openBuilt(built.lan, [TRIGGER]);
+			await page().locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+			await page().locator('[data-test-id="workflow-publish-button"]').click();
+			const registered = () =>
+				[...sandbox!.endpoints.values()].filter((e) =>
+					e.callbackUri.startsWith(`${LAN_WEBHOOK_URL}/webhook/`),
+				);
+			const deadline = Date.now() + 30_000;
+			while (registered().length === 0 && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+			expect(registered().map((e) => e.callbackUri.split('?')[0])).toEqual([
+				expect.stringMatching(new RegExp(`^${LAN_WEBHOOK_URL}/webhook/[0-9a-f-]{36}/webhook$`)),
+			]);
+			const status = await n8n!.rest('GET', `/workflows/${built.lan}/publication-status`);
+			expect(status).toMatchObject({ triggers: [expect.objectContaining({ status: 'active' })] });
+		});
 	});
 
 	/** Requests this test blocks on purpose: the browser may reach the loopback only. */

@@ -23,13 +23,15 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+export async function startStack(
+	options: Pick<NonNullable<Parameters<typeof startN8n>[0]>, 'port' | 'env'> = {},
+): Promise<Stack> {
 	const sandbox = await startSandbox();
 	let tarballDir = '';
 	try {
 		const tarball = await packProject();
 		tarballDir = dirname(tarball);
-		const n8n = await startN8n({ packageTarball: tarball });
+		const n8n = await startN8n({ ...options, packageTarball: tarball });
 		return {
 			sandbox,
 			n8n,

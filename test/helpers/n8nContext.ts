@@ -169,6 +169,8 @@ export interface Harness {
 		items: INodeExecutionData[],
 		workflow?: Workflow,
 		mode?: WorkflowExecuteMode,
+		/** The execution's cancel signal (getExecutionCancelSignal), as n8n passes it. */
+		abortSignal?: AbortSignal,
 	): ExecuteContext;
 	/** The context n8n gives webhookMethods; `test` gives the editor's "Listen for test event" URL. */
 	hookContext(node: INode, workflow: Workflow, mode?: 'production' | 'test'): HookContext;
@@ -230,7 +232,7 @@ export function createHarness(
 		makeNode,
 		additionalData,
 		workflow,
-		executeContext(node, items, wf = workflow(node), mode = 'manual') {
+		executeContext(node, items, wf = workflow(node), mode = 'manual', abortSignal) {
 			const executeData: IExecuteData = {
 				node,
 				data: { main: [items] },
@@ -247,6 +249,7 @@ export function createHarness(
 				{ main: [items] },
 				executeData,
 				[],
+				abortSignal,
 			);
 		},
 		hookContext(node, wf, mode = 'production') {

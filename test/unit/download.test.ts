@@ -1,10 +1,20 @@
 // The signed-file download (transport/download.ts): file names from Content-Disposition, else from the title, and
 // what a failed download tells the user. The trigger names files after it has answered the delivery: nothing
 // here may throw.
+import { Readable } from 'node:stream';
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
 import {
 	describeDownloadFailure,
+	describeTooLarge,
+	downloadFile,
+	downloadToBinary,
 	fileNameFor,
 	fileNameFromContentDisposition,
+	FileTooLargeError,
+	formatBytes,
+	maxBytesFrom,
+	streamFailure,
 } from '../../nodes/Captioning/transport/download';
 
 describe('fileNameFromContentDisposition', () => {
@@ -175,5 +185,204 @@ describe('describeDownloadFailure', () => {
 		expect(describeDownloadFailure(undefined, url, 'connection refused')).toMatch(
 			/Could not download .*: connection refused\.$/,
 		);
+	});
+});
+
+describe('sizes and the cap', () => {
+	test.each([
+		[1, '1 KB'],
+		[250 * 1024, '250 KB'],
+		[1024 * 1024, '1 MB'],
+		[1.5 * 1024 * 1024, '1.5 MB'],
+		[100 * 1024 * 1024, '100 MB'],
+		[150.4 * 1024 * 1024, '150 MB'],
+	])('formatBytes(%d) is %s', (bytes, text) => {
+		expect(formatBytes(bytes)).toBe(text);
+	});
+
+	test('Max File Size in MB; anything but a positive number is the default, 100 MB', () => {
+		expect(maxBytesFrom(5)).toBe(5 * 1024 * 1024);
+		expect(maxBytesFrom('2.5')).toBe(2.5 * 1024 * 1024);
+		for (const value of [undefined, null, '', 0, -3, 'many', Number.NaN]) {
+			expect(maxBytesFrom(value)).toBe(100 * 1024 * 1024);
+		}
+	});
+
+	test('a file over the cap is named with its size, or as larger than the cap, and the fix', () => {
+		const url = 'https://files.example.com/a.vtt?signature=abc';
+		expect(describeTooLarge(url, 100 * 1024 * 1024, 150 * 1024 * 1024)).toBe(
+			'The file at https://files.example.com/a.vtt?[redacted] is 150 MB, over the Max File Size of 100 MB. Raise Max File Size under Options if files this large are expected.',
+		);
+		expect(describeTooLarge(url, 1024 * 1024)).toMatch(
+			/ is larger than 1 MB, over the Max File Size of 1 MB\./,
+		);
+	});
+
+	test('a failure while the body streams: the cap, the signal, else the network in words', () => {
+		const url = 'https://files.example.com/a.vtt?signature=abc';
+		const limits = { maxBytes: 1024 * 1024 };
+		expect(streamFailure(new FileTooLargeError(1), url, limits)).toMatchObject({
+			kind: 'too-large',
+		});
+		const stopped = new AbortController();
+		stopped.abort();
+		expect(
+			streamFailure(new Error('canceled'), url, { ...limits, signal: stopped.signal }),
+		).toEqual({
+			ok: false,
+			kind: 'stopped',
+			message: 'Downloading https://files.example.com/a.vtt?[redacted] was stopped.',
+		});
+		expect(
+			streamFailure(
+				Object.assign(new Error(`reset at ${url}`), { code: 'ECONNRESET' }),
+				url,
+				limits,
+			),
+		).toEqual({
+			ok: false,
+			kind: 'network',
+			message:
+				'Could not download https://files.example.com/a.vtt?[redacted]: connection closed by the server.',
+		});
+	});
+});
+
+describe('downloadFile and downloadToBinary', () => {
+	const url = 'https://files.example.com/a.vtt?signature=abc';
+	const limits = { maxBytes: 1024 };
+	const answer =
+		(statusCode: number, body: Readable, headers: Record<string, string> = {}) =>
+		async (_options: IHttpRequestOptions) => ({ statusCode, headers, body });
+
+	test('a whole file into memory, with its name and type', async () => {
+		const http = answer(200, Readable.from([Buffer.from('WEBVTT\n')]), {
+			'content-disposition': 'attachment; filename="board.vtt"',
+		});
+		await expect(downloadFile(http, url, 'vtt', 'Board', limits)).resolves.toEqual({
+			ok: true,
+			file: {
+				format: 'vtt',
+				data: Buffer.from('WEBVTT\n'),
+				fileName: 'board.vtt',
+				mimeType: 'text/vtt',
+			},
+		});
+	});
+
+	test('an error answer: its words read from at most 64 KB of the body, then the connection closed', async () => {
+		let pushed = 0;
+		const body = new Readable({
+			read() {
+				pushed++;
+				this.push(
+					pushed === 1 ? Buffer.from('{"message":"gone for good"}') : Buffer.alloc(16 * 1024, 0x20),
+				);
+			},
+		});
+		const outcome = await downloadFile(answer(410, body), url, 'vtt', undefined, limits);
+		expect(outcome).toEqual({
+			ok: false,
+			kind: 'http',
+			status: 410,
+			message:
+				'Downloading https://files.example.com/a.vtt?[redacted] failed with HTTP 410: gone for good.',
+		});
+		expect(body.destroyed).toBe(true);
+		expect(pushed).toBeLessThan(10);
+	});
+
+	test('over the cap while collecting: a too-large failure, the body closed', async () => {
+		const body = Readable.from([Buffer.alloc(600), Buffer.alloc(600), Buffer.alloc(600)]);
+		const outcome = await downloadFile(answer(200, body), url, 'vtt', undefined, limits);
+		expect(outcome).toMatchObject({ ok: false, kind: 'too-large' });
+		expect(body.destroyed).toBe(true);
+	});
+
+	test('a signal that already fired: nothing is requested', async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const http = jest.fn(answer(200, Readable.from([Buffer.from('x')])));
+		await expect(
+			downloadFile(http, url, 'vtt', undefined, { ...limits, signal: controller.signal }),
+		).resolves.toMatchObject({ ok: false, kind: 'stopped' });
+		expect(http).not.toHaveBeenCalled();
+	});
+
+	test('the request failing: stopped when the signal fired, else the network in words', async () => {
+		const controller = new AbortController();
+		const http = async (options: IHttpRequestOptions) => {
+			controller.abort();
+			// the request's signal follows the caller's
+			expect((options.abortSignal as AbortSignal).aborted).toBe(true);
+			throw Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' });
+		};
+		await expect(
+			downloadFile(http, url, 'vtt', undefined, { ...limits, signal: controller.signal }),
+		).resolves.toMatchObject({ ok: false, kind: 'stopped' });
+		const refused = async () => {
+			throw Object.assign(new Error(`connect ECONNREFUSED ${url}`), { code: 'ECONNREFUSED' });
+		};
+		await expect(downloadFile(refused, url, 'vtt', undefined, limits)).resolves.toEqual({
+			ok: false,
+			kind: 'network',
+			message: 'Could not download https://files.example.com/a.vtt?[redacted]: connection refused.',
+		});
+	});
+
+	test("n8n's SSRF protection refusing the address, itself or as a cause: blocked, and how to allow it", async () => {
+		const blocked = (error: Error) => async () => {
+			throw error;
+		};
+		const ssrf = Object.assign(new Error('The request was blocked'), {
+			name: 'SsrfBlockedIpError',
+		});
+		for (const error of [ssrf, new Error('request failed', { cause: ssrf })]) {
+			await expect(downloadFile(blocked(error), url, 'vtt', undefined, limits)).resolves.toEqual({
+				ok: false,
+				kind: 'blocked',
+				message: expect.stringMatching(
+					/^n8n's SSRF protection \(N8N_SSRF_PROTECTION_ENABLED\) blocked the download of https:\/\/files\.example\.com\/a\.vtt\?\[redacted\]: .* allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES/,
+				),
+			});
+		}
+	});
+
+	test('into binary data: the store gets the stream, the bytes kept aside up to the limit asked', async () => {
+		const store = async (data: Readable) => {
+			const chunks: Buffer[] = [];
+			for await (const chunk of data) chunks.push(chunk as Buffer);
+			return Buffer.concat(chunks).length;
+		};
+		const body = () => Readable.from([Buffer.from('WEBVTT\n'), Buffer.from('\n')]);
+		const kept = await downloadToBinary(answer(200, body()), store, url, 'vtt', 'B', limits, 100);
+		expect(kept).toMatchObject({ ok: true, file: { binary: 8, kept: Buffer.from('WEBVTT\n\n') } });
+		const tooMuch = await downloadToBinary(answer(200, body()), store, url, 'vtt', 'B', limits, 4);
+		expect(tooMuch).toMatchObject({ ok: true, file: { binary: 8 } });
+		expect(tooMuch.ok && tooMuch.file.kept).toBeUndefined();
+	});
+
+	test('into binary data: a stream failure and a failure of the store itself are returned, the body closed', async () => {
+		const reading = async (data: Readable) => {
+			for await (const chunk of data) void chunk;
+			return 'stored';
+		};
+		const big = () => Readable.from([Buffer.alloc(800), Buffer.alloc(800)]);
+		await expect(
+			downloadToBinary(answer(200, big()), reading, url, 'vtt', undefined, limits),
+		).resolves.toMatchObject({ ok: false, kind: 'too-large' });
+		const broken = async () => {
+			throw new Error(`disk full at ${url}`);
+		};
+		const body = big();
+		await expect(
+			downloadToBinary(answer(200, body), broken, url, 'vtt', undefined, { maxBytes: 10_000 }),
+		).resolves.toEqual({
+			ok: false,
+			kind: 'store',
+			message:
+				'The file from https://files.example.com/a.vtt?[redacted] could not be stored: disk full at https://files.example.com/a.vtt?[redacted]',
+		});
+		expect(body.destroyed).toBe(true);
 	});
 });

@@ -1,8 +1,16 @@
-// Download Caption Files after the trigger has answered 200 (trigger/downloads.ts): every failure ends up on the
-// item, none is thrown. The HTTP helper and the binary store are n8n's; here they are stand-ins per branch.
+// Download Caption Files before n8n answers the delivery (trigger/downloads.ts): every failure, the time budget's
+// end included, ends up on the item, none is thrown. The HTTP helper and the binary store are n8n's; here they are
+// stand-ins per branch (test/integration has n8n-core's real ones).
+import { Readable } from 'node:stream';
 import type { IBinaryData, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 
-import { attachDownloads, type DownloadHelpers } from '../../nodes/Captioning/trigger/downloads';
+import {
+	attachDownloads,
+	type DownloadHelpers,
+	type DownloadSettings,
+	outOfTime,
+	TRANSCRIPT_SOURCE_MAX_BYTES,
+} from '../../nodes/Captioning/trigger/downloads';
 
 const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHello from WebVTT.\n';
 const GOOGLE = JSON.stringify({
@@ -22,26 +30,60 @@ const GOOGLE = JSON.stringify({
 	],
 });
 
-type Answer = { statusCode: number; headers?: Record<string, string>; body: string } | Error;
+type Answer =
+	| { statusCode: number; headers?: Record<string, string>; body: string | Buffer | Readable }
+	| Error
+	| 'hang';
 
-/** n8n's helpers answering each URL as given; prepareBinaryData as n8n's, minus the storage. */
+const SETTINGS: DownloadSettings = { maxBytes: 1024 * 1024, budgetMs: 2_000 };
+
+/** Reads a stream whole, as n8n's binary store does. */
+async function bytesOf(stream: Readable): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+/**
+ * n8n's helpers answering each URL as given, the body as a stream that the request's abortSignal ends as n8n's
+ * does ('hang': no answer until then); prepareBinaryData as n8n's, minus the storage.
+ */
 function helpers(answers: Record<string, Answer>, store?: DownloadHelpers['prepareBinaryData']) {
 	const requests: IHttpRequestOptions[] = [];
 	const h: DownloadHelpers = {
 		http: async (options) => {
 			requests.push(options);
 			const answer = answers[String(options.url)];
+			const signal = options.abortSignal as AbortSignal | undefined;
+			const canceled = () => Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' });
+			if (answer === 'hang') {
+				return await new Promise((_, reject) =>
+					signal?.addEventListener('abort', () => reject(canceled())),
+				);
+			}
 			if (answer instanceof Error) throw answer;
 			if (!answer) throw new Error(`unexpected ${options.url}`);
-			return { ...answer, headers: answer.headers ?? {}, body: Buffer.from(answer.body) };
+			const body =
+				answer.body instanceof Readable ? answer.body : Readable.from([Buffer.from(answer.body)]);
+			signal?.addEventListener('abort', () => body.destroy(canceled()));
+			return { statusCode: answer.statusCode, headers: answer.headers ?? {}, body };
 		},
 		prepareBinaryData:
 			store ??
 			(async (data, fileName, mimeType) =>
-				({ data: data.toString('base64'), fileName, mimeType }) as IBinaryData),
+				({ data: (await bytesOf(data)).toString('base64'), fileName, mimeType }) as IBinaryData),
 	};
 	return { h, requests };
 }
+
+/** A body that sends `first` and then nothing more, as a file server that stalls. */
+const stalling = (first = 'WEBVTT\n') =>
+	new Readable({
+		read() {
+			if (first) this.push(Buffer.from(first));
+			first = '';
+		},
+	});
 
 const ok = (body: string, headers?: Record<string, string>): Answer => ({
 	statusCode: 200,
@@ -67,6 +109,7 @@ describe('attachDownloads', () => {
 				{ format: 'google_stt', url: GOOGLE_URL },
 			],
 			h,
+			SETTINGS,
 		);
 		expect(target.binary).toEqual({
 			vtt: { data: expect.any(String), fileName: 'board-meeting.vtt', mimeType: 'text/vtt' },
@@ -78,8 +121,9 @@ describe('attachDownloads', () => {
 		});
 		expect(target.json.transcript).toBe('Hello from Google.');
 		expect(target.json.downloadErrors).toBeUndefined();
-		// signed URLs carry their own authorisation: no credential, the raw bytes
-		expect(requests[0]).toMatchObject({ method: 'GET', encoding: 'arraybuffer' });
+		// signed URLs carry their own authorisation: no credential, the bytes as a stream, the budget's signal
+		expect(requests[0]).toMatchObject({ method: 'GET', encoding: 'stream' });
+		expect(requests[0].abortSignal).toBeDefined();
 	});
 
 	test('a name from Content-Disposition that used to throw', async () => {
@@ -87,7 +131,7 @@ describe('attachDownloads', () => {
 		const { h } = helpers({
 			[VTT_URL]: ok(VTT, { 'content-disposition': 'attachment; filename="Q3 50% update.vtt"' }),
 		});
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h);
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
 		expect(target.binary?.vtt.fileName).toBe('Q3 50% update.vtt');
 		expect(target.json.downloadErrors).toBeUndefined();
 	});
@@ -108,6 +152,7 @@ describe('attachDownloads', () => {
 				{ format: 'google_stt', url: GOOGLE_URL },
 			],
 			h,
+			SETTINGS,
 		);
 		expect(target.json.downloadErrors).toEqual([
 			{ format: 'vtt', message: expect.stringMatching(/has expired/) },
@@ -119,7 +164,7 @@ describe('attachDownloads', () => {
 	test('a network failure', async () => {
 		const target = item();
 		const { h } = helpers({ [VTT_URL]: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) });
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h);
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
 		expect(target.json.downloadErrors).toEqual([
 			{ format: 'vtt', message: expect.stringMatching(/^Could not download/) },
 		]);
@@ -131,11 +176,13 @@ describe('attachDownloads', () => {
 		const { h } = helpers({ [VTT_URL]: ok(VTT) }, async () => {
 			throw new Error(`disk full while writing ${VTT_URL}`);
 		});
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h);
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
 		expect(target.json.downloadErrors).toEqual([
 			{
 				format: 'vtt',
-				message: expect.stringMatching(/could not be stored on the item: disk full/),
+				message: expect.stringMatching(
+					/^The vtt file could not be stored on the item\. The file from .* could not be stored: disk full/,
+				),
 			},
 		]);
 		expect(JSON.stringify(target.json)).not.toContain('secret-sig');
@@ -152,6 +199,7 @@ describe('attachDownloads', () => {
 				{ format: 'vtt', url: VTT_URL },
 			],
 			h,
+			SETTINGS,
 		);
 		expect(target.json.transcript).toBe('Hello from WebVTT.');
 		expect(target.json.downloadErrors).toBeUndefined();
@@ -160,7 +208,7 @@ describe('attachDownloads', () => {
 	test('no readable caption file: no transcript, and the item says why', async () => {
 		const target = item();
 		const { h } = helpers({ [GOOGLE_URL]: ok('not json at all') });
-		await attachDownloads(target, [{ format: 'google_stt', url: GOOGLE_URL }], h);
+		await attachDownloads(target, [{ format: 'google_stt', url: GOOGLE_URL }], h, SETTINGS);
 		expect(target.binary?.google_stt).toBeDefined();
 		expect(target.json.transcript).toBeUndefined();
 		expect(target.json.downloadErrors).toEqual([
@@ -175,7 +223,7 @@ describe('attachDownloads', () => {
 		const target = item();
 		const url = 'https://files.example.com/a.dfxp';
 		const { h } = helpers({ [url]: ok('<tt/>', { 'content-type': 'application/ttml+xml' }) });
-		await attachDownloads(target, [{ format: 'dfxp', url }], h);
+		await attachDownloads(target, [{ format: 'dfxp', url }], h, SETTINGS);
 		expect(target.binary?.dfxp).toMatchObject({ mimeType: 'application/ttml+xml' });
 		expect(target.json).toEqual({ title: 'Board meeting' });
 	});
@@ -183,7 +231,7 @@ describe('attachDownloads', () => {
 	test('errors the pipeline put on the item are kept, new ones added', async () => {
 		const target = item({ title: null, downloadErrors: [{ format: 'srt', message: 'not a URL' }] });
 		const { h } = helpers({ [VTT_URL]: { statusCode: 404, body: '' } });
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h);
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
 		expect(target.json.downloadErrors).toEqual([
 			{ format: 'srt', message: 'not a URL' },
 			{ format: 'vtt', message: expect.stringMatching(/no file at .*HTTP 404/) },
@@ -193,7 +241,7 @@ describe('attachDownloads', () => {
 	test('a title of any type names nothing', async () => {
 		const target = item({ title: { en: 'Board' } });
 		const { h } = helpers({ [VTT_URL]: ok(VTT) });
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h);
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
 		expect(target.binary?.vtt.fileName).toBe('captions.vtt');
 	});
 
@@ -204,8 +252,137 @@ describe('attachDownloads', () => {
 			prepareBinaryData: () => Promise.reject(new Error('x')),
 		};
 		await expect(
-			attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h),
+			attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS),
 		).resolves.toBeUndefined();
 		expect(target.json.downloadErrors).toHaveLength(1);
+	});
+
+	test('a file over Max File Size by its Content-Length: refused before its body is read', async () => {
+		const target = item();
+		const body = stalling();
+		const { h } = helpers({
+			[VTT_URL]: {
+				statusCode: 200,
+				headers: { 'content-length': String(150 * 1024 * 1024) },
+				body,
+			},
+		});
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
+		expect(target.json.downloadErrors).toEqual([
+			{
+				format: 'vtt',
+				message:
+					'The file at https://files.example.com/a.vtt?[redacted] is 150 MB, over the Max File Size of 1 MB. Raise Max File Size under Options if files this large are expected.',
+			},
+		]);
+		expect(target.binary).toBeUndefined();
+		// the connection is closed, not drained
+		expect(body.destroyed).toBe(true);
+	});
+
+	test('a file over Max File Size without a Content-Length: stopped once the bytes counted pass it', async () => {
+		const target = item();
+		let sent = 0;
+		// 64 KB chunks for ever: only the count can stop it
+		const endless = new Readable({
+			read() {
+				sent += 65_536;
+				this.push(Buffer.alloc(65_536, 0x41));
+			},
+		});
+		const { h } = helpers({ [VTT_URL]: { statusCode: 200, body: endless } });
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
+		expect(target.json.downloadErrors).toEqual([
+			{
+				format: 'vtt',
+				message: expect.stringMatching(
+					/^The file at https:\/\/files\.example\.com\/a\.vtt\?\[redacted\] is larger than 1 MB, over the Max File Size of 1 MB\./,
+				),
+			},
+		]);
+		expect(endless.destroyed).toBe(true);
+		// read ahead is bounded: a few chunks beyond the cap, never the rest
+		expect(sent).toBeLessThan(2 * 1024 * 1024);
+		expect(target.binary).toBeUndefined();
+	});
+
+	test('a file exactly at Max File Size is stored', async () => {
+		const target = item();
+		const exact = Buffer.alloc(SETTINGS.maxBytes, 0x41);
+		const { h } = helpers({
+			[VTT_URL]: {
+				statusCode: 200,
+				headers: { 'content-length': String(exact.length) },
+				body: exact,
+			},
+		});
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
+		expect(Buffer.from(target.binary!.vtt.data, 'base64').equals(exact)).toBe(true);
+	});
+
+	test('a file server that stalls: the item is handed on once the budget is spent, saying so', async () => {
+		const target = item();
+		const { h, requests } = helpers({
+			[VTT_URL]: { statusCode: 200, body: stalling() },
+			[GOOGLE_URL]: 'hang',
+		});
+		await attachDownloads(
+			target,
+			[
+				{ format: 'vtt', url: VTT_URL },
+				{ format: 'google_stt', url: GOOGLE_URL },
+			],
+			h,
+			{ ...SETTINGS, budgetMs: 200 },
+		);
+		expect(target.json.downloadErrors).toEqual([
+			{ format: 'vtt', message: outOfTime('vtt', 200) },
+			{ format: 'google_stt', message: outOfTime('google_stt', 200) },
+		]);
+		expect(outOfTime('vtt', 5_000)).toBe(
+			'The vtt file was not downloaded within 5 s, the time the trigger gives its downloads so that the service gets its answer in time. Its signed URL is under files.vtt: download it in the workflow with Captioning › Caption File › Download before it expires.',
+		);
+		// both side by side, under the one budget, and both requests aborted with it
+		expect(requests.map((r) => (r.abortSignal as AbortSignal).aborted)).toEqual([true, true]);
+		expect(target.binary).toBeUndefined();
+	});
+
+	test('files that arrive in time are kept when another one runs out of it', async () => {
+		const target = item();
+		const { h } = helpers({ [VTT_URL]: ok(VTT), [GOOGLE_URL]: 'hang' });
+		await attachDownloads(
+			target,
+			[
+				{ format: 'google_stt', url: GOOGLE_URL },
+				{ format: 'vtt', url: VTT_URL },
+			],
+			h,
+			{ ...SETTINGS, budgetMs: 200 },
+		);
+		expect(Object.keys(target.binary ?? {})).toEqual(['vtt']);
+		expect(target.json.transcript).toBe('Hello from WebVTT.');
+		expect(target.json.downloadErrors).toEqual([
+			{ format: 'google_stt', message: outOfTime('google_stt', 200) },
+		]);
+	});
+
+	test('a caption file too large to read a transcript from is stored, and the item says why', async () => {
+		const target = item();
+		const cue = '00:00:00.000 --> 00:00:01.000\nWords.\n\n';
+		const big = `WEBVTT\n\n${cue.repeat(Math.ceil(TRANSCRIPT_SOURCE_MAX_BYTES / cue.length) + 1)}`;
+		const { h } = helpers({ [VTT_URL]: ok(big) });
+		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, {
+			...SETTINGS,
+			maxBytes: 2 * TRANSCRIPT_SOURCE_MAX_BYTES,
+		});
+		expect(target.binary?.vtt).toBeDefined();
+		expect(target.json.transcript).toBeUndefined();
+		expect(target.json.downloadErrors).toEqual([
+			{
+				format: 'vtt',
+				message:
+					'No transcript: the vtt file is larger than 16 MB, the most the trigger reads a transcript from. The file is on the item.',
+			},
+		]);
 	});
 });

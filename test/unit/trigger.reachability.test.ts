@@ -6,43 +6,42 @@ import {
 
 const hostOf = (url: string) => new URL(url).hostname;
 
-describe('hostClass (the host as new URL() gives it)', () => {
+describe('hostClass (the host as new URL() gives it, no DNS)', () => {
 	it.each([
 		['http://localhost:5678/', 'loopback'],
+		['http://LOCALHOST./', 'loopback'],
 		['http://n8n.localhost/', 'loopback'],
 		['http://127.0.0.1/', 'loopback'],
 		['http://127.1/', 'loopback'],
 		['http://127.200.3.4/', 'loopback'],
-		['http://0.0.0.0:5678/', 'loopback'],
 		['http://[::1]:5678/', 'loopback'],
-		['http://[::]/', 'loopback'],
 		['http://[::ffff:127.0.0.1]/', 'loopback'],
+		['http://0.0.0.0:5678/', 'unspecified'],
+		['http://0.1.2.3/', 'unspecified'],
+		['http://[::]/', 'unspecified'],
+		['http://169.254.169.254/', 'link-local'],
 		['http://169.254.10.20/', 'link-local'],
 		['http://[fe80::1]/', 'link-local'],
 		['http://[febf::1]/', 'link-local'],
-		['http://10.1.2.3/', 'private'],
-		['http://172.16.0.1/', 'private'],
-		['http://172.31.255.255/', 'private'],
-		['http://192.168.1.20/', 'private'],
-		['http://100.64.0.1/', 'private'],
-		['http://100.127.255.255/', 'private'],
-		['http://[fd12:3456::1]/', 'private'],
-		['http://[fc00::1]/', 'private'],
-		['http://[::ffff:10.0.0.1]/', 'private'],
-		['http://n8n:5678/', 'private'],
-		['http://printer.local/', 'private'],
-		['http://n8n.internal/', 'private'],
-		['http://nas.home.arpa/', 'private'],
-		['https://N8N.Example.COM/', 'public'],
-		['https://n8n.example.com./', 'public'],
-		['http://172.32.0.1/', 'public'],
-		['http://172.15.255.255/', 'public'],
-		['http://100.128.0.1/', 'public'],
-		['http://169.255.0.1/', 'public'],
-		['http://8.8.8.8/', 'public'],
-		['http://[2001:db8::1]/', 'public'],
-		['http://[fec0::1]/', 'public'],
-		['http://[::ffff:8.8.8.8]/', 'public'],
+		['http://[::ffff:169.254.169.254]/', 'link-local'],
+		// everything else may be reachable from where the service runs: registered
+		['http://10.1.2.3/', 'elsewhere'],
+		['http://172.16.0.1/', 'elsewhere'],
+		['http://192.168.1.20/', 'elsewhere'],
+		['http://100.101.102.103/', 'elsewhere'],
+		['http://[fd12:3456::1]/', 'elsewhere'],
+		['http://n8n:5678/', 'elsewhere'],
+		['http://n8n.lan:5678/', 'elsewhere'],
+		['http://printer.local/', 'elsewhere'],
+		['http://n8n.internal/', 'elsewhere'],
+		['http://n8n.tail1234.ts.net/', 'elsewhere'],
+		['http://localhost.example.com/', 'elsewhere'],
+		['https://N8N.Example.COM/', 'elsewhere'],
+		['http://169.255.0.1/', 'elsewhere'],
+		['http://128.0.0.1/', 'elsewhere'],
+		['http://[2001:db8::1]/', 'elsewhere'],
+		['http://[fec0::1]/', 'elsewhere'],
+		['http://[::2]/', 'elsewhere'],
 	])('%s is %s', (url, expected) => {
 		expect(hostClass(hostOf(url))).toBe(expected);
 	});
@@ -81,76 +80,66 @@ describe('checkReachability', () => {
 		expect(
 			checkReachability('http://[::1]:5678/webhook-test/abc/webhook', 'https://localhost:8443'),
 		).toBeUndefined();
+		expect(
+			checkReachability('http://0.0.0.0:5678/webhook/abc/webhook', 'http://127.0.0.1:5680'),
+		).toBeUndefined();
 	});
 
-	it('names localhost against a public service, with WEBHOOK_URL and the way out', () => {
+	it('refuses localhost for any service elsewhere, in one sentence naming WEBHOOK_URL', () => {
 		const url = 'http://localhost:5678/webhook/3f0c/webhook';
 		const found = checkReachability(url, `${PUBLIC_SERVICE}/v1/`);
 		expect(found?.reason).toBe('loopback');
 		expect(found?.message).toBe(
-			`The captioning service at ${PUBLIC_SERVICE} cannot reach this trigger's webhook URL ${url}: ` +
-				"localhost is n8n's own machine. Set WEBHOOK_URL to n8n's public https address (e.g. " +
-				'https://n8n.example.com/, your reverse proxy or tunnel) and restart n8n. If the service does ' +
-				"reach this address, turn on Skip Reachability Check in the trigger's options.",
+			`The captioning service cannot reach ${url} (localhost is n8n's own machine): ` +
+				"set WEBHOOK_URL to n8n's public https address and restart n8n.",
 		);
+		expect(found?.message.split('. ')).toHaveLength(1);
 		expect(found?.description).toContain('so nothing was registered');
 		expect(found?.description).toContain('WEBHOOK_URL');
+		// a service in a private network or the same LAN is not on n8n's machine either
+		expect(checkReachability(url, 'http://10.0.0.5:8080')?.reason).toBe('loopback');
+		expect(checkReachability('http://[::1]/webhook/x', 'http://captions.lan')?.reason).toBe(
+			'loopback',
+		);
 	});
 
-	it('names private addresses and local names against a public service', () => {
-		expect(checkReachability('http://192.168.1.20:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
-			reason: 'private',
-			message: expect.stringContaining(
-				"192.168.1.20 is a private address, reachable only inside n8n's network",
-			),
+	it('refuses the unspecified address and link-local addresses for a service elsewhere', () => {
+		expect(checkReachability('http://0.0.0.0:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
+			reason: 'unspecified',
+			message: expect.stringContaining('(0.0.0.0 names no machine another one can send to)'),
 		});
-		expect(checkReachability('https://n8n.internal/webhook/x', PUBLIC_SERVICE)).toMatchObject({
-			reason: 'private',
-			message: expect.stringContaining("n8n.internal is a name only n8n's local network knows"),
+		expect(checkReachability('http://[::]:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
+			reason: 'unspecified',
+			message: expect.stringContaining('(:: names no machine'),
 		});
-		expect(checkReachability('http://[fd00::5]:5678/webhook/x', PUBLIC_SERVICE)).toMatchObject({
-			reason: 'private',
-			message: expect.stringContaining('[fd00::5] is a private address'),
-		});
-	});
-
-	it('names a link-local callback even for a service in a private network', () => {
 		expect(
 			checkReachability('http://169.254.3.4:5678/webhook/x', 'http://10.0.0.5:8080'),
 		).toMatchObject({
 			reason: 'link-local',
-			message: expect.stringContaining('169.254.3.4 is a link-local address'),
-		});
-	});
-
-	it('is quiet when the service is as close to n8n as the callback, or closer', () => {
-		// a service in the same kind of private network, or on n8n's own machine
-		expect(checkReachability('http://192.168.1.20/webhook/x', 'http://10.0.0.5')).toBeUndefined();
-		expect(checkReachability('http://n8n:5678/webhook/x', 'http://captions:8080')).toBeUndefined();
-		expect(checkReachability('http://10.0.0.9/webhook/x', 'http://127.0.0.1:5680')).toBeUndefined();
-		expect(checkReachability('https://n8n.example.com/webhook/x', PUBLIC_SERVICE)).toBeUndefined();
-	});
-
-	it('names plain http only against a public https service', () => {
-		expect(checkReachability('http://n8n.example.com/webhook/x', PUBLIC_SERVICE)).toMatchObject({
-			reason: 'plain-http',
 			message: expect.stringContaining(
-				'it uses plain http, and a service at https may refuse to send events over http',
+				'(169.254.3.4 is a link-local address, reachable only beside n8n)',
 			),
 		});
+		// a service that is itself link-local is beside n8n
 		expect(
-			checkReachability('http://n8n.example.com/webhook/x', 'http://api.captions.example.com'),
+			checkReachability('http://169.254.3.4:5678/webhook/x', 'http://169.254.3.9'),
 		).toBeUndefined();
-		expect(checkReachability('http://10.0.0.9/webhook/x', 'https://10.0.0.5')).toBeUndefined();
 	});
 
-	it('is quiet when the user turned the check off', () => {
-		expect(
-			checkReachability('http://localhost:5678/webhook/x', PUBLIC_SERVICE, { skip: true }),
-		).toBeUndefined();
-		expect(
-			checkReachability('http://localhost:5678/webhook/x', PUBLIC_SERVICE, { skip: false }),
-		).toMatchObject({ reason: 'loopback' });
+	it.each([
+		['plain http on a public name', 'http://n8n.example.com/webhook/x'],
+		['a private address', 'http://192.168.1.20:5678/webhook/x'],
+		['a .lan name', 'http://n8n.lan:5678/webhook/x'],
+		['a container name', 'http://n8n:5678/webhook/x'],
+		['a name only split DNS knows', 'https://n8n.internal/webhook/x'],
+		['a Tailscale address', 'http://100.101.102.103:5678/webhook/x'],
+		['a Tailscale name', 'https://n8n.tail1234.ts.net/webhook/x'],
+		['a unique local IPv6 address', 'http://[fd00::5]:5678/webhook/x'],
+		['a public https address', 'https://n8n.example.com/webhook/x'],
+	])('registers %s, whatever the service', (_name, url) => {
+		for (const service of [PUBLIC_SERVICE, 'http://10.0.0.5', 'http://127.0.0.1:5680']) {
+			expect(checkReachability(url, service)).toBeUndefined();
+		}
 	});
 
 	it('leaves URLs it cannot read to the registration', () => {

@@ -1,12 +1,18 @@
 // Fetching a caption file from its signed, time-limited URL (contract 2.4). Signed URLs carry their own
-// authorisation: no credential is sent with them (object stores refuse a second auth mechanism).
-import type { IHttpRequestOptions } from 'n8n-workflow';
+// authorisation: no credential is sent with them (object stores refuse a second auth mechanism). Every file is
+// streamed through a byte cap (Content-Length first, then a count) and can be stopped by a signal: a cancelled
+// execution, or the trigger's time budget. docs/design.md, "Downloads", has the why.
+import type { BinaryHelperFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
 import { networkCode, networkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
 import { headerValue } from '../shared/schemas';
 import { withServiceWords } from '../shared/words';
+
+/** The default cap of a download, in MB: caption files weigh kilobytes to a few MB; ten hours of Google STT ~10 MB. */
+export const DEFAULT_MAX_FILE_MB = 100;
+const MB = 1024 * 1024;
 
 export interface DownloadedFile {
 	format: string;
@@ -15,9 +21,23 @@ export interface DownloadedFile {
 	mimeType: string;
 }
 
-type DownloadOutcome =
-	| { ok: true; file: DownloadedFile }
-	| { ok: false; status?: number; message: string };
+export interface DownloadLimits {
+	/** The largest file accepted, in bytes. */
+	maxBytes: number;
+	/** Stops the download at once: a cancelled execution, or the trigger's time budget. */
+	signal?: AbortSignal;
+}
+
+/** A Node stream, as n8n's binary helpers take it (a community node may not import node:stream). */
+export type Readable = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
+
+/** Why a download gave no file: the server's answer, the network, the file's size, the signal, or the store. */
+export interface DownloadFailure {
+	ok: false;
+	kind: 'http' | 'network' | 'blocked' | 'too-large' | 'stopped' | 'store';
+	status?: number;
+	message: string;
+}
 
 type Http = (options: IHttpRequestOptions) => Promise<unknown>;
 
@@ -131,8 +151,96 @@ export function describeDownloadFailure(
 	return withServiceWords(`Downloading ${where} failed with HTTP ${status}`, detail);
 }
 
-function errorDetail(body: unknown): string | undefined {
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : '';
+/** "1.5 MB", "100 MB", "250 KB": sizes as a user sets and reads them (1 MB = 1,048,576 bytes). */
+export function formatBytes(bytes: number): string {
+	if (bytes < MB) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+	const mb = bytes / MB;
+	return `${mb < 10 && !Number.isInteger(mb) ? mb.toFixed(1) : Math.round(mb)} MB`;
+}
+
+/** A file over the cap, by its Content-Length (`size`) or by the bytes counted past the cap. */
+export function describeTooLarge(url: string, maxBytes: number, size?: number): string {
+	const what = size === undefined ? `larger than ${formatBytes(maxBytes)}` : formatBytes(size);
+	return `The file at ${stripQueryStrings(url)} is ${what}, over the Max File Size of ${formatBytes(maxBytes)}. Raise Max File Size under Options if files this large are expected.`;
+}
+
+/** The byte cap from the Max File Size parameter (MB); a value that is not a positive number is the default. */
+export function maxBytesFrom(megabytes: unknown): number {
+	const mb = Number(megabytes);
+	return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_FILE_MB) * MB;
+}
+
+/** The error a capped stream ends with once more than `maxBytes` passed. */
+export class FileTooLargeError extends Error {
+	constructor(readonly maxBytes: number) {
+		super(`more than ${maxBytes} bytes`);
+		this.name = 'FileTooLargeError';
+	}
+}
+
+/** What the cap counted of a body: the bytes, whether they passed the cap, and the first ones kept aside. */
+interface Count {
+	bytes: number;
+	over: boolean;
+	kept: Buffer[] | undefined;
+}
+
+/** The class of a Node stream, as far as it is used here: its `from`, inherited from Readable by every stream. */
+interface StreamClass {
+	from(iterable: AsyncIterable<Buffer>, options: { objectMode: boolean }): Readable;
+}
+
+/**
+ * The body as a stream that counts its bytes as its reader takes them and fails once more than `maxBytes` came;
+ * the first `keepBytes` are kept aside. Readable.from is reached through the body's own class (node:stream may
+ * not be imported by a community node); it builds a plain Readable whatever class it is called on.
+ */
+function capBody(
+	body: Readable,
+	maxBytes: number,
+	keepBytes: number,
+	onOver: () => void,
+): { stream: Readable; count: Count } {
+	const count: Count = { bytes: 0, over: false, kept: keepBytes > 0 ? [] : undefined };
+	async function* counted() {
+		for await (const chunk of body as AsyncIterable<Buffer>) {
+			count.bytes += chunk.length;
+			if (count.bytes > maxBytes) {
+				count.over = true;
+				count.kept = undefined;
+				onOver();
+				throw new FileTooLargeError(maxBytes);
+			}
+			// a file larger than the caller keeps is not kept at all: no part-copy that looks whole
+			if (count.kept && count.bytes <= keepBytes) count.kept.push(chunk);
+			else count.kept = undefined;
+			yield chunk;
+		}
+	}
+	const Stream = body.constructor as unknown as StreamClass;
+	return { stream: Stream.from(counted(), { objectMode: false }), count };
+}
+
+/** Up to `limit` bytes of a body that is not the file (an error answer), then the rest is dropped. */
+async function readSome(body: Readable, limit = 64 * 1024): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	try {
+		for await (const chunk of body) {
+			chunks.push(chunk as Buffer);
+			length += (chunk as Buffer).length;
+			if (length >= limit) break;
+		}
+	} catch {
+		// the answer's status says enough
+	} finally {
+		body.destroy();
+	}
+	return Buffer.concat(chunks).subarray(0, limit);
+}
+
+function errorDetail(body: Buffer): string | undefined {
+	const text = body.toString('utf8');
 	try {
 		const parsed = JSON.parse(text) as { errors?: Array<{ detail?: string }>; message?: string };
 		return parsed.errors?.[0]?.detail ?? parsed.message;
@@ -141,49 +249,187 @@ function errorDetail(body: unknown): string | undefined {
 	}
 }
 
-export async function fetchSignedFile(
+/** n8n 2.x's SSRF protection refused the address (SsrfBlockedIpError, SsrfBlockedHostnameError). */
+function isSsrfBlock(error: unknown): boolean {
+	for (let e = error as { name?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+		if (typeof e.name === 'string' && /^SsrfBlocked/.test(e.name)) return true;
+		e = e.cause as typeof e;
+	}
+	return false;
+}
+
+/** What a download that n8n's SSRF protection refused tells the user. */
+export function describeBlocked(url: string): string {
+	return `n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocked the download of ${stripQueryStrings(url)}: its address is in a blocked range. If this file server is trusted, allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES on n8n's process.`;
+}
+
+const stopped = (url: string): DownloadFailure => ({
+	ok: false,
+	kind: 'stopped',
+	message: `Downloading ${stripQueryStrings(url)} was stopped.`,
+});
+
+/** A failure while the body streamed: the cap (its error, or the closing it caused), the signal, or the network. */
+export function streamFailure(
+	error: unknown,
+	url: string,
+	limits: DownloadLimits,
+	over = false,
+): DownloadFailure {
+	if (over || error instanceof FileTooLargeError) {
+		return { ok: false, kind: 'too-large', message: describeTooLarge(url, limits.maxBytes) };
+	}
+	if (limits.signal?.aborted) return stopped(url);
+	return {
+		ok: false,
+		kind: 'network',
+		message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
+	};
+}
+
+interface OpenedFile {
+	fileName: string;
+	mimeType: string;
+	/** The body, counted: it fails with FileTooLargeError past the cap. */
+	body: Readable;
+	count: Count;
+	/** Closes the connection: the file is not wanted any more. */
+	close(): void;
+}
+
+/** The file's answer, checked: a 2xx within the cap by its Content-Length, its body streaming through the cap. */
+async function openSignedFile(
 	http: Http,
 	url: string,
 	format: string,
-	title?: unknown,
-): Promise<DownloadOutcome> {
-	let response: { statusCode: number; headers: Record<string, string | undefined>; body: unknown };
+	title: unknown,
+	limits: DownloadLimits,
+	keepBytes = 0,
+): Promise<{ ok: true; file: OpenedFile } | DownloadFailure> {
+	if (limits.signal?.aborted) return stopped(url);
+	// ours to close the connection with: n8n 2.41 hands out a wrapper whose destroy() leaves the socket open
+	const own = new AbortController();
+	const signal = limits.signal ? AbortSignal.any([limits.signal, own.signal]) : own.signal;
+	let response: { statusCode: number; headers: Record<string, string | undefined>; body: Readable };
 	try {
-		response = (await http({
+		const options: IHttpRequestOptions = {
 			method: 'GET',
 			url,
-			encoding: 'arraybuffer',
+			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: 30_000,
-		})) as typeof response;
+			// n8n's helper does not take the execution's signal by itself (httpRequestWithAuthentication does)
+			abortSignal: signal as IHttpRequestOptions['abortSignal'],
+		};
+		response = (await http(options)) as typeof response;
 	} catch (error) {
+		if (limits.signal?.aborted) return stopped(url);
+		if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
 		return {
 			ok: false,
+			kind: 'network',
 			message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
 		};
 	}
-	const body = Buffer.isBuffer(response.body)
-		? response.body
-		: Buffer.from(response.body as ArrayBuffer);
-	if (response.statusCode < 200 || response.statusCode >= 300) {
+	const { statusCode, headers, body } = response;
+	// closing the connection makes the body fail; whoever reads it hears of that through the cap
+	body.on('error', () => undefined);
+	const close = () => {
+		own.abort();
+		body.destroy();
+	};
+	if (statusCode < 200 || statusCode >= 300) {
+		const detail = errorDetail(await readSome(body));
+		close();
 		return {
 			ok: false,
-			status: response.statusCode,
-			message: describeDownloadFailure(response.statusCode, url, errorDetail(body)),
+			kind: 'http',
+			status: statusCode,
+			message: describeDownloadFailure(statusCode, url, detail),
 		};
 	}
+	const declared = Number(headerValue(headers, 'content-length'));
+	if (Number.isFinite(declared) && declared > limits.maxBytes) {
+		close();
+		return {
+			ok: false,
+			kind: 'too-large',
+			message: describeTooLarge(url, limits.maxBytes, declared),
+		};
+	}
+	const { stream, count } = capBody(body, limits.maxBytes, keepBytes, close);
 	// the service's own formats have a known type, whatever the file server calls them
 	const mimeType = isServiceFormat(format)
 		? captionMimeType(format)
-		: (headerValue(response.headers, 'content-type') ?? captionMimeType(format)).split(';')[0];
-	return {
-		ok: true,
-		file: {
-			format,
-			data: body,
-			mimeType,
-			fileName: fileNameFor(format, title, headerValue(response.headers, 'content-disposition')),
-		},
-	};
+		: (headerValue(headers, 'content-type') ?? captionMimeType(format)).split(';')[0];
+	const fileName = fileNameFor(format, title, headerValue(headers, 'content-disposition'));
+	return { ok: true, file: { fileName, mimeType, body: stream, count, close } };
+}
+
+/** Downloads a file whole into memory (for the caption readers), within the cap. */
+export async function downloadFile(
+	http: Http,
+	url: string,
+	format: string,
+	title: unknown,
+	limits: DownloadLimits,
+): Promise<{ ok: true; file: DownloadedFile } | DownloadFailure> {
+	const opened = await openSignedFile(http, url, format, title, limits);
+	if (!opened.ok) return opened;
+	const { body, fileName, mimeType, count } = opened.file;
+	const chunks: Buffer[] = [];
+	try {
+		for await (const chunk of body) chunks.push(chunk as Buffer);
+	} catch (error) {
+		return streamFailure(error, url, limits, count.over);
+	}
+	return { ok: true, file: { format, data: Buffer.concat(chunks), fileName, mimeType } };
+}
+
+export interface StoredFile<Binary> {
+	format: string;
+	binary: Binary;
+	fileName: string;
+	mimeType: string;
+	/** The file's bytes when it is at most the `keepBytes` asked for; undefined when larger. */
+	kept?: Buffer;
+}
+
+/**
+ * Streams a file into n8n's binary data (`store`: the context's prepareBinaryData), within the cap; the first
+ * `keepBytes` are kept aside for the caller (the trigger's transcript).
+ */
+export async function downloadToBinary<Binary>(
+	http: Http,
+	store: (data: Readable, fileName: string, mimeType: string) => Promise<Binary>,
+	url: string,
+	format: string,
+	title: unknown,
+	limits: DownloadLimits,
+	keepBytes = 0,
+): Promise<{ ok: true; file: StoredFile<Binary> } | DownloadFailure> {
+	const opened = await openSignedFile(http, url, format, title, limits, keepBytes);
+	if (!opened.ok) return opened;
+	const { body, fileName, mimeType, count, close } = opened.file;
+	let failed: unknown;
+	body.on('error', (error) => (failed ??= error));
+	let binary: Binary;
+	try {
+		binary = await store(body, fileName, mimeType);
+	} catch (error) {
+		if (failed !== undefined) return streamFailure(failed, url, limits, count.over);
+		close();
+		body.destroy();
+		const reason = stripQueryStrings(error instanceof Error ? error.message : String(error));
+		return {
+			ok: false,
+			kind: 'store',
+			message: `The file from ${stripQueryStrings(url)} could not be stored: ${reason.slice(0, 300) || 'unknown error'}`,
+		};
+	}
+	// a store that ended early without failing (a stream error it swallowed) did not store the file
+	if (failed !== undefined) return streamFailure(failed, url, limits, count.over);
+	const kept = count.kept ? Buffer.concat(count.kept) : undefined;
+	return { ok: true, file: { format, binary, fileName, mimeType, kept } };
 }

@@ -1,6 +1,7 @@
-// Download Caption Files: what the trigger does after it has answered the delivery 200. The service will not
-// deliver the event again, so nothing here may throw: every failure (the download, the file's name, storing
-// the binary, reading the transcript) is written on the item under `downloadErrors`, and the execution runs.
+// Download Caption Files: what the trigger fetches before it hands the item to n8n, which answers the delivery
+// once the execution exists. Nothing here may throw (a thrown error would lose the files' event for a 500 and a
+// redelivery whose URLs may have expired): every failure, the time budget's end included, is written on the item
+// under `downloadErrors`, and the execution runs. docs/design.md, "Downloads", has the why.
 import type {
 	IBinaryData,
 	IDataObject,
@@ -10,23 +11,85 @@ import type {
 
 import { transcriptFromCaptions } from '../captions';
 import { TRANSCRIPT_SOURCES } from '../captions/formats';
-import { fetchSignedFile } from '../transport/download';
+import { downloadToBinary, formatBytes, type Readable } from '../transport/download';
 import { stripQueryStrings } from '../shared/redact';
 import type { Download } from './event';
 
 export interface DownloadHelpers {
 	http: (options: IHttpRequestOptions) => Promise<unknown>;
-	prepareBinaryData: (data: Buffer, fileName: string, mimeType: string) => Promise<IBinaryData>;
+	prepareBinaryData: (data: Readable, fileName: string, mimeType: string) => Promise<IBinaryData>;
 }
+
+export interface DownloadSettings {
+	/** The largest file accepted, in bytes (Max File Size). */
+	maxBytes: number;
+	/** The time all files of one delivery may take together, before n8n answers the delivery. */
+	budgetMs: number;
+}
+
+/**
+ * All files of a delivery in 5 s: the service waits for the answer, and services commonly give up after 10 s
+ * (the sandbox plays 10 s, A12); n8n still has to create the execution within what is left.
+ */
+export const DOWNLOAD_BUDGET_MS = 5_000;
+
+/** The largest file the transcript is read from: ~15 hours of Google STT, far more of WebVTT. */
+export const TRANSCRIPT_SOURCE_MAX_BYTES = 16 * 1024 * 1024;
 
 const problem = (error: unknown) =>
 	(error instanceof Error ? error.message : String(error)).slice(0, 300) || 'unknown error';
 
-/** Fetches each file into the item's binary data and adds the transcript text; never throws. */
+/** What the item says of a file the budget left no time for. */
+export function outOfTime(format: string, budgetMs: number): string {
+	return `The ${format} file was not downloaded within ${budgetMs / 1000} s, the time the trigger gives its downloads so that the service gets its answer in time. Its signed URL is under files.${format}: download it in the workflow with Captioning › Caption File › Download before it expires.`;
+}
+
+type Fetched =
+	| { format: string; binary: IBinaryData; text?: string; tooLargeForText?: boolean }
+	| { format: string; error: string };
+
+async function fetchOne(
+	{ format, url }: Download,
+	title: unknown,
+	helpers: DownloadHelpers,
+	settings: DownloadSettings,
+	signal: AbortSignal,
+): Promise<Fetched> {
+	try {
+		const keep = TRANSCRIPT_SOURCES.includes(format) ? TRANSCRIPT_SOURCE_MAX_BYTES : 0;
+		const outcome = await downloadToBinary(
+			helpers.http,
+			helpers.prepareBinaryData,
+			url,
+			format,
+			title,
+			{ maxBytes: settings.maxBytes, signal },
+			keep,
+		);
+		if (!outcome.ok) {
+			const { kind, message } = outcome;
+			if (kind === 'stopped') return { format, error: outOfTime(format, settings.budgetMs) };
+			if (kind === 'store')
+				return { format, error: `The ${format} file could not be stored on the item. ${message}` };
+			return { format, error: message };
+		}
+		const { binary, kept } = outcome.file;
+		// text decoding as it was: the caption readers take the file as UTF-8
+		return { format, binary, text: kept?.toString('utf8'), tooLargeForText: keep > 0 && !kept };
+	} catch (error) {
+		return {
+			format,
+			error: `The ${format} file could not be stored on the item: ${problem(error)}`,
+		};
+	}
+}
+
+/** Fetches each file into the item's binary data, all within the budget, and adds the transcript text; never throws. */
 export async function attachDownloads(
 	item: INodeExecutionData,
 	downloads: readonly Download[],
 	helpers: DownloadHelpers,
+	settings: DownloadSettings,
 ): Promise<void> {
 	const errors = Array.isArray(item.json.downloadErrors)
 		? (item.json.downloadErrors as IDataObject[])
@@ -34,25 +97,33 @@ export async function attachDownloads(
 	// signed URLs carry their signature in the query: no message shows it
 	const fail = (format: string, message: string) =>
 		errors.push({ format, message: stripQueryStrings(message) });
+	// side by side: the budget is for all of them
+	const budget = AbortSignal.timeout(settings.budgetMs);
+	const fetched = await Promise.all(
+		downloads.map((download) => fetchOne(download, item.json.title, helpers, settings, budget)),
+	);
 	const texts: Record<string, string> = {};
-	for (const { format, url } of downloads) {
-		try {
-			const outcome = await fetchSignedFile(helpers.http, url, format, item.json.title);
-			if (!outcome.ok) {
-				fail(format, outcome.message);
-				continue;
-			}
-			const { data, fileName, mimeType } = outcome.file;
-			const binary = await helpers.prepareBinaryData(data, fileName, mimeType);
-			item.binary = { ...item.binary, [format]: binary };
-			texts[format] = data.toString('utf8');
-		} catch (error) {
-			fail(format, `The ${format} file could not be stored on the item: ${problem(error)}`);
+	const tooLarge = new Set<string>();
+	for (const file of fetched) {
+		if ('error' in file) {
+			fail(file.format, file.error);
+			continue;
 		}
+		item.binary = { ...item.binary, [file.format]: file.binary };
+		if (file.text !== undefined) texts[file.format] = file.text;
+		if (file.tooLargeForText) tooLarge.add(file.format);
 	}
 	// the best transcript the files give; a file that cannot be read leaves it to the next
 	let unreadable: [string, string] | undefined;
-	for (const source of TRANSCRIPT_SOURCES.filter((format) => texts[format] !== undefined)) {
+	for (const source of TRANSCRIPT_SOURCES) {
+		if (tooLarge.has(source)) {
+			unreadable ??= [
+				source,
+				`No transcript: the ${source} file is larger than ${formatBytes(TRANSCRIPT_SOURCE_MAX_BYTES)}, the most the trigger reads a transcript from. The file is on the item.`,
+			];
+			continue;
+		}
+		if (texts[source] === undefined) continue;
 		try {
 			const transcript = transcriptFromCaptions(source, texts[source]);
 			if (transcript === undefined) continue;

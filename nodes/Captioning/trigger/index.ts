@@ -8,7 +8,8 @@ export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
 export { readRawBody, readDeliveryBody } from './body';
-export { attachDownloads } from './downloads';
+export { attachDownloads, DOWNLOAD_BUDGET_MS } from './downloads';
+export { DEFAULT_MAX_FILE_MB, maxBytesFrom } from '../transport/download';
 export { flattenEvent, validateEvent } from './event';
 export {
 	type Clock,

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { checkReachability } from './reachability';
+import { checkReachability, UnreachableCallbackError } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl } from '../shared/credentialValues';
 import {
@@ -213,12 +213,11 @@ async function retire(ctx: IHookFunctions, stored: Registration) {
 	}
 }
 
-// ---- reachability (reachability.ts): create() refuses a URL the service cannot call back; n8n then runs
+// ---- reachability (reachability.ts): create() refuses a URL no service can call back; n8n then runs
 // delete(), which has nothing to look for at the service (and must not bury create's message under its own)
 async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
 	const { baseUrl } = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const skip = ctx.getNodeParameter('options.skipReachabilityCheck', false) as boolean;
-	return checkReachability(webhookUrl, normaliseBaseUrl(baseUrl), { skip });
+	return checkReachability(webhookUrl, normaliseBaseUrl(baseUrl));
 }
 // ----
 
@@ -280,12 +279,9 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			'Select at least one event for the Captioning Trigger to listen to',
 		);
 	}
-	// reachability: a URL the service cannot call back is refused before anything is registered
+	// reachability: a URL no service can call back is refused before anything is registered
 	const unreachable = await unreachableCallback(this, want.webhookUrl);
-	if (unreachable) {
-		const { message, description } = unreachable;
-		throw new NodeOperationError(this.getNode(), message, { description });
-	}
+	if (unreachable) throw new UnreachableCallbackError(this.getNode(), unreachable);
 	const account = await accountOf(this);
 	const key = keptKey(account, want.webhookUrl);
 	const list = await listEndpoints(this);

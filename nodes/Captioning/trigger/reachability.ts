@@ -1,25 +1,27 @@
-// Whether the captioning service can call the trigger's webhook URL back, judged from the two URLs alone (no DNS,
-// no network): a service on the public internet cannot call n8n's own machine (localhost, 127.0.0.1, ::1), a
-// link-local address, a private network (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) or a name only a
-// local network resolves (.local, .internal, .home.arpa, a name without a dot). The verdict is relative: a
-// service that is itself on such an address (the sandbox on 127.0.0.1) is as close as n8n, and stays quiet.
+// Whether the captioning service can call the trigger's webhook URL back at all, judged from the two URLs alone (no
+// DNS, no network). Only what cannot work is refused: an address that means "this machine" (loopback, `localhost`
+// names, the unspecified 0.0.0.0 and ::) or "this network segment" (link-local), unless the service is itself that
+// close (the sandbox on 127.0.0.1). Everything else registers: plain http, private addresses, `.lan` and container
+// names, split DNS, Tailscale. docs/design.md, "Reachability", has the why.
+import { WebhookPathTakenError, type INode } from 'n8n-workflow';
 
-/** How far from the public internet a host is, nearest first. A service reaches hosts of its own class or farther out. */
-export type HostClass = 'loopback' | 'link-local' | 'private' | 'public';
+/** How close to n8n a host is, as another machine sees it: nearest first. */
+export type HostClass = 'loopback' | 'unspecified' | 'link-local' | 'elsewhere';
 
-const REACH: Record<HostClass, number> = { loopback: 0, 'link-local': 1, private: 2, public: 3 };
+/** A service reaches hosts whose reach is at least its own: one on 127.0.0.1 reaches everything. */
+const REACH: Record<HostClass, number> = {
+	loopback: 0,
+	unspecified: 0,
+	'link-local': 1,
+	elsewhere: 2,
+};
 
-/** Names only a local network resolves: mDNS, the private-use TLDs, and single-label names (Docker, LAN hosts). */
-const LOCAL_SUFFIXES = ['.local', '.internal', '.home.arpa'];
-
-function ipv4Class(octets: number[]): HostClass {
-	const [a, b] = octets;
-	if (a === 127 || a === 0) return 'loopback';
+function ipv4Class([a, b]: number[]): HostClass {
+	if (a === 127) return 'loopback';
+	// 0.0.0.0/8 is "this host on this network": a sender reaches itself, never n8n
+	if (a === 0) return 'unspecified';
 	if (a === 169 && b === 254) return 'link-local';
-	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'private';
-	// carrier-grade NAT, and the addresses Tailscale hands out: not reachable from outside
-	if (a === 100 && b >= 64 && b <= 127) return 'private';
-	return 'public';
+	return 'elsewhere';
 }
 
 function parseIpv4(host: string): number[] | undefined {
@@ -54,17 +56,21 @@ export function parseIpv6(host: string): number[] | undefined {
 
 function ipv6Class(groups: number[]): HostClass {
 	const zeroUpTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
-	if (zeroUpTo(7) && (groups[7] === 0 || groups[7] === 1)) return 'loopback';
-	// an IPv4 address written as IPv6 (::ffff:10.0.0.1) is that IPv4 address
+	if (zeroUpTo(7) && groups[7] === 1) return 'loopback';
+	if (zeroUpTo(8)) return 'unspecified';
+	// an IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address
 	if (zeroUpTo(5) && groups[5] === 0xffff) {
-		return ipv4Class([groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff]);
+		return ipv4Class([groups[6] >> 8, groups[6] & 0xff]);
 	}
 	if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
-	if ((groups[0] & 0xfe00) === 0xfc00) return 'private';
-	return 'public';
+	return 'elsewhere';
 }
 
-/** The class of a URL's host as `new URL()` gives it (`hostname`: lower case, IPv6 in brackets). */
+/**
+ * The class of a URL's host as `new URL()` gives it (`hostname`: lower case, IPv6 in brackets). `localhost` and
+ * its subdomains are loopback without a lookup (RFC 6761: resolvers must answer them so); every other name is
+ * "elsewhere": what it resolves to is the service's business, and a lookup here would only add a delay.
+ */
 export function hostClass(hostname: string): HostClass {
 	const host = hostname
 		.replace(/^\[|\]$/g, '')
@@ -75,49 +81,32 @@ export function hostClass(hostname: string): HostClass {
 	const v6 = parseIpv6(host);
 	if (v6) return ipv6Class(v6);
 	if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
-	if (!host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-		return 'private';
-	}
-	return 'public';
+	return 'elsewhere';
 }
 
-export type UnreachableReason = 'loopback' | 'link-local' | 'private' | 'plain-http';
+export type UnreachableReason = Exclude<HostClass, 'elsewhere'>;
 
 export interface Unreachable {
 	reason: UnreachableReason;
-	/** One paragraph with the cause and the fix: n8n shows an activation error's message alone. */
+	/** One sentence with the cause and the fix: n8n shows an activation error's message alone. */
 	message: string;
-	/** The longer why, where n8n shows a description (the node panel). */
+	/** The longer why, where n8n shows a description. */
 	description: string;
 }
 
 /** Why each kind of address is out of the service's reach, in words a user can check. */
-function why(reason: UnreachableReason, host: string): string {
-	switch (reason) {
-		case 'loopback':
-			return `${host} is n8n's own machine`;
-		case 'link-local':
-			return `${host} is a link-local address, reachable only on n8n's own network segment`;
-		case 'private':
-			return /^[\d.]+$|:/.test(host)
-				? `${host} is a private address, reachable only inside n8n's network`
-				: `${host} is a name only n8n's local network knows`;
-		case 'plain-http':
-			return 'it uses plain http, and a service at https may refuse to send events over http';
-	}
-}
+const WHY: Record<UnreachableReason, (host: string) => string> = {
+	loopback: (host) => `${host} is n8n's own machine`,
+	unspecified: (host) => `${host} names no machine another one can send to`,
+	'link-local': (host) => `${host} is a link-local address, reachable only beside n8n`,
+};
 
 /**
- * Whether the service at `baseUrl` (the credential's Base URL) can call `webhookUrl` (the URL n8n built from
- * WEBHOOK_URL); undefined when it can, when the user turned the check off, or when either URL cannot be read
- * (the registration then says what is wrong).
+ * Whether the service at `baseUrl` (the credential's Base URL) cannot call `webhookUrl` (the URL n8n built from
+ * WEBHOOK_URL) at all; undefined when it may, or when either URL cannot be read (the registration then says what
+ * is wrong).
  */
-export function checkReachability(
-	webhookUrl: string,
-	baseUrl: string,
-	options: { skip?: boolean } = {},
-): Unreachable | undefined {
-	if (options.skip) return undefined;
+export function checkReachability(webhookUrl: string, baseUrl: string): Unreachable | undefined {
 	let callback: URL;
 	let service: URL;
 	try {
@@ -126,19 +115,27 @@ export function checkReachability(
 	} catch {
 		return undefined;
 	}
-	const from = hostClass(service.hostname);
 	const to = hostClass(callback.hostname);
-	let reason: UnreachableReason | undefined;
-	if (REACH[to] < REACH[from]) reason = to as Exclude<HostClass, 'public'>;
-	else if (from === 'public' && service.protocol === 'https:' && callback.protocol === 'http:') {
-		reason = 'plain-http';
-	}
-	if (!reason) return undefined;
-	const cause = why(reason, callback.hostname);
+	if (to === 'elsewhere' || REACH[to] >= REACH[hostClass(service.hostname)]) return undefined;
+	const host = callback.hostname.replace(/^\[|\]$/g, '');
 	return {
-		reason,
-		message: `The captioning service at ${service.origin} cannot reach this trigger's webhook URL ${webhookUrl}: ${cause}. Set WEBHOOK_URL to n8n's public https address (e.g. https://n8n.example.com/, your reverse proxy or tunnel) and restart n8n. If the service does reach this address, turn on Skip Reachability Check in the trigger's options.`,
+		reason: to,
+		message: `The captioning service cannot reach ${webhookUrl} (${WHY[to](host)}): set WEBHOOK_URL to n8n's public https address and restart n8n.`,
 		description:
-			"n8n builds webhook URLs from its WEBHOOK_URL setting; without it they start with http://localhost:5678/, n8n's own machine. The service sends each event to the URL registered here, so nothing was registered. Once WEBHOOK_URL is set and n8n restarted, the next activation registers the new URL.",
+			"n8n builds webhook URLs from its WEBHOOK_URL setting; without it they start with http://localhost:5678/, n8n's own machine. The service sends each event to the URL registered here, so nothing was registered. Set WEBHOOK_URL on n8n's process to the address the service reaches n8n at (e.g. https://n8n.example.com/, your reverse proxy or tunnel), restart n8n and publish again.",
 	};
+}
+
+/**
+ * The refusal as n8n 2.x gets it. n8n 2.41 retries a failed activation 5 times, 1 + 2 + 4 + 8 s apart, unless the
+ * error is a WebhookPathTakenError (its only permanent one): a URL does not become reachable by waiting, so the
+ * refusal is one, and appears at once instead of after 15 s. n8n 1.x does not retry a manual activation.
+ */
+export class UnreachableCallbackError extends WebhookPathTakenError {
+	constructor(node: INode, unreachable: Unreachable) {
+		super(node.name);
+		this.message = unreachable.message;
+		this.description = unreachable.description;
+		this.node = node;
+	}
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { CAPTION_FORMAT_OPTIONS } from '../../captions/formats';
-import { downloadOrThrow } from './shared';
+import { downloadBinaryOrThrow, maxFileSizeProperty } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,6 +44,14 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the output binary field to put the file in',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [maxFileSizeProperty],
 	},
 	{
 		displayName:
@@ -89,14 +97,12 @@ export async function execute(
 		source === 'url'
 			? (this.getNodeParameter('url', i) as string).trim()
 			: urlFromItem(this, item, format, i);
-	const { data, fileName, mimeType } = await downloadOrThrow(this, url, format, item.json.title, i);
+	// streamed into n8n's binary data: the file is never held whole in memory
+	const { binary } = await downloadBinaryOrThrow(this, url, format, item.json.title, i);
 	return [
 		{
 			json: item.json,
-			binary: {
-				...(item.binary ?? {}),
-				[binaryPropertyName]: await this.helpers.prepareBinaryData(data, fileName, mimeType),
-			},
+			binary: { ...(item.binary ?? {}), [binaryPropertyName]: binary },
 			pairedItem: { item: i },
 		},
 	];

@@ -1,6 +1,8 @@
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -29,23 +31,60 @@ import {
 	formatFromUrl,
 	INPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { type DownloadedFile, fetchSignedFile } from '../../transport/download';
+import {
+	DEFAULT_MAX_FILE_MB,
+	type DownloadedFile,
+	type DownloadFailure,
+	downloadFile,
+	type DownloadLimits,
+	downloadToBinary,
+	maxBytesFrom,
+	type Readable,
+	type StoredFile,
+} from '../../transport/download';
 
-/** Downloads a signed caption file, or throws what the file server said as a NodeApiError. */
-export async function downloadOrThrow(
+/**
+ * What every download of the action shares: the URL checked, n8n's helper, the cap (from `maxFileSizeParameter`)
+ * and the execution's cancel signal, which n8n's httpRequest does not take by itself.
+ */
+function prepareDownload(
 	ctx: IExecuteFunctions,
 	url: string,
-	format: string,
-	title: unknown,
 	itemIndex: number,
-): Promise<DownloadedFile> {
+	maxFileSizeParameter: string,
+) {
 	if (!/^https?:\/\//i.test(url)) {
 		throw new NodeOperationError(ctx.getNode(), 'The URL must start with http:// or https://', {
 			itemIndex,
 		});
 	}
-	const outcome = await fetchSignedFile((o) => ctx.helpers.httpRequest(o), url, format, title);
+	const maxFileSize = ctx.getNodeParameter(maxFileSizeParameter, itemIndex, DEFAULT_MAX_FILE_MB);
+	const signal = ctx.getExecutionCancelSignal?.();
+	const limits: DownloadLimits = {
+		maxBytes: maxBytesFrom(maxFileSize),
+		...(signal ? { signal } : {}),
+	};
+	return { http: (o: IHttpRequestOptions) => ctx.helpers.httpRequest(o), limits };
+}
+
+/** The downloaded file, or the error its failure calls for: the file server's answer, or the user's limit. */
+async function fileOrThrow<File>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	download: Promise<{ ok: true; file: File } | DownloadFailure>,
+): Promise<File> {
+	const outcome = await download;
 	if (outcome.ok) return outcome.file;
+	if (outcome.kind === 'too-large' || outcome.kind === 'store' || outcome.kind === 'blocked') {
+		throw new NodeOperationError(ctx.getNode(), outcome.message, { itemIndex });
+	}
+	if (outcome.kind === 'stopped') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The execution was cancelled: ${outcome.message.charAt(0).toLowerCase()}${outcome.message.slice(1)}`,
+			{ itemIndex },
+		);
+	}
 	throw new NodeApiError(
 		ctx.getNode(),
 		{ status: outcome.status ?? null },
@@ -56,6 +95,46 @@ export async function downloadOrThrow(
 		},
 	);
 }
+
+/** Downloads a signed caption file into memory (Convert, Check and Fix read it), or throws what went wrong. */
+export async function downloadOrThrow(
+	ctx: IExecuteFunctions,
+	url: string,
+	format: string,
+	title: unknown,
+	itemIndex: number,
+): Promise<DownloadedFile> {
+	const { http, limits } = prepareDownload(ctx, url, itemIndex, 'maxFileSize');
+	return await fileOrThrow(ctx, itemIndex, downloadFile(http, url, format, title, limits));
+}
+
+/** Streams a signed caption file into n8n's binary data (Download), or throws what went wrong. */
+export async function downloadBinaryOrThrow(
+	ctx: IExecuteFunctions,
+	url: string,
+	format: string,
+	title: unknown,
+	itemIndex: number,
+): Promise<StoredFile<IBinaryData>> {
+	const { http, limits } = prepareDownload(ctx, url, itemIndex, 'options.maxFileSize');
+	const store = (data: Readable, fileName: string, mimeType: string) =>
+		ctx.helpers.prepareBinaryData(data, fileName, mimeType);
+	return await fileOrThrow(
+		ctx,
+		itemIndex,
+		downloadToBinary(http, store, url, format, title, limits),
+	);
+}
+
+/** The cap of a download, as an option of the operation that downloads (Download) or a field beside the URL. */
+export const maxFileSizeProperty: INodeProperties = {
+	displayName: 'Max File Size (MB)',
+	name: 'maxFileSize',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_MAX_FILE_MB,
+	description: 'The largest file to download; a larger one ends in an error that names its size',
+};
 
 const READABLE = INPUT_FORMAT_OPTIONS.map((option) => option.name).join(', ');
 
@@ -117,6 +196,7 @@ export const inputProperties: INodeProperties[] = [
 		description: 'The signed URL of a caption file',
 		hint: 'After the Captioning Trigger: {{ $json.files.vtt }}',
 	},
+	{ ...maxFileSizeProperty, displayOptions: { show: { inputSource: ['url'] } } },
 	{
 		displayName: 'From',
 		name: 'from',
