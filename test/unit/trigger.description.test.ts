@@ -1,6 +1,9 @@
 // What the editor shows of manual registration, per typeVersion, as n8n-workflow's own NodeHelpers decide it (the
 // functions the editor and n8n's activation checks call): the Secret Token in a required credential from version 3,
 // the warning of a trigger saved by 0.1.0 without one, and the token route's webhook with its URL hidden.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { type INode, type INodeParameters, NodeHelpers } from 'n8n-workflow';
 
 import { CaptioningWebhookSecretApi } from '../../credentials/CaptioningWebhookSecretApi.credentials';
@@ -182,4 +185,16 @@ describe('the Webhook Secret credential', () => {
 			}),
 		]);
 	});
+});
+
+test("the codex names the trigger's current version, and neither node answers a search for n8n's Webhook", () => {
+	const codex = (name: string) =>
+		JSON.parse(readFileSync(join(__dirname, '../../nodes/Captioning', name), 'utf8')) as {
+			nodeVersion: string;
+			alias: string[];
+		};
+	expect(codex('CaptioningTrigger.node.json').nodeVersion).toBe(`${description.defaultVersion}.0`);
+	for (const name of ['CaptioningTrigger.node.json', 'Captioning.node.json']) {
+		expect(codex(name).alias.map((a) => a.toLowerCase())).not.toContain('webhook');
+	}
 });
