@@ -124,7 +124,7 @@ export class CaptioningTrigger implements INodeType {
 						name: 'Automatic (via the API)',
 						value: 'api',
 						description:
-							'Register this workflow’s URL with the service when the workflow is activated',
+							'Register this workflow’s URL with the service when the workflow is published (n8n 1.x: activated)',
 					},
 					{
 						name: 'Manual (in the Dashboard)',

@@ -85,7 +85,7 @@ const stalling = (first = 'WEBVTT\n') =>
 		},
 	});
 
-const ok = (body: string, headers?: Record<string, string>): Answer => ({
+const ok = (body: string | Buffer, headers?: Record<string, string>): Answer => ({
 	statusCode: 200,
 	headers,
 	body,
@@ -124,6 +124,39 @@ describe('attachDownloads', () => {
 		// signed URLs carry their own authorisation: no credential, the bytes as a stream, the budget's signal
 		expect(requests[0]).toMatchObject({ method: 'GET', encoding: 'stream' });
 		expect(requests[0].abortSignal).toBeDefined();
+	});
+
+	test('the transcript is decoded as Convert decodes a file: Windows-1252 read with a warning, UTF-16 by its mark', async () => {
+		const cp1252 = Buffer.from(
+			'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nCaf\xe9 cr\xe8me.\n',
+			'latin1',
+		);
+		const latin = item();
+		await attachDownloads(
+			latin,
+			[{ format: 'vtt', url: VTT_URL }],
+			helpers({ [VTT_URL]: ok(cp1252) }).h,
+			SETTINGS,
+		);
+		expect(latin.json.transcript).toBe('Café crème.');
+		expect(latin.json.warnings).toEqual([
+			expect.stringMatching(/^The transcript's vtt file: .*Windows-1252/),
+		]);
+		expect(latin.json.downloadErrors).toBeUndefined();
+		// the file itself is stored as it came
+		expect(Buffer.from(String(latin.binary?.vtt.data), 'base64')).toEqual(cp1252);
+
+		const utf16 = item({ title: 'Board meeting', warnings: ['kept'] });
+		const marked = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(VTT, 'utf16le')]);
+		await attachDownloads(
+			utf16,
+			[{ format: 'vtt', url: VTT_URL }],
+			helpers({ [VTT_URL]: ok(marked) }).h,
+			SETTINGS,
+		);
+		expect(utf16.json.transcript).toBe('Hello from WebVTT.');
+		// a byte order mark is no guess: nothing more to say, and what the item said stays
+		expect(utf16.json.warnings).toEqual(['kept']);
 	});
 
 	test('a name from Content-Disposition that used to throw', async () => {

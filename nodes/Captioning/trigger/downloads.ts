@@ -9,7 +9,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { transcriptFromCaptions } from '../captions';
+import { decodeCaptionBytes, transcriptFromCaptions } from '../captions';
 import { TRANSCRIPT_SOURCES } from '../captions/formats';
 import { downloadToBinary, formatBytes, type Readable } from '../transport/download';
 import { stripQueryStrings } from '../shared/redact';
@@ -45,7 +45,14 @@ export function outOfTime(format: string, budgetMs: number): string {
 }
 
 type Fetched =
-	| { format: string; binary: IBinaryData; text?: string; tooLargeForText?: boolean }
+	| {
+			format: string;
+			binary: IBinaryData;
+			text?: string;
+			/** What decoding the text guessed (no byte order mark, not UTF-8), said on the item if it is read. */
+			decoding?: string[];
+			tooLargeForText?: boolean;
+	  }
 	| { format: string; error: string };
 
 async function fetchOne(
@@ -74,8 +81,15 @@ async function fetchOne(
 			return { format, error: message };
 		}
 		const { binary, kept } = outcome.file;
-		// text decoding as it was: the caption readers take the file as UTF-8
-		return { format, binary, text: kept?.toString('utf8'), tooLargeForText: keep > 0 && !kept };
+		// decoded as Convert decodes a file (byte order mark, UTF-8, else Windows-1252), never U+FFFD silently
+		const decoded = kept ? decodeCaptionBytes(kept) : undefined;
+		return {
+			format,
+			binary,
+			text: decoded?.text,
+			decoding: decoded?.warnings.map((w) => w.message),
+			tooLargeForText: keep > 0 && !kept,
+		};
 	} catch (error) {
 		return {
 			format,
@@ -94,6 +108,12 @@ export async function attachDownloads(
 	const errors = Array.isArray(item.json.downloadErrors)
 		? (item.json.downloadErrors as IDataObject[])
 		: [];
+	const warn = (message: string) => {
+		item.json.warnings = [
+			...(Array.isArray(item.json.warnings) ? (item.json.warnings as string[]) : []),
+			message,
+		];
+	};
 	// signed URLs carry their signature in the query: no message shows it
 	const fail = (format: string, message: string) =>
 		errors.push({ format, message: stripQueryStrings(message) });
@@ -103,6 +123,7 @@ export async function attachDownloads(
 		downloads.map((download) => fetchOne(download, item.json.title, helpers, settings, budget)),
 	);
 	const texts: Record<string, string> = {};
+	const decoding: Record<string, string[]> = {};
 	const tooLarge = new Set<string>();
 	for (const file of fetched) {
 		if ('error' in file) {
@@ -111,6 +132,7 @@ export async function attachDownloads(
 		}
 		item.binary = { ...item.binary, [file.format]: file.binary };
 		if (file.text !== undefined) texts[file.format] = file.text;
+		if (file.decoding?.length) decoding[file.format] = file.decoding;
 		if (file.tooLargeForText) tooLarge.add(file.format);
 	}
 	// the best transcript the files give; a file that cannot be read leaves it to the next
@@ -128,6 +150,8 @@ export async function attachDownloads(
 			const transcript = transcriptFromCaptions(source, texts[source]);
 			if (transcript === undefined) continue;
 			item.json.transcript = transcript;
+			for (const message of decoding[source] ?? [])
+				warn(`The transcript's ${source} file: ${message}`);
 			unreadable = undefined;
 			break;
 		} catch (error) {
