@@ -120,10 +120,10 @@ describe('manual registration in the editor', () => {
 					),
 			)?.displayName;
 		expect(notice(3)).toBe(
-			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
 		);
 		expect(notice(2)).toBe(
-			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step (n8n 1.x: Listen for test event) waits for an event.',
+			'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
 		);
 	});
 });
@@ -197,4 +197,8 @@ test("the codex names the trigger's current version, and neither node answers a 
 	for (const name of ['CaptioningTrigger.node.json', 'Captioning.node.json']) {
 		expect(codex(name).alias.map((a) => a.toLowerCase())).not.toContain('webhook');
 	}
+});
+
+test('every text of the trigger uses n8n 2.x words, with 1.x ones only in parentheses', () => {
+	expect(JSON.stringify(description)).not.toMatch(/Activate the workflow|Listen for test event/);
 });

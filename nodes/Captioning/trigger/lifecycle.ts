@@ -60,7 +60,7 @@ import {
 
 /**
  * Registrations the service could not delete, per service account and webhook URL, for this process. An
- * Execute step (n8n 1.x: Listen for test event) reuses its own, as its static data is never saved (docs/design.md).
+ * Execute step (the test listener of n8n 1.x too) reuses its own, as its static data is never saved (docs/design.md).
  */
 const kept = new Map<string, Registration>();
 
