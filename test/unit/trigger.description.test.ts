@@ -199,6 +199,6 @@ test("the codex names the trigger's current version, and neither node answers a 
 	}
 });
 
-test('every text of the trigger uses n8n 2.x words, with 1.x ones only in parentheses', () => {
+test('no text of the trigger names an n8n 1.x button or action as its own', () => {
 	expect(JSON.stringify(description)).not.toMatch(/Activate the workflow|Listen for test event/);
 });
