@@ -2,6 +2,7 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
+	INodeExecutionData,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeType,
@@ -281,6 +282,10 @@ export class CaptioningTrigger implements INodeType {
 			res.status(status).json(body);
 			return { noWebhookResponse: true };
 		};
+		const answerAndStart = (item: INodeExecutionData): IWebhookResponseData => ({
+			...answer(200, { received: true }),
+			workflowData: [[item]],
+		});
 		switch (decision.kind) {
 			case 'reject':
 				return answer(decision.status, { error: decision.message });
@@ -289,20 +294,22 @@ export class CaptioningTrigger implements INodeType {
 			case 'duplicate':
 				return answer(200, { received: true, duplicate: true });
 		}
-		if (decision.downloads.length > 0) {
-			const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
-			await attachDownloads(
-				decision.item,
-				decision.downloads,
-				{
-					http: (o) => this.helpers.httpRequest(o),
-					prepareBinaryData: (data, fileName, mimeType) =>
-						this.helpers.prepareBinaryData(data, fileName, mimeType),
-				},
-				{ maxBytes: maxBytesFrom(maxFileSize), budgetMs: DOWNLOAD_BUDGET_MS },
-			);
-		}
-		// n8n answers 2xx once it has created (queued) the execution: a crash before that is redelivered
-		return { workflowData: [[decision.item]] };
+		// without files to fetch, n8n answers once the execution exists: a crash before that is redelivered
+		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
+		const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
+		await attachDownloads(
+			decision.item,
+			decision.downloads,
+			{
+				http: (o) => this.helpers.httpRequest(o),
+				prepareBinaryData: (data, fileName, mimeType) =>
+					this.helpers.prepareBinaryData(data, fileName, mimeType),
+			},
+			{ maxBytes: maxBytesFrom(maxFileSize), budgetMs: DOWNLOAD_BUDGET_MS },
+		);
+		// the files are on the item: answered here, just before n8n creates the execution, so that n8n saves the
+		// event's id with this answer (it does not after an execution started) and a redelivery after a restart
+		// is known; a crash during the downloads is still redelivered (docs/design.md, "Downloads")
+		return answerAndStart(decision.item);
 	}
 }
