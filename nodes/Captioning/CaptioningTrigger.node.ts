@@ -89,7 +89,9 @@ export class CaptioningTrigger implements INodeType {
 			{
 				name: 'captioningApi',
 				required: true,
-				displayOptions: { show: { registration: ['api'] } },
+				// `hide`, not `show: ['api']`: a parameter all of whose values show a credential is taken by n8n's
+				// editor for the node's authentication choice and moved out of the panel (getMainAuthField)
+				displayOptions: { hide: { registration: ['manual'] } },
 			},
 			// a manual trigger's Secret Token, from version 3 (1 and 2 keep 0.1.0's parameter)
 			{

@@ -202,3 +202,37 @@ test("the codex names the trigger's current version, and neither node answers a 
 test('no text of the trigger names an n8n 1.x button or action as its own', () => {
 	expect(JSON.stringify(description)).not.toMatch(/Activate the workflow|Listen for test event/);
 });
+
+test("Registration stays in the panel: n8n's editor moves a parameter all of whose values show a credential into the credential's dialog", () => {
+	// the editor's findAlternativeAuthField (editor-ui nodeTypesUtils): the values credentials name under `show`
+	const shown = new Map<string, Set<unknown>>();
+	for (const credential of description.credentials ?? []) {
+		for (const [name, values] of Object.entries(credential.displayOptions?.show ?? {})) {
+			for (const value of values ?? []) shown.set(name, (shown.get(name) ?? new Set()).add(value));
+		}
+	}
+	const movedOut = description.properties.filter(
+		(p) =>
+			shown.has(p.name) &&
+			(p.options ?? []).every((o) => 'value' in o && shown.get(p.name)!.has(o.value)),
+	);
+	expect(movedOut.map((p) => p.name)).toEqual([]);
+	// and each registration still gets its own credential
+	for (const typeVersion of [2, 3]) {
+		const credentialsFor = (registration: string) =>
+			(description.credentials ?? [])
+				.filter((c) =>
+					NodeHelpers.displayParameter(
+						resolved(typeVersion, { registration }),
+						c,
+						node(typeVersion, { registration }),
+						description,
+					),
+				)
+				.map((c) => c.name);
+		expect(credentialsFor('api')).toEqual(['captioningApi']);
+		expect(credentialsFor('manual')).toEqual(
+			typeVersion >= 3 ? ['captioningWebhookSecretApi'] : [],
+		);
+	}
+});
