@@ -78,7 +78,8 @@ lint)
 test) jest "$@" ;;
 e2e)
 	ensure_n8n >/dev/null
-	jest --selectProjects e2e --runInBand "$@"
+	# two files at a time: each starts an n8n of its own and spends most of its time waiting for it
+	jest --selectProjects e2e --maxWorkers="${CAPTIONING_E2E_WORKERS:-2}" "$@"
 	;;
 browser)
 	ensure_browser

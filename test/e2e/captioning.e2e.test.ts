@@ -622,7 +622,11 @@ describe('Captioning package in a real n8n', () => {
 			name: 'Manual, saved by 0.1.0',
 			webhookId,
 			credential,
-			parameters: { registration: 'manual', events: EVENTS, options: { downloadFormats: ['vtt'] } },
+			parameters: {
+				registration: 'manual',
+				events: EVENTS,
+				options: { downloadFormats: ['vtt', 'google_stt'] },
+			},
 		});
 		(saved.nodes as Array<{ typeVersion: number }>)[0].typeVersion = 1;
 		const created = await instance().createWorkflow(saved);
@@ -641,21 +645,36 @@ describe('Captioning package in a real n8n', () => {
 				/\| warn +\| Captioning Trigger "Captioning Trigger": This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped\./,
 			);
 		}
+		// anyone may send it: a forged event naming loopback addresses (a "metadata" service) fetches nothing
 		const body = sampleEvent({ id: randomUUID() });
+		const metadata = `${receiver!.url}/latest/meta-data/iam/security-credentials/`;
+		body.included[0].attributes.transcriptions = [
+			{ format: 'vtt', url: metadata },
+			{ format: 'google_stt', url: 'http://127.0.0.1:9/a.json' },
+		];
+		const receivedBefore = receiver!.received.length;
 		const res = await instance().request('POST', url, { body });
 		expect(res.status).toBe(200);
 		const [execution] = await instance().waitForExecutions(created.id);
+		expect(receiver!.received.length).toBe(receivedBefore);
 		expect(execution.status).toBe('success');
 		const [item] = outputOf(execution, RECEIVED_NODE);
 		expect(item.binary).toBeUndefined();
-		expect(item.json.downloadErrors).toEqual([
-			{
-				format: 'vtt',
-				message: expect.stringMatching(
-					/^The vtt file was not downloaded: this trigger has no Secret Token/,
+		expect(item.json.downloadErrors).toHaveLength(2);
+		expect(item.json.downloadErrors).toEqual(
+			expect.arrayContaining(
+				['vtt', 'google_stt'].map((format) =>
+					expect.objectContaining({
+						format,
+						message: expect.stringMatching(
+							new RegExp(
+								`^The ${format} file was not downloaded: this trigger has no Secret Token`,
+							),
+						),
+					}),
 				),
-			},
-		]);
+			),
+		);
 		await instance().deactivateWorkflow(created.id);
 	});
 
