@@ -315,7 +315,10 @@ describe('the editor (real n8n, Chromium)', () => {
 				.waitFor();
 			const productionUrl = (await url.innerText()).trim();
 			expect(productionUrl).toMatch(new RegExp(`^${webhookBase}/webhook/[0-9a-f-]{36}/webhook$`));
-			expect(testUrl).toBe(productionUrl.replace('/webhook/', '/webhook-test/'));
+			// n8n 2.41.1 shows the test URL on the editor's own address, the production URL on WEBHOOK_URL's
+			expect(testUrl).toBe(
+				productionUrl.replace(`${webhookBase}/webhook/`, `${baseUrl()}/webhook-test/`),
+			);
 			// the URL the editor shows is the one activation registered at the service
 			const res = await fetch(`${sandbox!.url}/_sandbox/webhook_endpoints`);
 			const { endpoints } = (await res.json()) as {
