@@ -2,7 +2,6 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
-	INodeExecutionData,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeType,
@@ -284,10 +283,6 @@ export class CaptioningTrigger implements INodeType {
 			res.status(status).json(body);
 			return { noWebhookResponse: true };
 		};
-		const answerAndStart = (item: INodeExecutionData): IWebhookResponseData => ({
-			...answer(200, { received: true }),
-			workflowData: [[item]],
-		});
 		switch (decision.kind) {
 			case 'reject':
 				return answer(decision.status, { error: decision.message });
@@ -312,6 +307,6 @@ export class CaptioningTrigger implements INodeType {
 		// the files are on the item: answered here, just before n8n creates the execution, so that n8n saves the
 		// event's id with this answer (it does not after an execution started) and a redelivery after a restart
 		// is known; a crash during the downloads is still redelivered (docs/design.md, "Downloads")
-		return answerAndStart(decision.item);
+		return { ...answer(200, { received: true }), workflowData: [[decision.item]] };
 	}
 }

@@ -9,7 +9,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { decodeCaptionBytes, transcriptFromCaptions } from '../captions';
+import { decodeCaptionBytes, type DecodedCaptions, transcriptFromCaptions } from '../captions';
 import { TRANSCRIPT_SOURCES } from '../captions/formats';
 import { downloadToBinary, formatBytes, type Readable } from '../transport/download';
 import { stripQueryStrings } from '../shared/redact';
@@ -48,9 +48,8 @@ type Fetched =
 	| {
 			format: string;
 			binary: IBinaryData;
-			text?: string;
-			/** What decoding the text guessed (no byte order mark, not UTF-8), said on the item if it is read. */
-			decoding?: string[];
+			/** The text, as Convert decodes a file; its warnings are said on the item if the transcript comes from it. */
+			decoded?: DecodedCaptions;
 			tooLargeForText?: boolean;
 	  }
 	| { format: string; error: string };
@@ -82,12 +81,10 @@ async function fetchOne(
 		}
 		const { binary, kept } = outcome.file;
 		// decoded as Convert decodes a file (byte order mark, UTF-8, else Windows-1252), never U+FFFD silently
-		const decoded = kept ? decodeCaptionBytes(kept) : undefined;
 		return {
 			format,
 			binary,
-			text: decoded?.text,
-			decoding: decoded?.warnings.map((w) => w.message),
+			decoded: kept ? decodeCaptionBytes(kept) : undefined,
 			tooLargeForText: keep > 0 && !kept,
 		};
 	} catch (error) {
@@ -108,12 +105,6 @@ export async function attachDownloads(
 	const errors = Array.isArray(item.json.downloadErrors)
 		? (item.json.downloadErrors as IDataObject[])
 		: [];
-	const warn = (message: string) => {
-		item.json.warnings = [
-			...(Array.isArray(item.json.warnings) ? (item.json.warnings as string[]) : []),
-			message,
-		];
-	};
 	// signed URLs carry their signature in the query: no message shows it
 	const fail = (format: string, message: string) =>
 		errors.push({ format, message: stripQueryStrings(message) });
@@ -122,8 +113,7 @@ export async function attachDownloads(
 	const fetched = await Promise.all(
 		downloads.map((download) => fetchOne(download, item.json.title, helpers, settings, budget)),
 	);
-	const texts: Record<string, string> = {};
-	const decoding: Record<string, string[]> = {};
+	const texts: Record<string, DecodedCaptions> = {};
 	const tooLarge = new Set<string>();
 	for (const file of fetched) {
 		if ('error' in file) {
@@ -131,8 +121,7 @@ export async function attachDownloads(
 			continue;
 		}
 		item.binary = { ...item.binary, [file.format]: file.binary };
-		if (file.text !== undefined) texts[file.format] = file.text;
-		if (file.decoding?.length) decoding[file.format] = file.decoding;
+		if (file.decoded) texts[file.format] = file.decoded;
 		if (file.tooLargeForText) tooLarge.add(file.format);
 	}
 	// the best transcript the files give; a file that cannot be read leaves it to the next
@@ -147,11 +136,16 @@ export async function attachDownloads(
 		}
 		if (texts[source] === undefined) continue;
 		try {
-			const transcript = transcriptFromCaptions(source, texts[source]);
+			const { text, warnings } = texts[source];
+			const transcript = transcriptFromCaptions(source, text);
 			if (transcript === undefined) continue;
 			item.json.transcript = transcript;
-			for (const message of decoding[source] ?? [])
-				warn(`The transcript's ${source} file: ${message}`);
+			if (warnings.length) {
+				item.json.warnings = [
+					...(Array.isArray(item.json.warnings) ? (item.json.warnings as string[]) : []),
+					...warnings.map((w) => `The transcript's ${source} file: ${w.message}`),
+				];
+			}
 			unreadable = undefined;
 			break;
 		} catch (error) {
