@@ -60,6 +60,7 @@ describe('judgeUrl refuses every internal address, in every spelling', () => {
 			kind: 'refused',
 			host: '169.254.169.254',
 			reason: 'link-local',
+			why: '169.254.169.254 is a link-local address (where cloud metadata services answer). Only public addresses are fetched unless allowed: if this file server is trusted, add 169.254.169.254 to Allowed File Hosts under the node’s Options.',
 			message:
 				'http://169.254.169.254/latest/meta-data/iam?[redacted] was not fetched: 169.254.169.254 is a link-local address (where cloud metadata services answer). Only public addresses are fetched unless allowed: if this file server is trusted, add 169.254.169.254 to Allowed File Hosts under the node’s Options.',
 		});
@@ -94,6 +95,7 @@ describe('judgeUrl refuses every internal address, in every spelling', () => {
 			kind: 'refused',
 			host: expect.any(String),
 			reason: 'scheme',
+			why: 'only http:// and https:// URLs are fetched.',
 			message: `A ${scheme}: URL was not fetched: only http:// and https:// URLs are fetched.`,
 		});
 	});
@@ -102,7 +104,8 @@ describe('judgeUrl refuses every internal address, in every spelling', () => {
 		expect(judgeUrl('not a url', none)).toEqual({
 			kind: 'refused',
 			reason: 'not-a-url',
-			message: 'The URL is not a valid http:// or https:// URL.',
+			why: 'it is not a valid http:// or https:// URL.',
+			message: 'The URL was not fetched: it is not a valid http:// or https:// URL.',
 		});
 	});
 });
@@ -201,6 +204,7 @@ describe('judgeAddresses: every address of a name must pass', () => {
 			host: 'files.example.com',
 			address: '127.0.0.1',
 			reason: 'loopback',
+			why: expect.stringMatching(/^files\.example\.com resolves to 127\.0\.0\.1, a loopback/),
 			message:
 				'https://files.example.com/a.vtt?[redacted] was not fetched: files.example.com resolves to 127.0.0.1, a loopback address (n8n’s own machine). Only public addresses are fetched unless allowed: if this file server is trusted, add files.example.com to Allowed File Hosts under the node’s Options.',
 		});
@@ -250,6 +254,7 @@ describe('judgeAddresses: every address of a name must pass', () => {
 				kind: 'refused',
 				host: 'files.example.com',
 				reason: 'no-address',
+				why: 'the lookup of files.example.com gave no usable address.',
 				message:
 					'https://files.example.com/a.vtt?[redacted] was not fetched: the lookup of files.example.com gave no usable address.',
 			});

@@ -38,7 +38,9 @@ export type Refused = {
 	host?: string;
 	/** The address found, for a name that resolved. */
 	address?: string;
-	reason: AddressClass | 'scheme' | 'not-a-url' | 'no-address';
+	reason: AddressClass | 'scheme' | 'not-a-url' | 'no-address' | 'unverified' | 'redirects';
+	/** Why, as a clause: "10.0.0.5 is a private network address. Only public addresses … add 10.0.0.5 to …". */
+	why: string;
 	message: string;
 };
 
@@ -171,12 +173,14 @@ function refusal(url: URL, policy: AddressPolicy, reason: AddressClass, address?
 			? `${bare(host)} is ${ADDRESS_CLASS_WORDS[reason]}`
 			: `${host} resolves to ${address}, ${ADDRESS_CLASS_WORDS[reason]}`;
 	const service = policy.baseUrl ? ' and the origin of the credential’s Base URL' : '';
+	const why = `${what}. Only public addresses${service} are fetched unless allowed: if this file server is trusted, add ${suggestion(url)} to ${policy.setting}.`;
 	return {
 		kind: 'refused',
 		host,
 		...(address === undefined ? {} : { address }),
 		reason,
-		message: `${shownUrl(url)} was not fetched: ${what}. Only public addresses${service} are fetched unless allowed: if this file server is trusted, add ${suggestion(url)} to ${policy.setting}.`,
+		why,
+		message: `${shownUrl(url)} was not fetched: ${why}`,
 	};
 }
 
@@ -189,18 +193,22 @@ export function judgeUrl(text: string, policy: AddressPolicy): Judgement {
 	try {
 		url = new URL(text);
 	} catch {
+		const why = 'it is not a valid http:// or https:// URL.';
 		return {
 			kind: 'refused',
 			reason: 'not-a-url',
-			message: 'The URL is not a valid http:// or https:// URL.',
+			why,
+			message: `The URL was not fetched: ${why}`,
 		};
 	}
 	if (!ALLOWED_SCHEMES.includes(url.protocol)) {
+		const why = 'only http:// and https:// URLs are fetched.';
 		return {
 			kind: 'refused',
 			host: url.hostname,
 			reason: 'scheme',
-			message: `A ${url.protocol.replace(/:$/, '')}: URL was not fetched: only http:// and https:// URLs are fetched.`,
+			why,
+			message: `A ${url.protocol.replace(/:$/, '')}: URL was not fetched: ${why}`,
 		};
 	}
 	const port = portOf(url);
@@ -235,11 +243,13 @@ export function judgeAddresses(
 	const parsed = addresses.map((text) => ({ text, ip: parseIp(text) }));
 	const first = parsed[0]?.ip;
 	if (!first || parsed.some(({ ip }) => !ip)) {
+		const why = `the lookup of ${url.hostname} gave no usable address.`;
 		return {
 			kind: 'refused',
 			host: url.hostname,
 			reason: 'no-address',
-			message: `${shownUrl(url)} was not fetched: the lookup of ${url.hostname} gave no usable address.`,
+			why,
+			message: `${shownUrl(url)} was not fetched: ${why}`,
 		};
 	}
 	for (const { text, ip } of parsed as Array<{ text: string; ip: IpAddress }>) {
