@@ -13,7 +13,9 @@ describe('boundWarnings', () => {
 	});
 
 	test('a few that fit are all shown, with no count', () => {
-		expect(boundWarnings([warning(1), warning(2)], 1000)).toEqual({ warnings: [warning(1), warning(2)] });
+		expect(boundWarnings([warning(1), warning(2)], 1000)).toEqual({
+			warnings: [warning(1), warning(2)],
+		});
 	});
 
 	test('many: the first five and the count', () => {
@@ -51,7 +53,9 @@ describe('toolOutputWithWarnings', () => {
 		expect(json.warningCount).toBe(20_000);
 		expect((json.warnings as unknown[]).length).toBe(5);
 		expect(JSON.stringify(json).length).toBeLessThanOrEqual(20_000 + 300);
-		expect((json.text as string).length).toBeLessThan(20_000 - JSON.stringify({ warnings: json.warnings }).length + 1);
+		expect((json.text as string).length).toBeLessThan(
+			20_000 - JSON.stringify({ warnings: json.warnings }).length + 1,
+		);
 	});
 
 	test('without warnings it is toolOutput itself', () => {
