@@ -717,6 +717,15 @@ export class Sandbox {
 				return json(200, { endpoints: [...this.endpoints.values()] });
 			case route === 'GET /_sandbox/stats':
 				return json(200, this.stats);
+			case route === 'GET /_sandbox/redirect': {
+				// a redirect from the service's own origin to anywhere: what a hostile or compromised file route does
+				const to = url.searchParams.get('to');
+				if (!to) throw new HttpError(400, 'invalid_request', 'to must be the URL to redirect to.');
+				const status = Number(url.searchParams.get('status') ?? 302);
+				return send(res, [301, 302, 303, 307, 308].includes(status) ? status : 302, '', JSON_TYPE, {
+					location: to,
+				});
+			}
 			case route === 'GET /_sandbox/variants':
 				return json(200, { variants: this.current, dimensions: VARIANT_DIMENSIONS });
 			case route === 'POST /_sandbox/variants':
