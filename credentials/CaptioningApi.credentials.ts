@@ -8,9 +8,13 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_FAILURES } from './CaptioningApi/failures';
-import { obtainTokens } from './CaptioningApi/tokens';
-import { BASE_URL_EXPRESSION, bearerToken, DEFAULT_MEDIA_TYPE } from './CaptioningApi/values';
+import { CREDENTIAL_TEST_FAILURES } from '../nodes/Captioning/tokens/failures';
+import { obtainTokens } from '../nodes/Captioning/tokens/obtain';
+import {
+	BASE_URL_EXPRESSION,
+	bearerToken,
+	DEFAULT_MEDIA_TYPE,
+} from '../nodes/Captioning/tokens/values';
 
 export class CaptioningApi implements ICredentialType {
 	name = 'captioningApi';
@@ -72,7 +76,7 @@ export class CaptioningApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. application/vnd.acme.v1',
 			description:
-				'The vendor media type that names version 1 of the API: application/vnd.<the service\'s own name>.v1',
+				"The vendor media type that names version 1 of the API: application/vnd.<the service's own name>.v1",
 			hint: "Sent as the Accept header on every call. The service's API documentation names it (its Accept header); ask the service if it does not.",
 		},
 		{

@@ -4,10 +4,10 @@
 // read (the token flow, the action's Create, the list reader, the receive pipeline), checked to agree with them.
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeTokenFailure } from '../../credentials/CaptioningApi/failures';
-import { readTokenAnswer, type SavedTokens } from '../../credentials/CaptioningApi/grant';
-import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
-import { CredentialError, readCredentials } from '../../credentials/CaptioningApi/values';
+import { describeTokenFailure } from '../../nodes/Captioning/tokens/failures';
+import { readTokenAnswer, type SavedTokens } from '../../nodes/Captioning/tokens/grant';
+import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
+import { CredentialError, readCredentials } from '../../nodes/Captioning/tokens/values';
 import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import {
 	credentialValues,

@@ -4,7 +4,7 @@ import {
 	readTokenAnswer,
 	shouldFallBackToAssertion,
 	toSavedTokens,
-} from '../../../credentials/CaptioningApi/grant';
+} from '../../../nodes/Captioning/tokens/grant';
 import { valuesFingerprint } from '../../../nodes/Captioning/shared/credentialValues';
 import { ASSERTION, creds, SECRET } from './helpers';
 

@@ -6,8 +6,8 @@ import {
 	chooseGrant,
 	grantKey,
 	SHARED_GRANT_MS,
-} from '../../../credentials/CaptioningApi/sharing';
-import { obtainTokens } from '../../../credentials/CaptioningApi/tokens';
+} from '../../../nodes/Captioning/tokens/sharing';
+import { obtainTokens } from '../../../nodes/Captioning/tokens/obtain';
 import {
 	credentialValues,
 	valuesFingerprint,

@@ -4,7 +4,7 @@ import {
 	bearerToken,
 	CredentialError,
 	readCredentials,
-} from '../../../credentials/CaptioningApi/values';
+} from '../../../nodes/Captioning/tokens/values';
 import {
 	credentialValues,
 	valuesFingerprint,

@@ -3,7 +3,7 @@
 // from a refresh that yields no token to the assertion, and what the credential saves; failures.ts words a failure.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { networkCode } from '../../nodes/Captioning/shared/network';
+import { networkCode } from '../shared/network';
 import {
 	type HttpFailure,
 	MAX_ATTEMPTS,
@@ -11,8 +11,8 @@ import {
 	RetryStop,
 	sendPaced,
 	WAIT_BUDGET_MS,
-} from '../../nodes/Captioning/shared/pacing';
-import { RenewalHandBack } from '../../nodes/Captioning/shared/renewal';
+} from '../shared/pacing';
+import { RenewalHandBack } from '../shared/renewal';
 import {
 	describeIssues,
 	headerValue,
@@ -21,8 +21,8 @@ import {
 	readOAuthError,
 	type TokenAnswer,
 	tokenAnswerSchema,
-} from '../../nodes/Captioning/shared/schemas';
-import { settle } from '../../nodes/Captioning/shared/settle';
+} from '../shared/schemas';
+import { settle } from '../shared/settle';
 import { describeTokenFailure, type Grant, REQUIRED_SCOPE, type TokenFailure } from './failures';
 import { type CaptioningCredentials, CredentialError } from './values';
 

@@ -5,7 +5,7 @@ import {
 	tokenExpired,
 	tokensMatchValues,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+} from '../shared/credentialValues';
 
 /**
  * Contract 5.3's placeholder (`service` stands for the service's own name), sent when the field is empty: the field
