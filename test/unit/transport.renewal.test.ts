@@ -10,7 +10,7 @@ import {
 	handedBack,
 	tokenMark,
 	withCallTerms,
-} from '../../nodes/Captioning/shared/renewal';
+} from '../../nodes/Captioning/tokens/callTerms';
 import { readFailure } from '../../nodes/Captioning/transport';
 import {
 	handOver,

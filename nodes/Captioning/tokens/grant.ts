@@ -12,7 +12,7 @@ import {
 	sendPaced,
 	WAIT_BUDGET_MS,
 } from '../shared/pacing';
-import { RenewalHandBack } from '../shared/renewal';
+import { RenewalHandBack } from './callTerms';
 import {
 	describeIssues,
 	headerValue,

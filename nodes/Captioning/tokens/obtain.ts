@@ -2,7 +2,7 @@
 // callers that ask together (sharing.ts). A call of the package's transport hands over its terms with the data
 // (nodes/Captioning/shared/renewal.ts): the grant keeps to the call's budget, and what the call decides better is
 // handed back to it.
-import { callTermsOf, handBack, RenewalHandBack } from '../shared/renewal';
+import { callTermsOf, handBack, RenewalHandBack } from './callTerms';
 import { settle } from '../shared/settle';
 import type { GrantOptions, Http, SavedTokens } from './grant';
 import { sharedGrant } from './sharing';

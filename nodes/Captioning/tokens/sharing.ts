@@ -3,7 +3,7 @@
 // dropped: never sent again by this process.
 import { createHash } from 'node:crypto';
 
-import { RenewalHandBack, tokenMark } from '../shared/renewal';
+import { RenewalHandBack, tokenMark } from './callTerms';
 import type { Grant } from './failures';
 import { type GrantOptions, grantTokens, type Http, type SavedTokens } from './grant';
 import type { CaptioningCredentials } from './values';

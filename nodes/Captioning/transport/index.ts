@@ -32,7 +32,7 @@ import {
 	WaitCancelledError,
 	waitUnlessCancelled,
 } from '../shared/pacing';
-import { type CallTerms, handedBack } from '../shared/renewal';
+import { type CallTerms, handedBack } from '../tokens/callTerms';
 import { isRedirect, MAX_REDIRECTS, type RedirectStep, redirectStep } from './redirects';
 import {
 	handOver,

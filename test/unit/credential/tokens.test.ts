@@ -18,7 +18,7 @@ import {
 	RenewalHandBack,
 	tokenMark,
 	withCallTerms,
-} from '../../../nodes/Captioning/shared/renewal';
+} from '../../../nodes/Captioning/tokens/callTerms';
 import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';
