@@ -18,7 +18,7 @@ import {
 	renewalMargin,
 	saysTokenRefused,
 	storedIsNewer,
-} from '../../nodes/Captioning/transport/renewal';
+} from '../../nodes/Captioning/tokens/renewal';
 import { input } from './credential/helpers';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');

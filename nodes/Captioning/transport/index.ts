@@ -41,7 +41,7 @@ import {
 	saysTokenRefused,
 	STORED_READS_MS,
 	storedIsNewer,
-} from './renewal';
+} from '../tokens/renewal';
 
 export type CaptioningContext =
 	| IExecuteFunctions

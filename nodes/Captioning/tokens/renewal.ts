@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from '../shared/credentialValues';
-import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from '../tokens/callTerms';
+import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from './callTerms';
 import {
 	type Headers,
 	headerValue,
