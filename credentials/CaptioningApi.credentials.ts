@@ -109,10 +109,7 @@ export class CaptioningApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * n8n runs this when the access token is empty, after a 401 and in every credential test: a token's way through
-	 * CaptioningApi/ is in docs/design.md ("A token's way").
-	 */
+	// n8n runs this when the token is empty, after a 401 and in a credential test (docs/design.md, A token's way)
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
 		return { ...saved };

@@ -7,12 +7,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describeTokenFailure } from '../../nodes/Captioning/tokens/failures';
 import { readTokenAnswer, type SavedTokens } from '../../nodes/Captioning/tokens/grant';
 import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
-import { CredentialError, readCredentials } from '../../nodes/Captioning/tokens/values';
-import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import {
+	CredentialError,
 	credentialValues,
+	readCredentials,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+} from '../../nodes/Captioning/tokens/values';
+import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import {
 	headerValue,
 	readAnnouncement,

@@ -1,9 +1,6 @@
 // A call's renewal decisions (nodes/Captioning/transport/renewal.ts) and the terms it shares with the
 // credential (shared/renewal.ts), branch by branch, with the clock passed in.
-import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/tokens/values';
 import {
 	callTermsOf,
 	handBack,

@@ -10,7 +10,7 @@ export interface CallTerms {
 	deadline: number;
 	/**
 	 * tokenMark of the access token the call held before it emptied it to ask for a renewal: callers share a
-	 * grant only when they held the same token (credentials/CaptioningApi/sharing.ts).
+	 * grant only when they held the same token (sharing.ts).
 	 */
 	held: string;
 	/**

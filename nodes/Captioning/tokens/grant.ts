@@ -85,7 +85,7 @@ export function readTokenAnswer(status: number, contentType: string, body: unkno
 export interface SavedTokens {
 	accessToken: string;
 	refreshToken: string;
-	/** Epoch milliseconds: the package's calls renew the token shortly before (shared/credentialValues.ts). */
+	/** Epoch milliseconds: the package's calls renew the token shortly before (values.ts). */
 	expiresAt: number;
 	/** A hash of the values the tokens were obtained with (never the values). */
 	tokenFingerprint: string;

@@ -2,7 +2,7 @@
 // credential, whether an answer refused the token, and what the call does next. Pure: the wiring is index.ts.
 import { createHash, randomUUID } from 'node:crypto';
 
-import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from '../shared/credentialValues';
+import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from './values';
 import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from './callTerms';
 import {
 	type Headers,

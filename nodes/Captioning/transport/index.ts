@@ -1,5 +1,5 @@
 // The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
-// httpRequestWithAuthentication, with renewals decided before and after a refusal (renewal.ts), pacing and retries
+// httpRequestWithAuthentication, with renewals decided before and after a refusal (tokens/renewal.ts), pacing and retries
 // that always end (shared/pacing.ts) and redirects that never take the token to another origin (redirects.ts).
 import type {
 	IAdditionalCredentialOptions,
@@ -15,7 +15,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import { knownNetworkProblem } from '../shared/network';
 import { callbackTokensIn, redact, redactJson } from '../shared/redact';
 import { headerValue, readErrorWords } from '../shared/schemas';
@@ -124,7 +124,7 @@ interface Call {
 	terms: Omit<CallTerms, 'held'>;
 	/** The tokens the call holds as the store gave them: a store that holds others was renewed meanwhile. */
 	held: Record<string, unknown>;
-	/** The credential data handed to n8n (renewal.ts handOver); n8n writes a renewal's tokens into it. */
+	/** The credential data handed to n8n (tokens/renewal.ts handOver); n8n writes a renewal's tokens into it. */
 	data: Record<string, unknown>;
 	spent: RenewalState;
 }

@@ -12,7 +12,7 @@ import {
 	statusOf,
 } from './index';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	headerValue,
 	isObject,

@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkReachability, UnreachableCallbackError } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	classifyFailure,
 	createEndpoint,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	readEndpoint,
 	redactCallbackToken,

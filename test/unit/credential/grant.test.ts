@@ -5,7 +5,7 @@ import {
 	shouldFallBackToAssertion,
 	toSavedTokens,
 } from '../../../nodes/Captioning/tokens/grant';
-import { valuesFingerprint } from '../../../nodes/Captioning/shared/credentialValues';
+import { valuesFingerprint } from '../../../nodes/Captioning/tokens/values';
 import { ASSERTION, creds, SECRET } from './helpers';
 
 describe('grantParameters (contract 4.1, 4.2)', () => {

@@ -8,10 +8,7 @@ import {
 	SHARED_GRANT_MS,
 } from '../../../nodes/Captioning/tokens/sharing';
 import { obtainTokens } from '../../../nodes/Captioning/tokens/obtain';
-import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../../nodes/Captioning/shared/credentialValues';
+import { credentialValues, valuesFingerprint } from '../../../nodes/Captioning/tokens/values';
 import {
 	callTermsOf,
 	handedBack,
