@@ -5,7 +5,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeTokenFailure } from '../../nodes/Captioning/tokens/failures';
-import { readTokenAnswer, type SavedTokens } from '../../nodes/Captioning/tokens/grant';
+import { readTokenAnswer, type TokenAnswer } from '../../nodes/Captioning/tokens/answer';
+import type { SavedTokens } from '../../nodes/Captioning/tokens/grant';
 import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
 import {
 	CredentialError,
@@ -18,7 +19,6 @@ import {
 	headerValue,
 	readAnnouncement,
 	readRetryAfter,
-	type TokenAnswer,
 } from '../../nodes/Captioning/shared/schemas';
 import {
 	collectEndpoints,

@@ -1,6 +1,5 @@
-// One grant at the token endpoint: its parameters, the call (waiting out a 429 or 503 within the budget of the
-// call it serves, nodes/Captioning/shared/pacing.ts), the answer read by need (shared/schemas.ts), one fall-back
-// from a refresh that yields no token to the assertion, and what the credential saves; failures.ts words a failure.
+// One grant at the token endpoint: its parameters, the call (paced within the budget of the call it serves), its
+// answer (answer.ts), one fall-back from a refresh that yields no token to the assertion, and what is saved.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { networkCode } from '../shared/network';
@@ -12,17 +11,10 @@ import {
 	sendPaced,
 	WAIT_BUDGET_MS,
 } from '../shared/pacing';
-import { RenewalHandBack } from './callTerms';
-import {
-	describeIssues,
-	headerValue,
-	isObject,
-	parseBody,
-	readOAuthError,
-	type TokenAnswer,
-	tokenAnswerSchema,
-} from '../shared/schemas';
+import { headerValue } from '../shared/schemas';
 import { settle } from '../shared/settle';
+import { readTokenAnswer, type TokenAnswer, type TokenOutcome } from './answer';
+import { RenewalHandBack } from './callTerms';
 import { describeTokenFailure, type Grant, REQUIRED_SCOPE, type TokenFailure } from './failures';
 import { type CaptioningCredentials, CredentialError } from './values';
 
@@ -48,37 +40,12 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 	};
 }
 
-export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failure: TokenFailure };
-
 /**
  * A refresh that yields no token starts again from the assertion, once, whatever the refusal (docs/design.md);
  * not after the rate limit (the assertion would meet the same limit) or an unreachable service.
  */
 export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
 	return failure.kind !== 'unreachable' && failure.kind !== 'rate-limited';
-}
-
-/**
- * Classifies the token endpoint's answer, reading only what decides: `access_token` (the one required member) on a
- * 2xx, `error` and `error_description` (for wording) otherwise or when there is no usable access token.
- */
-export function readTokenAnswer(status: number, contentType: string, body: unknown): TokenOutcome {
-	if (status >= 500) return { ok: false, failure: { kind: 'server', status } };
-	const json = parseBody(body);
-	if (!isObject(json)) return { ok: false, failure: { kind: 'not-json', status, contentType } };
-	const token = tokenAnswerSchema.safeParse(json);
-	if (status >= 200 && status < 300 && token.success) return { ok: true, token: token.data };
-	const said = readOAuthError(json);
-	if (status >= 300 || said.error) {
-		return { ok: false, failure: { kind: 'refused', status, ...said } };
-	}
-	return {
-		ok: false,
-		failure: {
-			kind: 'invalid-response',
-			detail: token.success ? `HTTP ${status}` : describeIssues(token.error),
-		},
-	};
 }
 
 /** The hidden fields the credential saves after each grant. */

@@ -1,18 +1,18 @@
 // The renewal decisions of one call (docs/design.md, "A token's way"): what the call hands n8n as its
-// credential, whether an answer refused the token, and what the call does next. Pure: the wiring is index.ts.
+// credential, whether an answer refused the token, and what the call does next. Pure: the transport wires them.
 import { createHash, randomUUID } from 'node:crypto';
 
-import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from './values';
-import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from './callTerms';
 import {
 	type Headers,
 	headerValue,
 	isObject,
 	memberOf,
 	parseBody,
-	readOAuthError,
 	readText,
 } from '../shared/schemas';
+import { readOAuthError } from './answer';
+import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from './callTerms';
+import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from './values';
 
 type Data = Record<string, unknown>;
 

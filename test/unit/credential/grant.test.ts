@@ -1,7 +1,7 @@
 // One grant's decisions (contract 4.1, 4.2, 5.2), branch by branch.
+import { readTokenAnswer } from '../../../nodes/Captioning/tokens/answer';
 import {
 	grantParameters,
-	readTokenAnswer,
 	shouldFallBackToAssertion,
 	toSavedTokens,
 } from '../../../nodes/Captioning/tokens/grant';
