@@ -29,11 +29,8 @@ import {
 	readEndpointPage,
 	UnexpectedListError,
 } from '../../nodes/Captioning/transport/webhookEndpoints';
-import {
-	type CaptioningContext,
-	captioningApiCall,
-	readFailure,
-} from '../../nodes/Captioning/transport';
+import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import {
 	pacerFor,
 	pauseBeforeNextRequest,

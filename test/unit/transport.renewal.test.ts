@@ -8,7 +8,7 @@ import {
 	tokenMark,
 	withCallTerms,
 } from '../../nodes/Captioning/tokens/callTerms';
-import { readFailure } from '../../nodes/Captioning/transport';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import {
 	handOver,
 	nextRenewalStep,
