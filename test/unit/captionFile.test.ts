@@ -8,7 +8,7 @@ import {
 	customLimits,
 	limitsProblem,
 	profileProperties,
-} from '../../nodes/Captioning/actions/captionFile/shared';
+} from '../../nodes/Captioning/actions/captionFile/profiles';
 import {
 	boundArray,
 	boundText,

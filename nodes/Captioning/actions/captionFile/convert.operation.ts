@@ -24,7 +24,8 @@ import {
 	FILE_OUTPUT_FORMATS,
 	OUTPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { inputProperties, optionProperty, readCaptionFile } from './shared';
+import { inputProperties, readCaptionFile } from './input';
+import { optionProperty } from './options';
 import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
 
 const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
