@@ -11,6 +11,10 @@ import {
 	FRAME_RATES,
 	frameRateLabel,
 } from '../../captions';
+import { type CaptionProfile, CUSTOM_LIMIT_FIELDS, type LimitField } from '../../captions/profiles';
+
+type CustomLimit = keyof typeof CUSTOM_LIMIT_FIELDS;
+const CUSTOM_LIMITS = Object.keys(CUSTOM_LIMIT_FIELDS) as CustomLimit[];
 
 const PROFILE_OPTIONS = [
 	...CAPTION_PROFILES.map((profile) => ({
@@ -69,102 +73,62 @@ export const profileProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { profile: ['custom'] } },
 		description: 'A limit not added is not checked. Overlaps and empty cues always are.',
-		options: [
-			{
-				displayName: 'Allow Cues Without a Gap',
-				name: 'allowChained',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
-			},
-			{
-				displayName: 'Close Gaps Up To (Seconds)',
-				name: 'chainGapSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 3 },
-				default: 0.5,
-				description:
-					'Gaps this short or shorter, but longer than Min Gap, should be closed to Min Gap (chaining, as Netflix closes gaps of half a second)',
-			},
-			{
-				displayName: 'Max Characters per Line',
-				name: 'maxCharsPerLine',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 42,
-			},
-			{
-				displayName: 'Max Characters per Second',
-				name: 'maxCharsPerSecond',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 1 },
-				default: 20,
-				description: 'Reading speed: spaces and punctuation count, line breaks do not',
-			},
-			{
-				displayName: 'Max Duration (Seconds)',
-				name: 'maxDurationSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0.1, numberPrecision: 3 },
-				default: 7,
-			},
-			{
-				displayName: 'Max Lines',
-				name: 'maxLines',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 2,
-			},
-			{
-				displayName: 'Max Words per Minute',
-				name: 'maxWordsPerMinute',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 180,
-			},
-			{
-				displayName: 'Min Duration (Seconds)',
-				name: 'minDurationSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 3 },
-				default: 0.833,
-			},
-			{
-				displayName: 'Min Gap (Seconds)',
-				name: 'minGapSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 3 },
-				default: 0.083,
-				description: 'Shortest time between one cue’s end and the next cue’s start',
-			},
-		],
+		options: customLimitProperties(),
 	},
 ];
 
-const seconds = (value: unknown) =>
-	value === undefined || value === null || value === ''
-		? undefined
-		: Math.round(Number(value) * 1000);
-const number = (value: unknown) =>
-	value === undefined || value === null || value === '' ? undefined : Number(value);
+/** A limit as Custom Limits shows it, in the editor's unit; the default guide's number where it sets one. */
+function editorDefault(limit: CustomLimit): number | boolean | undefined {
+	const { limits } = captionProfile(DEFAULT_PROFILE_ID) as CaptionProfile;
+	const field: LimitField = CUSTOM_LIMIT_FIELDS[limit];
+	// a guide that counts its gap in frames (Netflix: 2) shows it in seconds at its frame rate, 24 fps unless set
+	const frameGap =
+		limits.minGapFrames === undefined
+			? undefined
+			: Math.round((limits.minGapFrames * 1000) / (limits.frameRate ?? 24));
+	const value = limit === 'minGapMs' ? (limits.minGapMs ?? frameGap) : limits[limit];
+	if (typeof value === 'boolean') return value;
+	return value === undefined ? field.fallback : value / (field.scale ?? 1);
+}
+
+/** Custom Limits' parameters, one per field of CUSTOM_LIMIT_FIELDS, in the editor's alphabetical order. */
+function customLimitProperties(): INodeProperties[] {
+	return CUSTOM_LIMITS.map((limit): INodeProperties => {
+		const field: LimitField = CUSTOM_LIMIT_FIELDS[limit];
+		const value = editorDefault(limit);
+		const shown = { displayName: field.displayName, name: field.name };
+		const description = field.description === undefined ? {} : { description: field.description };
+		if (typeof value === 'boolean') {
+			return { ...shown, type: 'boolean', default: value, ...description };
+		}
+		return {
+			...shown,
+			type: 'number',
+			typeOptions: {
+				minValue: field.minValue,
+				...(field.precision === undefined ? {} : { numberPrecision: field.precision }),
+			},
+			default: value,
+			...description,
+		};
+	}).sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+/** An editor value as the library's limit: empty is not added, seconds become milliseconds. */
+function fromEditor(limit: CustomLimit, value: unknown): number | boolean | undefined {
+	if (typeof editorDefault(limit) === 'boolean') return value === true ? true : undefined;
+	if (value === undefined || value === null || value === '') return undefined;
+	const { scale } = CUSTOM_LIMIT_FIELDS[limit] as LimitField;
+	return scale === undefined ? Number(value) : Math.round(Number(value) * scale);
+}
 
 /** Custom limits from the editor's values (seconds) to the library's (milliseconds); pure, for tests. */
 export function customLimits(values: IDataObject): CaptionLimits {
-	const limits: CaptionLimits = {
-		maxCharsPerLine: number(values.maxCharsPerLine),
-		maxLines: number(values.maxLines),
-		maxCharsPerSecond: number(values.maxCharsPerSecond),
-		maxWordsPerMinute: number(values.maxWordsPerMinute),
-		minDurationMs: seconds(values.minDurationSeconds),
-		maxDurationMs: seconds(values.maxDurationSeconds),
-		minGapMs: seconds(values.minGapSeconds),
-		chainGapMs: seconds(values.chainGapSeconds),
-		allowChained: values.allowChained === true ? true : undefined,
-	};
-	return Object.fromEntries(
-		Object.entries(limits).filter(([, value]) => value !== undefined),
-	) as CaptionLimits;
+	const limits = CUSTOM_LIMITS.map((limit) => [
+		limit,
+		fromEditor(limit, values[CUSTOM_LIMIT_FIELDS[limit].name]),
+	]);
+	return Object.fromEntries(limits.filter(([, value]) => value !== undefined)) as CaptionLimits;
 }
 
 /** What limits contradict each other, in words; undefined when they do not. */
