@@ -103,55 +103,32 @@ class TokenRequestFailed extends Error {
 	}
 }
 
-/**
- * The token request, sent again after a 429 or 502/503/504 as API calls are (it is safe to repeat: the
- * assertion is not spent, and a refresh token a failed request spent is refused on the repeat, which falls back
- * to the assertion), within the budget of the call it serves.
- */
-async function callTokenEndpoint(
+/** The token request of a grant: a POST with its parameters in the query; an error status is thrown for sendPaced. */
+function tokenRequest(
 	http: Http,
 	grant: Grant,
 	credentials: CaptioningCredentials,
-	options: GrantOptions,
-): Promise<TokenOutcome> {
-	const { now } = options;
-	const sent = await settle(
-		sendPaced(
-			async () => {
-				const response = (await http({
-					method: 'POST',
-					url: `${credentials.baseUrl}/oauth/token`,
-					qs: grantParameters(grant, credentials),
-					headers: { Accept: 'application/json' },
-					json: true,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: 30_000,
-				})) as FullResponse;
-				if (response.statusCode < 400) return response;
-				const { statusCode: status, headers, body: data } = response;
-				throw new TokenRequestFailed({ status, headers, data });
-			},
-			{
-				method: 'POST',
-				repeatable: true,
-				pacer: pacerFor(`${credentials.baseUrl}/oauth/token|${credentials.clientId}`),
-				readFailure: (error) => (error instanceof TokenRequestFailed ? error.failure : undefined),
-				now,
-				sleep: options.sleep,
-				limits: {
-					budgetMs:
-						options.deadline === undefined ? WAIT_BUDGET_MS : Math.max(0, options.deadline - now()),
-					maxAttempts: MAX_ATTEMPTS,
-				},
-			},
-		),
-	);
-	if (sent.ok) {
-		const { statusCode, headers, body } = sent.value;
-		return readTokenAnswer(statusCode, headerValue(headers, 'content-type') ?? '', body);
-	}
-	const stop = sent.error;
+): () => Promise<FullResponse> {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${credentials.baseUrl}/oauth/token`,
+		qs: grantParameters(grant, credentials),
+		headers: { Accept: 'application/json' },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 30_000,
+	};
+	return async () => {
+		const response = (await http(request)) as FullResponse;
+		if (response.statusCode < 400) return response;
+		const { statusCode: status, headers, body: data } = response;
+		throw new TokenRequestFailed({ status, headers, data });
+	};
+}
+
+/** What a token request that sendPaced gave up on comes to: unreachable, rate-limited, or its last answer. */
+function stoppedOutcome(stop: unknown): TokenOutcome {
 	if (!(stop instanceof RetryStop) || !stop.failure) {
 		const cause = stop instanceof RetryStop ? stop.error : stop;
 		return { ok: false, failure: { kind: 'unreachable', code: networkCode(cause) } };
@@ -167,6 +144,38 @@ async function callTokenEndpoint(
 	const outcome = readTokenAnswer(status, headerValue(headers, 'content-type') ?? '', data);
 	if (!outcome.ok && outcome.failure.kind === 'server') outcome.failure.attempts = stop.attempts;
 	return outcome;
+}
+
+/**
+ * The token request, sent again after a 429 or 502/503/504 as API calls are (safe to repeat: the assertion is not
+ * spent, and a spent refresh token is refused on the repeat), within the budget of the call it serves.
+ */
+async function callTokenEndpoint(
+	http: Http,
+	grant: Grant,
+	credentials: CaptioningCredentials,
+	options: GrantOptions,
+): Promise<TokenOutcome> {
+	const { now } = options;
+	const send = tokenRequest(http, grant, credentials);
+	const sent = await settle(
+		sendPaced(send, {
+			method: 'POST',
+			repeatable: true,
+			pacer: pacerFor(`${credentials.baseUrl}/oauth/token|${credentials.clientId}`),
+			readFailure: (error) => (error instanceof TokenRequestFailed ? error.failure : undefined),
+			now,
+			sleep: options.sleep,
+			limits: {
+				budgetMs:
+					options.deadline === undefined ? WAIT_BUDGET_MS : Math.max(0, options.deadline - now()),
+				maxAttempts: MAX_ATTEMPTS,
+			},
+		}),
+	);
+	if (!sent.ok) return stoppedOutcome(sent.error);
+	const { statusCode, headers, body } = sent.value;
+	return readTokenAnswer(statusCode, headerValue(headers, 'content-type') ?? '', body);
 }
 
 /**
