@@ -66,8 +66,7 @@ export class CaptioningApi implements ICredentialType {
 			description:
 				'The assertion token the dashboard issued to your account. n8n exchanges it for access tokens and renews them on its own.',
 		},
-		// no default: a made-up one would earn a new user a 406. A credential saved with the old default has no
-		// value stored (n8n saves only what differs from the default) and still sends it (DEFAULT_MEDIA_TYPE in values.ts).
+		// no default: a made-up one would earn a new user a 406 (docs/design.md, "What 0.1.0 saved")
 		{
 			displayName: 'API Media Type',
 			name: 'mediaType',

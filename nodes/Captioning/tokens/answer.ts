@@ -22,9 +22,8 @@ export function readExpiresIn(value: unknown): number | undefined {
 }
 
 /**
- * A token answer. Only `access_token` is required; `expires_in` counts when it is a positive number or a numeric
- * string; `refresh_token` when it is text (RFC 6749 section 6: without one, the client keeps the one it holds).
- * `token_type`, `scope`, `created_at` and anything else decide nothing and are not read.
+ * A token answer: `access_token` required; `expires_in` a positive count, `refresh_token` text, each when usable
+ * (RFC 6749 section 6: without one, the client keeps the one it holds); nothing else is read.
  */
 export const tokenAnswerSchema = z.object({
 	access_token: z.string().refine((value) => value.trim() !== '', { message: 'is empty' }),

@@ -179,9 +179,8 @@ async function callTokenEndpoint(
 }
 
 /**
- * The grant `chosen`, and the assertion grant once after a refresh that yielded no token (`onRefreshRefused` is
- * told of that refresh token first; a call that renews for itself gets a RenewalHandBack instead). Throws a
- * CredentialError that names the cause and the fix.
+ * The grant `chosen`, then the assertion once after a refresh that yielded no token (a call that renews for
+ * itself gets a RenewalHandBack instead); else a CredentialError that names the cause and the fix.
  */
 export async function grantTokens(
 	http: Http,

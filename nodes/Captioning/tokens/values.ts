@@ -4,10 +4,7 @@ import { createHash } from 'node:crypto';
 
 const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/**
- * The Base URL as every caller uses it (credential values, transport, list paging, the trigger's keys): trimmed,
- * without trailing slashes. The credential test's request spells the same rule as an n8n expression.
- */
+/** The Base URL as every caller uses it: trimmed, without trailing slashes (BASE_URL_EXPRESSION spells the same). */
 export function normaliseBaseUrl(value: unknown): string {
 	return str(value).replace(/\/+$/, '');
 }
@@ -31,10 +28,7 @@ export interface TokenSource {
 	assertion: string;
 }
 
-/**
- * A hash of the values a grant depends on, saved with the tokens: tokens are used only while it matches, so an
- * edited Base URL, Client ID, Client Secret or Assertion Token is never served by tokens of the old ones.
- */
+/** A hash of the values a grant depends on, saved with the tokens: edited values are never served old tokens. */
 export function valuesFingerprint(values: TokenSource): string {
 	return createHash('sha256')
 		.update(
@@ -70,10 +64,8 @@ export function readExpiry(value: unknown): number | undefined {
 }
 
 /**
- * Whether a token saved with `expiresAt` is renewed before a call at `now`: within `marginMs` of its expiry, or
- * past it. An expiry that cannot be read (the field's default 0, missing, or anything else a credential may hold
- * from an import) counts as due: one grant saves a real one, where waiting for a refusal could end in a 403 the
- * package cannot tell from a missing scope.
+ * Whether a token saved with `expiresAt` is renewed before a call at `now`: within `marginMs` of its expiry, past
+ * it, or with an expiry that cannot be read (one grant saves a real one; a refusal might be a 403).
  */
 export function expiryDue(
 	expiresAt: unknown,
@@ -84,10 +76,7 @@ export function expiryDue(
 	return expiry === undefined || now >= expiry - marginMs;
 }
 
-/**
- * Whether the saved access token is renewed before a call: it was obtained with other values, or it is due
- * (expiryDue, within `marginMs`). No saved token: nothing to renew (n8n obtains one before the call on its own).
- */
+/** Whether the saved access token is renewed before a call: other values' token, or due; none: nothing to renew. */
 export function renewBeforeCall(
 	data: Record<string, unknown>,
 	now: number,
@@ -103,10 +92,7 @@ export function tokenExpired(data: Record<string, unknown>, now: number): boolea
 	return expiry !== undefined && now >= expiry;
 }
 
-/**
- * Contract 5.3's placeholder (`service` stands for the service's own name), sent when the field is empty: the field
- * had it as its default until 0.1.0, and n8n saved no value for a credential that kept it.
- */
+/** Contract 5.3's placeholder, sent when the field is empty (docs/design.md, "What 0.1.0 saved"). */
 export const DEFAULT_MEDIA_TYPE = 'application/vnd.service.v1';
 
 export interface CaptioningCredentials {

@@ -1,7 +1,5 @@
-// The one way this package talks to the service: every call goes through captioningApiCall, on n8n's
-// httpRequestWithAuthentication, with its renewals (renewing.ts), pacing and retries that always end
-// (shared/pacing.ts), redirects that never take the token to another origin (redirects.ts) and its errors worded
-// in errors.ts.
+// The one way this package talks to the service: captioningApiCall, on n8n's httpRequestWithAuthentication, with
+// its renewals (renewing.ts), pacing that always ends, redirects kept to the Base URL's origin, errors in errors.ts.
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
