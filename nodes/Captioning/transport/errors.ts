@@ -156,34 +156,29 @@ const serviceWords = (answered: Answered) =>
 		answered.detail,
 	);
 
-/** A redirect the transport did not follow. */
-function redirectNotFollowed({ node, stop, request, what }: FailedCall) {
-	const { error } = stop;
-	if (!(error instanceof RedirectRefused)) return undefined;
-	return new NodeApiError(
+/** One of the transport's own refusals, with the status of the answer it refused. */
+const refusal = ({ node, request }: FailedCall, cause: string, message: string, status: number) =>
+	new NodeApiError(
 		node,
-		{ message: 'redirect not followed' },
-		{
-			message: redirectMessage(what, error.failure.status, error.step),
-			httpCode: String(error.failure.status),
-			itemIndex: request.itemIndex,
-		},
+		{ message: cause },
+		{ message, httpCode: String(status), itemIndex: request.itemIndex },
 	);
+
+/** A redirect the transport did not follow. */
+function redirectNotFollowed(failed: FailedCall) {
+	const { error } = failed.stop;
+	if (!(error instanceof RedirectRefused)) return undefined;
+	const { status } = error.failure;
+	const message = redirectMessage(failed.what, status, error.step);
+	return refusal(failed, 'redirect not followed', message, status);
 }
 
 /** The token refused once more after the call's renewal. */
-function tokenRefusedAgain({ node, stop, request, what }: FailedCall) {
-	const { error } = stop;
+function tokenRefusedAgain(failed: FailedCall) {
+	const { error } = failed.stop;
 	if (!(error instanceof TokenRefusedAgain)) return undefined;
-	return new NodeApiError(
-		node,
-		{ message: 'access token refused' },
-		{
-			message: refusedAgain(what, error.status),
-			httpCode: String(error.status),
-			itemIndex: request.itemIndex,
-		},
-	);
+	const message = refusedAgain(failed.what, error.status);
+	return refusal(failed, 'access token refused', message, error.status);
 }
 
 /** No answer: the service could not be reached. */
