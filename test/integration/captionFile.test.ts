@@ -6,6 +6,7 @@ import { Captioning } from '../../nodes/Captioning/Captioning.node';
 import { parseSrt, parseVtt } from '../../nodes/Captioning/captions';
 import { longTranscript } from '../../sandbox/longTranscript';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { allowingHost } from '../helpers/allowedHost';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { startReceiver } from '../helpers/receiver';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
@@ -37,7 +38,10 @@ async function run(
 	items: INodeExecutionData[] = [{ json: {} }],
 	type = 'captioning',
 ): Promise<INodeExecutionData[]> {
-	const node = h.makeNode(type, { resource: 'captionFile', ...parameters } as INodeParameters);
+	const node = h.makeNode(type, {
+		resource: 'captionFile',
+		...allowingHost(parameters, sandbox.url),
+	} as INodeParameters);
 	const [output] = await captioning.execute.call(h.executeContext(node, items));
 	return output;
 }
@@ -508,4 +512,5 @@ describe('Convert', () => {
 		expect(file.binary).toBeUndefined();
 		expect(parseSrt(file.json.content as string).length).toBeGreaterThan(1);
 	});
+
 });

@@ -331,6 +331,27 @@ describe('parseAllowedHosts', () => {
 		expect(parseAllowedHosts(undefined)).toEqual({ hosts: [], problems: [] });
 		expect(parseAllowedHosts(['x'])).toEqual({ hosts: [], problems: [] });
 	});
+
+	test('what n8n leaves of an expression in a field that takes none is no host', () => {
+		// n8n drops the "=" of an expression in a parameter marked noDataExpression (NodeHelpers.getNodeParameters)
+		expect(parseAllowedHosts('{{ $json.host }}').problems).toEqual([
+			'"{{" is not a host name, address or range',
+			'"$json.host" is not a host name, address or range',
+			'"}}" is not a host name, address or range',
+		]);
+		expect(parseAllowedHosts('Bücher.example').hosts).toEqual([
+			{ entry: 'Bücher.example', kind: 'name', name: 'xn--bcher-kva.example' },
+		]);
+	});
+
+	test('an expression is refused whole, never evaluated', () => {
+		expect(parseAllowedHosts('={{ $json.host }}')).toEqual({
+			hosts: [],
+			problems: [
+				'Allowed File Hosts takes a fixed list, not an expression: a value from an item or an AI agent must not widen where files are fetched from',
+			],
+		});
+	});
 });
 
 describe('portOf and shownUrl', () => {

@@ -79,3 +79,14 @@ export function describeFound(content: string | Uint8Array): string {
 	const format = CAPTION_FORMATS.find((f) => f.detect?.(text));
 	return format ? `it looks like ${format.label}` : 'it is text in no caption format';
 }
+
+/**
+ * Why a fetched file of the `label` format cannot be read, as a clause after "the file at …": "is not WebVTT: it
+ * starts with a JSON object", or, when it does look like that format, "cannot be read as WebVTT (line 3): it breaks
+ * the format's rules there". Quotes nothing: the readers' own messages quote the line they stopped at.
+ */
+export function whyUnreadable(label: string, content: string | Uint8Array, line?: number): string {
+	const found = describeFound(content);
+	if (found !== `it looks like ${label}`) return `is not ${label}: ${found}`;
+	return `cannot be read as ${label}${line === undefined ? '' : ` (line ${line})`}: it breaks the format's rules there`;
+}

@@ -2,6 +2,8 @@
 // service's own, wherever it runs), and the hosts the user lists in Allowed File Hosts. Everything else is refused
 // with the host, the kind of address and the setting that allows it. Pure: transport/outbound.ts asks it before
 // each connection and each redirect hop (docs/design.md, "Outbound fetches").
+import type { INodeProperties } from 'n8n-workflow';
+
 import {
 	ADDRESS_CLASS_WORDS,
 	type AddressClass,
@@ -16,6 +18,18 @@ import {
 
 /** The option's name, as refusals cite it. */
 export const ALLOWED_HOSTS_NAME = 'Allowed File Hosts';
+
+/** The policy's one setting, as the editor shows it (the action's Download, Convert, Check and Fix, the trigger). */
+export const allowedHostsProperty: INodeProperties = {
+	displayName: ALLOWED_HOSTS_NAME,
+	name: 'allowedHosts',
+	type: 'string',
+	default: '',
+	noDataExpression: true,
+	placeholder: 'e.g. files.example.internal, 10.0.0.0/8, 127.0.0.1:9000',
+	description:
+		'Files are fetched from public addresses only. List trusted file servers on this machine or a private network: host names (any port, or host:port), *.suffixes, addresses or ranges, separated by commas.',
+};
 
 /** One entry of Allowed File Hosts: a name, a `*.` suffix, or an address or range; with a port, only that port. */
 export type AllowedHost = { entry: string; port?: number } & (
@@ -65,6 +79,9 @@ export function shownUrl(url: URL): string {
 
 const bare = (host: string) => host.replace(/^\[|\]$/g, '');
 
+/** A DNS name as the URL parser leaves it (IDNs in punycode): labels of letters, digits, "-" and "_". */
+const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
+
 function parseEntry(raw: string): AllowedHost | string {
 	const entry = raw.trim();
 	const range = /^([^/]+)\/(\d{1,3})(?::(\d{1,5}))?$/.exec(entry);
@@ -107,15 +124,25 @@ function parseEntry(raw: string): AllowedHost | string {
 		return { entry, kind: 'range', network: ip, prefix: ip.family === 4 ? 32 : 128, ...withPort };
 	}
 	const name = normaliseName(url.hostname);
+	// the URL parser takes characters no host name has ("{", "$"): what it is not, it is not
+	if (!HOST_NAME.test(name)) return `"${entry}" is not a host name, address or range`;
 	return wildcard
 		? { entry, kind: 'suffix', suffix: name, ...withPort }
 		: { entry, kind: 'name', name, ...withPort };
 }
 
-/** Allowed File Hosts as the user wrote them: entries split at commas, spaces and new lines; each problem named. */
+/** Why a list that is an expression is not read: what comes from an item or an agent must not widen the policy. */
+export const EXPRESSION_REFUSED = `${ALLOWED_HOSTS_NAME} takes a fixed list, not an expression: a value from an item or an AI agent must not widen where files are fetched from`;
+
+/**
+ * Allowed File Hosts as the user wrote them (the parameter's raw value, expressions unevaluated): entries split at
+ * commas, spaces and new lines; each problem named. An expression is refused whole.
+ */
 export function parseAllowedHosts(text: unknown): { hosts: AllowedHost[]; problems: string[] } {
 	const hosts: AllowedHost[] = [];
 	const problems: string[] = [];
+	if (typeof text === 'string' && text.startsWith('='))
+		return { hosts, problems: [EXPRESSION_REFUSED] };
 	const entries = typeof text === 'string' ? text.split(/[\s,]+/).filter(Boolean) : [];
 	for (const entry of entries) {
 		const parsed = parseEntry(entry);
