@@ -1,24 +1,9 @@
-// The words a service's error body may lend a message: JSON:API `detail` (else `title`) of each error, or an RFC 9457
-// problem's, and nothing else of the body (it may echo the request, its Authorization header with it). Redacted
-// first, then bounded, on one line.
+// The words a service's error body may lend a message (shared/schemas.ts reads them: JSON:API or RFC 9457 `detail`,
+// else `title`, nothing else), redacted first, then bounded, on one line.
+import { readErrorWords } from './schemas';
 
 /** About how much of a service's words a message quotes. */
 export const SERVICE_WORDS_MAX = 300;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const text = (value: unknown) =>
-	typeof value === 'string' && value.trim() !== '' ? value : undefined;
-
-function parsed(body: unknown): unknown {
-	if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
-	try {
-		return JSON.parse(body.toString()) as unknown;
-	} catch {
-		return undefined;
-	}
-}
 
 /** `words` on one line, cut at a word before `max` characters with "…" when longer. */
 export function boundWords(words: string, max = SERVICE_WORDS_MAX): string {
@@ -31,27 +16,16 @@ export function boundWords(words: string, max = SERVICE_WORDS_MAX): string {
 }
 
 /**
- * The service's own words in an error body (a JSON value or its text): each JSON:API error's `detail`, else its
- * `title`; else the body's own `detail` or `title` (RFC 9457). `redact` is applied before the words are cut, so
- * that no cut leaves part of a secret. Undefined when the body has none.
+ * The service's own words in an error body, or undefined when it has none. `redact` is applied before the words
+ * are cut, so that no cut leaves part of a secret.
  */
 export function readServiceWords(
 	body: unknown,
 	redact: (text: string) => string,
 	max = SERVICE_WORDS_MAX,
 ): string | undefined {
-	const document = parsed(body);
-	if (!isObject(document)) return undefined;
-	const errors = Array.isArray(document.errors)
-		? document.errors
-		: isObject(document.errors)
-			? [document.errors]
-			: [document];
-	const words = errors
-		.filter(isObject)
-		.map((error) => text(error.detail) ?? text(error.title))
-		.filter((said): said is string => said !== undefined);
-	if (words.length === 0) return undefined;
-	const bounded = boundWords(redact(words.join('; ')), max);
+	const words = readErrorWords(Buffer.isBuffer(body) ? body.toString('utf8') : body);
+	if (words === undefined) return undefined;
+	const bounded = boundWords(redact(words), max);
 	return bounded === '' ? undefined : bounded;
 }

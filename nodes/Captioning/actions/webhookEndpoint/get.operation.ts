@@ -8,7 +8,7 @@ import {
 	redactEndpoint,
 	tryCall,
 } from '../../transport/webhookEndpoints';
-import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
+import { credentialSecrets, endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -33,5 +33,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 	// the service may leave the id out of a read by id
 	endpoint.id ??= id;
-	return [{ json: redactEndpoint(endpoint), pairedItem: { item: i } }];
+	const json = redactEndpoint(endpoint, await credentialSecrets(this, i));
+	return [{ json, pairedItem: { item: i } }];
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { listEndpoints, redactEndpoint } from '../../transport/webhookEndpoints';
-import { notOffered } from './shared';
+import { credentialSecrets, notOffered } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -52,8 +52,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			location: 'outputPane',
 		});
 	}
+	const secrets = await credentialSecrets(this, i);
 	return list.endpoints.map((endpoint) => ({
-		json: redactEndpoint(endpoint),
+		json: redactEndpoint(endpoint, secrets),
 		pairedItem: { item: i },
 	}));
 }
