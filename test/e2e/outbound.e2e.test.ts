@@ -17,6 +17,7 @@ import {
 	type ExecutionSummary,
 	linearWorkflow,
 	listExecutions,
+	N8N_VERSION,
 	type N8nInstance,
 	packProject,
 	removePacked,
@@ -383,7 +384,33 @@ function expectRefused(label: string, said: unknown, setting: RegExp) {
 	expect({ label, said }).toEqual({ label, said: expect.stringMatching(setting) });
 }
 
-describe('the SSRF matrix reaches no server, whatever fetches it', () => {
+// n8n 1.x gives a node no resolver: a name is judged by the address that answered, after its request
+const RESOLVES = Number(N8N_VERSION.split('.')[0]) >= 2;
+const onN8n2 = RESOLVES ? describe : describe.skip;
+const onN8n1 = RESOLVES ? describe.skip : describe;
+
+onN8n1('n8n 1.x: a name is judged by the address that answered, before its body is read', () => {
+	test('literals and localhost reach no server; the machine’s own name gets its GET, not one byte of its body', async () => {
+		const port = canary!.port;
+		const literals = await call('download', {
+			urls: [
+				`http://2130706433:${port}/a.vtt`,
+				`http://[::1]:${port}/b.vtt`,
+				`http://localhost:${port}/c.vtt`,
+			],
+		});
+		for (const item of literals) expect(item.error).toMatch(/was not fetched: /);
+		expect(canary!.hits).toEqual([]);
+		const [named] = await call('download', { urls: [`http://${hostname()}:${port}/d.vtt`] });
+		expect(named.error).toMatch(/was not read: .* resolves to 127\.0\.0\.1, a loopback address/);
+		expect(canary!.hits).toHaveLength(1);
+		const executions = JSON.stringify(await listExecutions(instance(), { includeData: true }));
+		expect(executions).not.toContain(CANARY_BODY);
+		canary!.hits.length = 0;
+	});
+});
+
+onN8n2('the SSRF matrix reaches no server, whatever fetches it', () => {
 	test('Download: every spelling and class, directly and behind a 302 from the service’s origin', async () => {
 		const direct = matrix(canary!.port);
 		const items = await call('download', { urls: direct.map(([, url]) => url) });
@@ -465,7 +492,7 @@ describe('the SSRF matrix reaches no server, whatever fetches it', () => {
 	});
 });
 
-describe('allowed, the same URLs are fetched; the sandbox’s own files still download', () => {
+onN8n2('allowed, the same URLs are fetched; the sandbox’s own files still download', () => {
 	test('listed hosts, addresses and ranges reach the canary, through the simulated network too', async () => {
 		const port = canary!.port;
 		const urls = [
