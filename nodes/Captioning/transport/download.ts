@@ -3,11 +3,10 @@
 // fetched within the address policy (transport/outbound.ts), streamed through a byte cap (Content-Length first,
 // then a count) and can be stopped by a signal: a cancelled execution, the action's deadline, or the trigger's time
 // budget. Nothing of a body is quoted. docs/design.md, "Downloads" and "Outbound fetches", has the why.
-import type { BinaryHelperFunctions } from 'n8n-workflow';
 
 import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
 import type { AddressPolicy } from './addressPolicy';
-import { openOutbound, type OpenedAnswer, type OutboundHelpers } from './outbound';
+import { openOutbound, type OpenedAnswer, type OutboundHelpers, type Readable } from './outbound';
 import { networkCode, networkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
 import { headerValue } from '../shared/schemas';
@@ -40,8 +39,7 @@ export interface Fetcher {
 /** The longest silence between two packets of a download. */
 export const IDLE_TIMEOUT_MS = 30_000;
 
-/** A Node stream, as n8n's binary helpers take it (a community node may not import node:stream). */
-export type Readable = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
+export type { Readable } from './outbound';
 
 /** Why a download gave no file: the server's answer, the network, the file's size, the signal, or the store. */
 export interface DownloadFailure {

@@ -2,7 +2,7 @@
 // with the address policy applied where the socket connects: the name resolved by n8n's own resolver, every address
 // judged, and the connection made to the checked address; redirects followed here, each hop judged the same.
 // docs/design.md, "Outbound fetches", has the why and what n8n 1.x allows.
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { BinaryHelperFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	type AddressPolicy,
@@ -11,7 +11,9 @@ import {
 	type Refused,
 	shownUrl,
 } from './addressPolicy';
-import type { Readable } from './download';
+
+/** A Node stream, as n8n's binary helpers take it (a community node may not import node:stream). */
+export type Readable = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
 
 /** Redirects followed for one file, as browsers bound them. */
 export const MAX_FILE_REDIRECTS = 5;
@@ -98,6 +100,7 @@ export function pinnedRequest(
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		timeout: request.idleTimeoutMs,
+		// n8n's httpRequest does not take the execution's signal by itself (httpRequestWithAuthentication does)
 		abortSignal: signal as IHttpRequestOptions['abortSignal'],
 	};
 }
