@@ -32,7 +32,7 @@ import { n8nResolver } from '../../transport/outbound';
 export const DEFAULT_DOWNLOAD_TIMEOUT_S = 60;
 
 /** Where an operation keeps its download parameters: Download in its Options, the readers beside the URL. */
-export interface DownloadParameters {
+interface DownloadParameters {
 	maxFileSize: string;
 	allowedHosts: string;
 	timeout: string;
@@ -40,14 +40,14 @@ export interface DownloadParameters {
 	setting: string;
 }
 
-export const OPTIONS_PARAMETERS: DownloadParameters = {
+const OPTIONS_PARAMETERS: DownloadParameters = {
 	maxFileSize: 'options.maxFileSize',
 	allowedHosts: 'options.allowedHosts',
 	timeout: 'options.downloadTimeout',
 	setting: `${ALLOWED_HOSTS_NAME} under Options`,
 };
 
-export const URL_PARAMETERS: DownloadParameters = {
+const URL_PARAMETERS: DownloadParameters = {
 	maxFileSize: 'maxFileSize',
 	allowedHosts: 'allowedHosts',
 	timeout: 'downloadTimeout',
