@@ -265,19 +265,23 @@ describe.each(MATRIX)('Webhook Endpoint with %s', (_name, variants) => {
 		await setUp({ variants });
 		const [item] = await create(1);
 		const [endpoint] = sandbox.endpoints.values();
+		const whole = ['jsonapi', 'flat', 'root-key'].includes(variants.create ?? 'jsonapi');
 		expect(endpoint.callbackUri).toBe('https://example.com/hooks/1?token=secret-1&keep=a+b');
 		expect(item.json).toEqual({
 			id: givesId ? endpoint.id : null,
 			callback_uri: 'https://example.com/hooks/1?token=[redacted]&keep=a+b',
 			enabled_events: ['transcription.transcribed'],
-			// only a whole resource in the answer says when it was created
-			...(['jsonapi', 'flat', 'root-key'].includes(variants.create ?? 'jsonapi')
-				? said(endpoint.createdAt)
-				: {}),
-			...(givesId
+			// only a whole resource in the answer says when it was created, and what was stored
+			...(whole ? said(endpoint.createdAt) : {}),
+			...(givesId && whole
 				? {}
 				: {
-						note: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.',
+						note: [
+							givesId
+								? ''
+								: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard. ',
+							'The service’s answer did not show the callback URI it stored: callback_uri is the one sent. The service’s answer did not show the enabled_events it stored: enabled_events are the ones sent.',
+						].join(''),
 					}),
 		});
 		expect(JSON.stringify(item.json)).not.toContain('secret-1');
