@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 
 import fc from 'fast-check';
-import { NodeApiError } from 'n8n-workflow';
+import { type INodeExecutionData, NodeApiError } from 'n8n-workflow';
 
 import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
 import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
@@ -387,143 +387,165 @@ function record(
 	}
 }
 
-const locationOf = (id: IdValue, form: 'absolute' | 'relative') =>
-	`${form === 'absolute' ? BASE_URL : ''}/webhook_endpoints/${encodeURIComponent(idText(id))}`;
+const locationOf = (id: IdValue, form: 'absolute' | 'relative', base = BASE_URL) =>
+	`${form === 'absolute' ? base : ''}/webhook_endpoints/${encodeURIComponent(idText(id))}`;
+
+export const createValues = fc
+	.record({
+		sentQuery: fc.constantFrom(...SENT_QUERIES),
+		events: fc.shuffledSubarray(EVENTS, { minLength: 1 }),
+		envelope: fc.constantFrom<Envelope>(
+			'jsonapi',
+			'flat',
+			'root-key',
+			'id-only',
+			'location-only',
+			'empty',
+		),
+		rootKey: fc.constantFrom('webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'),
+		id: fc.option(idValue, { nil: undefined }),
+		location: fc.option(fc.constantFrom<'absolute' | 'relative'>('absolute', 'relative'), {
+			nil: undefined,
+		}),
+		echo: fc.option(fc.constant(true), { nil: undefined }),
+		echoedEvents: fc.option(eventsList, { nil: undefined }),
+		extras,
+	})
+	.chain((v) => echoOf(v.sentQuery).map((echo) => ({ ...v, echoValue: echo })));
+
+export const ENDPOINT_NAMES = {
+	id: /\bID\b/,
+	callback_uri: /callback_uri|callback URI/,
+	enabled_events: /enabled_events/,
+};
+
+/**
+ * A creation answer built from the values (`base`: where its Location points), what Create sent, and the model's
+ * item: the record's id, else the Location's; what was stored as echoed, else what was sent, said.
+ */
+export function createCase(v: GeneratedValueType<typeof createValues>, base = BASE_URL) {
+	const sent = { callbackUri: uriText(WEBHOOK_URL, v.sentQuery), events: v.events };
+	const hasRecord = ['jsonapi', 'flat', 'root-key'].includes(v.envelope);
+	const echo = hasRecord && v.echo ? v.echoValue : undefined;
+	const events = echo ? v.echoedEvents : undefined;
+	const members: Record<string, Wire> = {
+		...v.extras,
+		callback_uri: echo ? echo.text : ABSENT,
+		enabled_events: events ?? ABSENT,
+	};
+	// an answer without the callback URI is no endpoint record: its other members are not read
+	const body = record(v.envelope, v.rootKey, v.id, echo ? members : {});
+	const locationId = v.location && v.id ? v.id : undefined;
+	const headers: Record<string, string> = {
+		'content-type': 'application/json',
+		...(locationId ? { location: locationOf(locationId, v.location!, base) } : {}),
+	};
+	const bodyId = v.envelope === 'location-only' || v.envelope === 'empty' ? undefined : v.id;
+	const id = endpointId(bodyId).value ?? (locationId ? idText(locationId) : null);
+	// an id beyond 2^53 is said even where the Location gives it exactly: the answer's own was not used
+	const said = [
+		...(id === null || bodyId?.kind === 'big' ? ['id'] : []),
+		...(echo ? [] : ['callback_uri']),
+		...(events ? [] : ['enabled_events']),
+	];
+	const passed = echo
+		? Object.fromEntries(Object.entries(v.extras).map(([k, w]) => [k, parsed(w)]))
+		: {};
+	return {
+		answer: { status: 201, headers, body },
+		sent,
+		echo,
+		predicted: predicted(
+			{
+				...passed,
+				id,
+				callback_uri: echo
+					? redactedUri(echo)
+					: redactedUri({ base: WEBHOOK_URL, query: v.sentQuery }),
+				enabled_events: events ?? v.events,
+			},
+			said,
+		) as Extract<Prediction, { ok: true }>,
+	};
+}
+
+/** An output item as the oracle compares it: its note is what it says. */
+export function itemOutcome(item: Record<string, unknown>): Outcome {
+	const { note, ...value } = item;
+	return { ok: true, value, warnings: typeof note === 'string' ? [note] : [] };
+}
 
 const createShape = shape({
 	name: 'create answer (every envelope; the echo as stored)',
-	values: fc
-		.record({
-			sentQuery: fc.constantFrom(...SENT_QUERIES),
-			events: fc.shuffledSubarray(EVENTS, { minLength: 1 }),
-			envelope: fc.constantFrom<Envelope>(
-				'jsonapi',
-				'flat',
-				'root-key',
-				'id-only',
-				'location-only',
-				'empty',
-			),
-			rootKey: fc.constantFrom('webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'),
-			id: fc.option(idValue, { nil: undefined }),
-			location: fc.option(fc.constantFrom<'absolute' | 'relative'>('absolute', 'relative'), {
-				nil: undefined,
-			}),
-			echo: fc.option(fc.constant(true), { nil: undefined }),
-			echoedEvents: fc.option(eventsList, { nil: undefined }),
-			extras,
-		})
-		.chain((v) => echoOf(v.sentQuery).map((echo) => ({ ...v, echoValue: echo }))),
-	names: {
-		id: /\bID\b/,
-		callback_uri: /callback_uri|callback URI/,
-		enabled_events: /enabled_events/,
-	},
+	values: createValues,
+	names: ENDPOINT_NAMES,
 	secrets: [CALLBACK_TOKEN],
 	async check(v) {
-		const sent = uriText(WEBHOOK_URL, v.sentQuery);
-		const hasRecord = ['jsonapi', 'flat', 'root-key'].includes(v.envelope);
-		const echo = hasRecord && v.echo ? v.echoValue : undefined;
-		const events = echo ? v.echoedEvents : undefined;
-		const members: Record<string, Wire> = {
-			...v.extras,
-			callback_uri: echo ? echo.text : ABSENT,
-			enabled_events: events ?? ABSENT,
-		};
-		// an answer without the callback URI is no endpoint record: its other members are not read
-		const body = record(v.envelope, v.rootKey, v.id, echo ? members : {});
-		const locationId = v.location && v.id ? v.id : undefined;
-		const headers: Record<string, string> = {
-			'content-type': 'application/json',
-			...(locationId ? { location: locationOf(locationId, v.location!) } : {}),
-		};
+		const c = createCase(v);
+		const { headers, body } = c.answer;
 		const response = { headers, body: body === ABSENT ? '' : parsed(body) };
-		const item = createdItem(createdEndpoint(response, { callbackUri: sent, events: v.events }));
-		const { note, ...value } = item;
-		const outcome: Outcome = {
-			ok: true,
-			value: { ...value, stored: echo ? compareStored(sent, echo.text) : 'not shown' },
-			warnings: typeof note === 'string' ? [note] : [],
-		};
-		// the model: the record's id, else the Location's; what was stored as echoed, else what was sent, said
-		const bodyId = v.envelope === 'location-only' || v.envelope === 'empty' ? undefined : v.id;
-		const id = endpointId(bodyId);
-		const idValue = id.value ?? (locationId ? idText(locationId) : null);
-		// an id beyond 2^53 is said even where the Location gives it exactly: the answer's own was not used
-		const said = [
-			...(idValue === null || bodyId?.kind === 'big' ? ['id'] : []),
-			...(echo ? [] : ['callback_uri']),
-			...(events ? [] : ['enabled_events']),
-		];
-		const passed = echo
-			? Object.fromEntries(Object.entries(v.extras).map(([k, w]) => [k, parsed(w)]))
-			: {};
-		return {
-			outcome,
-			predicted: predicted(
-				{
-					...passed,
-					id: idValue,
-					callback_uri: echo
-						? redactedUri(echo)
-						: redactedUri({ base: WEBHOOK_URL, query: v.sentQuery }),
-					enabled_events: events ?? v.events,
-					stored: echo ? echo.stored : 'not shown',
-				},
-				said,
-			),
-		};
+		const outcome = itemOutcome(createdItem(createdEndpoint(response, c.sent)));
+		// and what the trigger makes of the echo: the URI stored with the token, without it, or another
+		const stored = c.echo ? compareStored(c.sent.callbackUri, c.echo.text) : 'not shown';
+		if (outcome.ok) outcome.value.stored = stored;
+		c.predicted.value.stored = c.echo ? c.echo.stored : 'not shown';
+		return { outcome, predicted: c.predicted };
 	},
 });
 
-const readShape = shape({
-	name: 'item read (Get: every envelope)',
-	values: fc.record({
-		envelope: fc.constantFrom<Envelope>('jsonapi', 'flat', 'root-key'),
-		rootKey: fc.constantFrom('webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'),
-		asked: idValue,
-		// the record's own id: the one asked for, none, or the same in another spelling
-		idForm: fc.constantFrom('same', 'none', 'as-string'),
-		echo: fc.option(echoOf(SENT_QUERIES[0]), { nil: undefined }),
-		events: fc.option(eventsList, { nil: undefined }),
-		extras,
-	}),
-	names: { id: /\bID\b/, enabled_events: /enabled_events/, callback_uri: /callback_uri/ },
-	secrets: [CALLBACK_TOKEN],
-	async check(v) {
-		const id =
-			v.idForm === 'none'
-				? undefined
-				: v.idForm === 'same'
-					? v.asked
-					: ({ kind: 'text', text: idText(v.asked) } as IdValue);
-		const members: Record<string, Wire> = {
-			...v.extras,
-			callback_uri: v.echo ? v.echo.text : ABSENT,
-			enabled_events: v.events ?? ABSENT,
-		};
-		const body = parsed(record(v.envelope, v.rootKey, id, members));
-		const asked = idText(v.asked);
-		const item = gotItem(body, asked);
-		let outcome: Outcome = { ok: false, message: ITEM_SHAPE };
-		if (item) {
-			const { note, ...value } = item;
-			outcome = { ok: true, value, warnings: typeof note === 'string' ? [note] : [] };
-		}
-		if (!v.echo) return { outcome, predicted: { ok: false, names: /callback_uri/ } };
-		return {
-			outcome,
-			predicted: predicted(
+export const readValues = fc.record({
+	envelope: fc.constantFrom<Envelope>('jsonapi', 'flat', 'root-key'),
+	rootKey: fc.constantFrom('webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'),
+	asked: idValue,
+	// the record's own id: the one asked for, none, or the same in another spelling
+	idForm: fc.constantFrom('same', 'none', 'as-string'),
+	echo: fc.option(echoOf(SENT_QUERIES[0]), { nil: undefined }),
+	events: fc.option(eventsList, { nil: undefined }),
+	extras,
+});
+
+/** A read answer for the id asked, and Get's item the model expects: the id asked when the record has no exact one. */
+export function readCase(v: GeneratedValueType<typeof readValues>) {
+	const id =
+		v.idForm === 'none'
+			? undefined
+			: v.idForm === 'same'
+				? v.asked
+				: ({ kind: 'text', text: idText(v.asked) } as IdValue);
+	const members: Record<string, Wire> = {
+		...v.extras,
+		callback_uri: v.echo ? v.echo.text : ABSENT,
+		enabled_events: v.events ?? ABSENT,
+	};
+	const asked = idText(v.asked);
+	const prediction: Prediction = !v.echo
+		? { ok: false, names: /callback_uri/ }
+		: predicted(
 				{
 					...Object.fromEntries(Object.entries(v.extras).map(([k, w]) => [k, parsed(w)])),
-					// the record's id when it holds it exactly, else the one asked for (the same endpoint)
 					id: asked,
 					callback_uri: redactedUri(v.echo),
 					enabled_events: v.events ?? [],
 				},
 				[...(id?.kind === 'big' ? ['id'] : []), ...(v.events ? [] : ['enabled_events'])],
-			),
-		};
+			);
+	return {
+		answer: { status: 200, headers: {}, body: record(v.envelope, v.rootKey, id, members) },
+		asked,
+		predicted: prediction,
+	};
+}
+
+const readShape = shape({
+	name: 'item read (Get: every envelope)',
+	values: readValues,
+	names: ENDPOINT_NAMES,
+	secrets: [CALLBACK_TOKEN],
+	async check(v) {
+		const c = readCase(v);
+		const item = gotItem(parsed(c.answer.body), c.asked);
+		const outcome: Outcome = item ? itemOutcome(item) : { ok: false, message: ITEM_SHAPE };
+		return { outcome, predicted: c.predicted };
 	},
 });
 
@@ -560,59 +582,119 @@ const listed: fc.Arbitrary<Listed> = fc.oneof(
 		.map((wire) => ({ kind: 'not-an-endpoint' as const, wire })),
 );
 
+export const listValues = fc.record({
+	envelope: fc.constantFrom('jsonapi', 'bare', 'root-key', 'data-flat'),
+	items: fc.array(listed, { maxLength: 5 }),
+	next: fc.constantFrom('none', 'links', 'links-href', 'header', 'header-lines'),
+	links: fc.array(
+		linkValue(
+			fc.constantFrom('', '2', '3', 'x').map((p) => `${BASE_URL}/webhook_endpoints?page=${p}`),
+		),
+		{ minLength: 1, maxLength: 3 },
+	),
+	linkName: headerCase('link'),
+});
+
+export const LIST_NAMES = {
+	id: /\bID\b/,
+	enabled_events: /enabled_events/,
+	skipped: /not a webhook endpoint/,
+};
+
+/**
+ * A first page of the list built from the values, and the model's Get Many: each endpoint as stored, in order,
+ * with what it did not show said; items that are no endpoint counted and said; the next page asked for.
+ */
+export function listCase(v: GeneratedValueType<typeof listValues>) {
+	const items: Wire[] = v.items.map((item) => {
+		if (item.kind === 'not-an-endpoint') return item.wire;
+		const members: Record<string, Wire> = {
+			callback_uri: item.uri,
+			enabled_events: item.events ?? ABSENT,
+		};
+		const id: Record<string, Wire> = item.id === undefined ? {} : { id: idWire(item.id) };
+		return v.envelope === 'jsonapi'
+			? { ...id, type: 'webhook_endpoints', attributes: members }
+			: { ...id, ...members };
+	});
+	const linksNext = v.links[0].target;
+	// a bare array has no links member: its next page can only be in a Link header
+	const inBody = v.envelope !== 'bare' && (v.next === 'links' || v.next === 'links-href');
+	const links = !inBody
+		? ABSENT
+		: v.next === 'links'
+			? { next: linksNext }
+			: { next: { href: linksNext } };
+	const body: Wire =
+		v.envelope === 'bare'
+			? items
+			: v.envelope === 'root-key'
+				? { webhook_endpoints: items, links }
+				: { data: items, links };
+	const texts = v.links.map(linkText);
+	const headers: Record<string, string | string[]> =
+		v.next === 'header'
+			? { [v.linkName]: texts.join(', ') }
+			: v.next === 'header-lines'
+				? { [v.linkName]: texts }
+				: {};
+	const next = inBody
+		? nextPage(linksNext, [])
+		: v.next === 'header' || v.next === 'header-lines'
+			? nextPage(undefined, v.links)
+			: undefined;
+	const endpoints = v.items.flatMap((item) => {
+		if (item.kind !== 'endpoint') return [];
+		const id = endpointId(item.id);
+		return [
+			{
+				id: id.value,
+				callback_uri: item.uri,
+				enabled_events: item.events ?? [],
+				said: [...id.said, ...(item.events ? [] : ['enabled_events'])],
+			},
+		];
+	});
+	const said = [
+		...new Set([
+			...endpoints.flatMap((e) => e.said),
+			...(v.items.some((i) => i.kind !== 'endpoint') ? ['skipped'] : []),
+		]),
+	];
+	return {
+		first: { headers, body },
+		predicted: predicted(
+			{
+				endpoints: endpoints.map(({ said: _, ...e }) => e),
+				nextAsked: next === undefined ? null : next.slice(BASE_URL.length),
+			},
+			said,
+		),
+	};
+}
+
+/** Get Many's items as the oracle compares them: the endpoints, the notes on them and the hints beside them. */
+export function listOutcome(
+	items: Array<Record<string, unknown>>,
+	hints: string[],
+	nextAsked: string | undefined,
+): Outcome {
+	const notes = items.flatMap((e) => (typeof e.note === 'string' ? [e.note] : []));
+	return {
+		ok: true,
+		value: { endpoints: items.map(({ note: _, ...e }) => e), nextAsked: nextAsked ?? null },
+		warnings: [...hints, ...notes],
+	};
+}
+
 const listShape = shape({
 	name: 'list page (every envelope; next in links or Link)',
-	values: fc.record({
-		envelope: fc.constantFrom('jsonapi', 'bare', 'root-key', 'data-flat'),
-		items: fc.array(listed, { maxLength: 5 }),
-		next: fc.constantFrom('none', 'links', 'links-href', 'header', 'header-lines'),
-		links: fc.array(
-			linkValue(
-				fc.constantFrom('', '2', '3', 'x').map((p) => `${BASE_URL}/webhook_endpoints?page=${p}`),
-			),
-			{
-				minLength: 1,
-				maxLength: 3,
-			},
-		),
-		linkName: headerCase('link'),
-	}),
-	names: { id: /\bID\b/, enabled_events: /enabled_events/, skipped: /not a webhook endpoint/ },
+	values: listValues,
+	names: LIST_NAMES,
 	secrets: [],
 	async check(v) {
-		const items: Wire[] = v.items.map((item) => {
-			if (item.kind === 'not-an-endpoint') return item.wire;
-			const members: Record<string, Wire> = {
-				callback_uri: item.uri,
-				enabled_events: item.events ?? ABSENT,
-			};
-			const id: Record<string, Wire> = item.id === undefined ? {} : { id: idWire(item.id) };
-			return v.envelope === 'jsonapi'
-				? { ...id, type: 'webhook_endpoints', attributes: members }
-				: { ...id, ...members };
-		});
-		const linksNext = v.links[0].target;
-		// a bare array has no links member: its next page can only be in a Link header
-		const inBody = v.envelope !== 'bare' && (v.next === 'links' || v.next === 'links-href');
-		const links = !inBody
-			? ABSENT
-			: v.next === 'links'
-				? { next: linksNext }
-				: { next: { href: linksNext } };
-		const body: Wire =
-			v.envelope === 'bare'
-				? items
-				: v.envelope === 'root-key'
-					? { webhook_endpoints: items, links }
-					: { data: items, links };
-		const texts = v.links.map(linkText);
-		const headers: Record<string, string | string[]> =
-			v.next === 'header'
-				? { [v.linkName]: texts.join(', ') }
-				: v.next === 'header-lines'
-					? { [v.linkName]: texts }
-					: {};
-		const first = { headers, body: parsed(body) };
+		const c = listCase(v);
+		const first = { headers: c.first.headers, body: parsed(c.first.body) };
 		const asked: string[] = [];
 		const fetchPage = async (path: string) => {
 			asked.push(path);
@@ -621,50 +703,13 @@ const listShape = shape({
 		let outcome: Outcome;
 		try {
 			const list = await collectEndpoints(fetchPage, { baseUrl: BASE_URL });
-			const { items: out, hints } = listedItems(list);
-			const notes = out.flatMap((e) => (typeof e.note === 'string' ? [e.note] : []));
-			outcome = {
-				ok: true,
-				value: { endpoints: out.map(({ note: _, ...e }) => e), nextAsked: asked[1] ?? null },
-				warnings: [...hints, ...notes],
-			};
+			const { items, hints } = listedItems(list);
+			outcome = listOutcome(items, hints, asked[1]);
 		} catch (error) {
 			if (!(error instanceof UnexpectedListError)) throw error;
 			outcome = { ok: false, message: error.message };
 		}
-		const next = inBody
-			? nextPage(linksNext, [])
-			: v.next === 'header' || v.next === 'header-lines'
-				? nextPage(undefined, v.links)
-				: undefined;
-		const endpoints = v.items.flatMap((item) => {
-			if (item.kind !== 'endpoint') return [];
-			const id = endpointId(item.id);
-			return [
-				{
-					id: id.value,
-					callback_uri: item.uri,
-					enabled_events: item.events ?? [],
-					said: [...id.said, ...(item.events ? [] : ['enabled_events'])],
-				},
-			];
-		});
-		const said = [
-			...new Set([
-				...endpoints.flatMap((e) => e.said),
-				...(v.items.some((i) => i.kind !== 'endpoint') ? ['skipped'] : []),
-			]),
-		];
-		return {
-			outcome,
-			predicted: predicted(
-				{
-					endpoints: endpoints.map(({ said: _, ...e }) => e),
-					nextAsked: next === undefined ? null : next.slice(BASE_URL.length),
-				},
-				said,
-			),
-		};
+		return { outcome, predicted: c.predicted };
 	},
 });
 
@@ -714,25 +759,41 @@ const errorValue: fc.Arbitrary<{ e: ErrorValues; wire: Wire }> = fc
 		})),
 	);
 
+export const errorValues = fc.record({
+	errors: fc.array(errorValue, { maxLength: 5 }),
+	single: fc.boolean(),
+});
+
+/** A 422 to POST /webhook_endpoints, and the model's error: every error's words, in order, without the token. */
+export function errorCase(v: GeneratedValueType<typeof errorValues>) {
+	const errors = v.single && v.errors.length === 1 ? v.errors[0].wire : v.errors.map((e) => e.wire);
+	const words = serviceWords(
+		v.errors.map((e) => e.e),
+		CALLBACK_TOKEN,
+	)?.trim();
+	const escaped = (words ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	// the words right after the status, and nothing after them but the sentence's end
+	const said = new RegExp(`\\(HTTP 422\\)${words ? `: ${escaped}` : ''}[.!?…]?(?: — |$)`, 'u');
+	return {
+		answer: {
+			status: 422,
+			headers: { 'content-type': 'application/vnd.api+json' },
+			body: { errors } as Wire,
+		},
+		callbackUri: `${WEBHOOK_URL}?token=${CALLBACK_TOKEN}`,
+		predicted: { ok: false, names: said } as Prediction,
+	};
+}
+
 const errorShape = shape({
 	name: 'JSON:API error document (422: 0 to 5 errors)',
-	values: fc.record({
-		errors: fc.array(errorValue, { maxLength: 5 }),
-		single: fc.boolean(),
-	}),
+	values: errorValues,
 	names: {},
 	secrets: [CALLBACK_TOKEN],
 	async check(v) {
-		const errors =
-			v.single && v.errors.length === 1 ? v.errors[0].wire : v.errors.map((e) => e.wire);
-		const ctx = transportContext(
-			422,
-			{ 'content-type': 'application/vnd.api+json' },
-			parsed({ errors }),
-		);
-		const form: Array<[string, string]> = [
-			['callback_uri', `${WEBHOOK_URL}?token=${CALLBACK_TOKEN}`],
-		];
+		const c = errorCase(v);
+		const ctx = transportContext(c.answer.status, c.answer.headers, parsed(c.answer.body));
+		const form: Array<[string, string]> = [['callback_uri', c.callbackUri]];
 		let outcome: Outcome;
 		try {
 			await captioningApiCall.call(ctx, { method: 'POST', path: '/webhook_endpoints', form });
@@ -740,14 +801,7 @@ const errorShape = shape({
 		} catch (error) {
 			outcome = failure(error);
 		}
-		const words = serviceWords(
-			v.errors.map((e) => e.e),
-			CALLBACK_TOKEN,
-		)?.trim();
-		const escaped = (words ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-		// every error's words, in order, right after the status, and nothing after them but the sentence's end
-		const said = new RegExp(`\\(HTTP 422\\)${words ? `: ${escaped}` : ''}[.!?…]?(?: — |$)`, 'u');
-		return { outcome, predicted: { ok: false, names: said } };
+		return { outcome, predicted: c.predicted };
 	},
 });
 
@@ -1009,6 +1063,7 @@ const eventValues = idValue.chain((subjectId) =>
 );
 
 type GeneratedEvent = GeneratedValueType<typeof eventValues>;
+export { eventValues };
 
 function eventWire(v: GeneratedEvent, eventId: IdValue): { wire: Wire; value: EventValues } {
 	const resources = Array.isArray(v.included) ? v.included.map(resourceWire) : undefined;
@@ -1082,22 +1137,94 @@ const STT = JSON.stringify({
 	],
 });
 
+export const DELIVERY_NAMES = {
+	subject: /subject|included(?!\[)/,
+	attributes: /no attributes/,
+	title: /attributes\.title\b/,
+	duration: /attributes\.duration\b/,
+	averageConfidence: /attributes\.average_confidence\b/,
+	files: /attributes\.transcriptions\b/,
+};
+
+/** The file a test server serves for a signed URL: Google STT for a .json, else WebVTT. */
+export const servedFile = (url: string) =>
+	/\.json\?/.test(url) ? { format: 'google_stt', body: STT } : { format: 'vtt', body: VTT };
+
+/** A server's Content-Disposition for a served file, when the values ask for one. */
+export const DISPOSITION = 'attachment; filename="server-name.txt"';
+
+/**
+ * A delivery built from the values, and the model's item and files: the item, or the body as it came under Raw
+ * Body; the files of the plan, each named after the transcription's title (or the server's name) with its media
+ * type; the transcript from the best of them; each event id started once.
+ */
+export function deliveryCase(v: GeneratedEvent) {
+	const { wire, value } = eventWire(v, v.id);
+	const model = eventItem(value);
+	const otherId =
+		idText(v.secondId) === idText(v.id)
+			? { kind: 'text' as const, text: `${idText(v.id)}-2` }
+			: v.secondId;
+	const plan = downloadPlan(model.value.files, v.downloads);
+	const binary = Object.fromEntries(
+		plan.fetched.map((format) => [
+			format,
+			{
+				fileName: v.disposition ? 'server-name.txt' : fileName(model.value.title, format),
+				mimeType: mediaType(format),
+			},
+		]),
+	);
+	const transcriptFrom = ['google_stt', 'vtt'].find((f) => plan.fetched.includes(f));
+	const raw = asDelivered(wire) as { data: { attributes: { uri: string } } };
+	raw.data.attributes.uri = WEBHOOK_URL;
+	return {
+		wire,
+		other: eventWire(v, otherId).wire,
+		options: { downloadFormats: v.downloads, rawBody: v.rawBody },
+		token: CALLBACK_TOKEN,
+		predicted: predicted(
+			{
+				...(v.rawBody ? { raw } : model.value),
+				binary,
+				downloadErrors: plan.refused,
+				transcript: transcriptFrom ? 'Hello there.' : null,
+			},
+			v.rawBody ? [] : model.said,
+		) as Extract<Prediction, { ok: true }>,
+	};
+}
+
+/** The trigger's item as the oracle compares it: Raw Body's body apart, the files' names and types, the errors' formats. */
+export function deliveryOutcome(item: INodeExecutionData, rawBody: boolean): Outcome {
+	const { warnings, downloadErrors, transcript, ...fields } = item.json as Record<string, unknown>;
+	return {
+		ok: true,
+		value: {
+			...(rawBody ? { raw: fields } : fields),
+			binary: Object.fromEntries(
+				Object.entries(item.binary ?? {}).map(([format, b]) => [
+					format,
+					{ fileName: b.fileName, mimeType: b.mimeType },
+				]),
+			),
+			downloadErrors: Array.isArray(downloadErrors)
+				? downloadErrors.map((e) => (e as { format: string }).format)
+				: [],
+			transcript: transcript ?? null,
+		},
+		warnings: Array.isArray(warnings) ? warnings.map(String) : [],
+	};
+}
+
 const deliveryShape = shape({
 	name: 'webhook event (every member varied; dedupe, downloads, Raw Body)',
 	values: eventValues,
-	names: {
-		subject: /subject|included(?!\[)/,
-		attributes: /no attributes/,
-		title: /attributes\.title\b/,
-		duration: /attributes\.duration\b/,
-		averageConfidence: /attributes\.average_confidence\b/,
-		files: /attributes\.transcriptions\b/,
-	},
+	names: DELIVERY_NAMES,
 	secrets: [CALLBACK_TOKEN],
 	async check(v) {
 		deliveries++;
-		const { wire, value } = eventWire(v, v.id);
-		const model = eventItem(value);
+		const c = deliveryCase(v);
 		const list: { value?: string } = {};
 		const listeners: Array<(ok: boolean) => void> = [];
 		const dedupe = (key: string): DedupeAccess => ({
@@ -1117,47 +1244,34 @@ const deliveryShape = shape({
 					contentType: 'application/json',
 					rawBody: Buffer.from(jsonText(body)),
 					selectedEvents: EVENTS,
-					options: { downloadFormats: v.downloads, rawBody: v.rawBody },
+					options: c.options,
 				},
 				dedupe(key),
 				{ nowMs: () => NOW },
 			);
 		const key = `values-${deliveries}`;
-		const decision = deliver(wire, key);
+		const decision = deliver(c.wire, key);
 		if (decision.kind !== 'start') throw new Error(`a first delivery was a ${decision.kind}`);
 		for (const listener of listeners.splice(0)) listener(true);
 		// exactly once per event: again in this process, again after a restart (the stored list), and another
 		// event of the same transcription starts
-		const again = deliver(wire, key).kind;
-		const restarted = deliver(wire, `${key}-restarted`).kind;
-		const otherId =
-			idText(v.secondId) === idText(v.id)
-				? { kind: 'text' as const, text: `${idText(v.id)}-2` }
-				: v.secondId;
-		const other = deliver(eventWire(v, otherId).wire, key).kind;
-
-		const json = decision.item.json;
-		// the files: fetched for the selected formats, each with its media type and name
-		const served: string[] = [];
+		const dedupeKinds = [
+			deliver(c.wire, key).kind,
+			deliver(c.wire, `${key}-restarted`).kind,
+			deliver(c.other, key).kind,
+		];
 		await attachDownloads(
 			decision.item,
 			decision.downloads,
 			{
-				http: async (o) => {
-					served.push(String(o.url));
-					const format = /\.json\?/.test(String(o.url)) ? 'google_stt' : 'vtt';
-					const body = format === 'google_stt' ? STT : VTT;
-					return {
-						statusCode: 200,
-						headers: {
-							'content-type': 'application/octet-stream',
-							...(v.disposition
-								? { 'content-disposition': 'attachment; filename="server-name.txt"' }
-								: {}),
-						},
-						body: Readable.from([Buffer.from(body)]),
-					};
-				},
+				http: async (o) => ({
+					statusCode: 200,
+					headers: {
+						'content-type': 'application/octet-stream',
+						...(v.disposition ? { 'content-disposition': DISPOSITION } : {}),
+					},
+					body: Readable.from([Buffer.from(servedFile(String(o.url)).body)]),
+				}),
 				prepareBinaryData: async (data, name, mimeType) => {
 					for await (const _ of data) void _;
 					return { data: '', fileName: name, mimeType } as never;
@@ -1165,55 +1279,10 @@ const deliveryShape = shape({
 			},
 			{ maxBytes: 1e6, budgetMs: 5000 },
 		);
-		const binary = Object.fromEntries(
-			Object.entries(decision.item.binary ?? {}).map(([format, b]) => [
-				format,
-				{ fileName: b.fileName, mimeType: b.mimeType },
-			]),
-		);
-		const { warnings, downloadErrors, transcript, ...fields } = json as Record<string, unknown>;
-		const outcome: Outcome = {
-			ok: true,
-			value: {
-				...(v.rawBody ? { raw: fields } : fields),
-				binary,
-				downloadErrors: Array.isArray(downloadErrors)
-					? downloadErrors.map((e) => (e as { format: string }).format)
-					: [],
-				transcript: transcript ?? null,
-				dedupe: [again, restarted, other],
-			},
-			warnings: Array.isArray(warnings) ? warnings.map(String) : [],
-		};
-		// the model: the item, or the body as it came under Raw Body; the files of the plan
-		const plan = downloadPlan(model.value.files, v.downloads);
-		// the file's name comes from the transcription's title, with Raw Body on as well
-		const title = model.value.title;
-		const expectedBinary = Object.fromEntries(
-			plan.fetched.map((format) => [
-				format,
-				{
-					fileName: v.disposition ? 'server-name.txt' : fileName(title, format),
-					mimeType: mediaType(format),
-				},
-			]),
-		);
-		const transcriptFrom = ['google_stt', 'vtt'].find((f) => plan.fetched.includes(f));
-		const raw = asDelivered(wire) as { data: { attributes: { uri: string } } };
-		raw.data.attributes.uri = WEBHOOK_URL;
-		return {
-			outcome,
-			predicted: predicted(
-				{
-					...(v.rawBody ? { raw } : model.value),
-					binary: expectedBinary,
-					downloadErrors: plan.refused,
-					transcript: transcriptFrom ? 'Hello there.' : null,
-					dedupe: ['duplicate', 'duplicate', 'start'],
-				},
-				v.rawBody ? [] : model.said,
-			),
-		};
+		const outcome = deliveryOutcome(decision.item, v.rawBody);
+		if (outcome.ok) outcome.value.dedupe = dedupeKinds;
+		c.predicted.value.dedupe = ['duplicate', 'duplicate', 'start'];
+		return { outcome, predicted: c.predicted };
 	},
 });
 
