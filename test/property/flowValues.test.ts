@@ -41,7 +41,7 @@ import {
 } from './valueShapes';
 import type { Outcome } from './oracle';
 
-const RUNS = Number(process.env.CAPTIONING_PROPERTY_FLOW_RUNS ?? 60);
+const RUNS = Number(process.env.CAPTIONING_PROPERTY_FLOW_RUNS ?? 40);
 const SEED = 39;
 const SERVICE = 'https://api.example.com';
 const EVENTS = ['transcription.created', 'transcription.transcribed'];
@@ -279,7 +279,7 @@ test('a rate-limited Create through the real helpers: a wait beyond the budget, 
 			const named = form === 'seconds' ? `${seconds}` : `(?:${seconds}|${seconds - 1})`;
 			judge({ ok: false, names: new RegExp(`rate limit.*\\b${named} s\\b`) }, outcome);
 		}),
-		{ numRuns: Math.min(RUNS, 30), seed: SEED },
+		{ numRuns: Math.min(RUNS, 20), seed: SEED },
 	);
 });
 
