@@ -4,22 +4,23 @@
 // read (the token flow, the action's Create, the list reader, the receive pipeline), checked to agree with them.
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeTokenFailure } from '../../credentials/CaptioningApi/failures';
-import { readTokenAnswer, type SavedTokens } from '../../credentials/CaptioningApi/grant';
-import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
-import { CredentialError, readCredentials } from '../../credentials/CaptioningApi/values';
+import { describeTokenFailure } from '../../nodes/Captioning/tokens/failures';
+import { readTokenAnswer, type TokenAnswer } from '../../nodes/Captioning/tokens/answer';
+import type { SavedTokens } from '../../nodes/Captioning/tokens/grant';
+import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
+import {
+	CredentialError,
+	credentialValues,
+	readCredentials,
+	valuesFingerprint,
+} from '../../nodes/Captioning/tokens/values';
 import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import { gotItem } from '../../nodes/Captioning/actions/webhookEndpoint/get.operation';
 import { listedItems } from '../../nodes/Captioning/actions/webhookEndpoint/getAll.operation';
 import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
-import {
 	headerValue,
 	readAnnouncement,
 	readRetryAfter,
-	type TokenAnswer,
 } from '../../nodes/Captioning/shared/schemas';
 import {
 	collectEndpoints,
@@ -29,11 +30,8 @@ import {
 	readEndpointPage,
 	UnexpectedListError,
 } from '../../nodes/Captioning/transport/webhookEndpoints';
-import {
-	type CaptioningContext,
-	captioningApiCall,
-	readFailure,
-} from '../../nodes/Captioning/transport';
+import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import {
 	pacerFor,
 	pauseBeforeNextRequest,

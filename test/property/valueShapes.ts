@@ -7,15 +7,13 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { type INodeExecutionData, NodeApiError } from 'n8n-workflow';
 
-import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
 import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import { gotItem } from '../../nodes/Captioning/actions/webhookEndpoint/get.operation';
 import { listedItems } from '../../nodes/Captioning/actions/webhookEndpoint/getAll.operation';
 import { convertCaptions } from '../../nodes/Captioning/captions';
-import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
+import { handOver } from '../../nodes/Captioning/tokens/renewal';
+import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/tokens/values';
 import {
 	readRetryAfter,
 	readAnnouncement,
@@ -23,7 +21,6 @@ import {
 } from '../../nodes/Captioning/shared/schemas';
 import { retryDelayMs } from '../../nodes/Captioning/shared/pacing';
 import { captioningApiCall, type CaptioningContext } from '../../nodes/Captioning/transport';
-import { handOver } from '../../nodes/Captioning/transport/renewal';
 import {
 	collectEndpoints,
 	createdEndpoint,

@@ -105,7 +105,7 @@ export const SABOTAGES: Sabotage[] = [
 	{
 		id: 10,
 		what: 'the renewal margin 1000× too small',
-		file: 'nodes/Captioning/transport/renewal.ts',
+		file: 'nodes/Captioning/tokens/renewal.ts',
 		edits: [
 			edit('	return RENEW_BEFORE_EXPIRY_MS * (0.5', '	return (RENEW_BEFORE_EXPIRY_MS / 1000) * (0.5'),
 		],
@@ -114,7 +114,7 @@ export const SABOTAGES: Sabotage[] = [
 		id: 11,
 		what: 'an event without a subject id read with transcriptionId null',
 		file: EVENT,
-		edits: [edit('		const id = readId(only[0].resource.id);', '		const id = undefined;')],
+		edits: [edit('	const id = readId(only[0].resource.id);', '	const id = undefined;')],
 	},
 	{
 		id: 12,
@@ -209,8 +209,8 @@ export const SABOTAGES: Sabotage[] = [
 		file: EVENT,
 		edits: [
 			edit(
-				'	const first = (list: typeof byId, said: string) => ({\n		...list[0],\n		id: refId,\n		warnings: list.length > 1',
-				'	const first = (list: typeof byId, said: string) => ({\n		...list[list.length - 1],\n		id: refId,\n		warnings: list.length > 99',
+				'	const first = (list: Included, said: string) => ({\n		...list[0],\n		id: refId,\n		warnings: list.length > 1',
+				'	const first = (list: Included, said: string) => ({\n		...list[list.length - 1],\n		id: refId,\n		warnings: list.length > 99',
 			),
 		],
 	},
@@ -274,7 +274,12 @@ export const SABOTAGES: Sabotage[] = [
 		id: 28,
 		what: "the subject matched by id alone (a media resource under the transcription's id taken)",
 		file: EVENT,
-		edits: [edit('	const sameType = ofType(byId);', '	const sameType = byId;')],
+		edits: [
+			edit(
+				'	const sameType = byId.filter(({ resource }) => sameResourceType(resource.type, type));',
+				"	const sameType = byId.filter(({ resource }) => sameResourceType(resource.type, type) || type !== '');",
+			),
+		],
 	},
 	{
 		id: 29,
