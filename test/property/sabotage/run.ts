@@ -68,6 +68,9 @@ function runSuite(copy: string): JestReport {
 
 /** A failing test as the table names it: which suite, and the shape or case. */
 function shortName(fullName: string): string {
+	const flow =
+		/^(Create|Get Many|Get|a refused Create|a rate-limited Create) through the real helpers|^deliveries through webhook\(\) in the real WebhookContext/;
+	if (flow.test(fullName)) return `flow: ${fullName.match(flow)![0]}`;
 	const value = / \d+ generated answers decode to the model's values$/;
 	const mutation =
 		/ (every single mutation of every member|\d+ random mutations, one to three at once)$/;
@@ -93,6 +96,13 @@ function main() {
 	const wanted = new Set(process.argv.slice(2).map(Number));
 	const chosen = SABOTAGES.filter((s) => wanted.size === 0 || wanted.has(s.id));
 	const copy = copyCheckout();
+	// a run stopped from outside leaves no copy behind
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.once(signal, () => {
+			rmSync(copy, { recursive: true, force: true });
+			process.exit(1);
+		});
+	}
 	let bad = 0;
 	try {
 		const clean = judge(runSuite(copy));
