@@ -3,6 +3,8 @@
 // dev example workflow (examples/dev-transcription-feed.json), active. Ctrl-C stops everything.
 // The n8n user folder persists under the cache, so a second start skips n8n's migrations and, while
 // the package's sources are unchanged, the build and install too.
+// Not `n8n-node dev`: it runs `npx n8n@latest` and links the checkout into n8n's custom folder, whose nodes
+// load as `CUSTOM.*` types that no example or saved workflow names (docs/development.md, Getting started).
 import { createHash } from 'node:crypto';
 import {
 	createWriteStream,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One entry point for the package.json scripts: runs each under Node 24 with the project's dependencies installed,
-# so that `npm test` and `npm run dev` work on a fresh clone of a Node 20 machine.
+# One entry point for the package.json scripts: runs each under a Node >= 24 (the one on PATH, else Node 24
+# provisioned by env.sh) with the project's dependencies installed, so that `npm test` and `npm run dev` work on a
+# fresh clone of a Node 20 machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
@@ -68,6 +68,11 @@ lint_workflows() {
 
 task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|browser-install|sandbox|dev|n8n-install|release-gate|exec> [args...]}"
 shift
+# the installs of n8n and the browser need none of the project's dependencies, and may run before or beside npm ci
+case "$task" in
+n8n-install | browser-install) ;;
+*) ensure_deps ;;
+esac
 case "$task" in
 build) build_dist ;;
 lint)
