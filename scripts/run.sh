@@ -83,7 +83,7 @@ lint)
 	stage_package "$stage"
 	n8n_node "$stage" lint
 	rm -rf "$stage"
-	# n8n's package scanner runs on what ships: build, pack, scan
+	# n8n's package scanner runs on what ships: build, pack (without building again), scan
 	build_dist
 	node scripts/scan-package.mjs
 	lint_workflows
