@@ -27,6 +27,7 @@ import {
 	deliveryContentType,
 	echoRequest,
 	encodeNumbers,
+	endpointIdFor,
 	eventIdAllocator,
 	includedResources,
 	parseVariantPatch,
@@ -235,9 +236,16 @@ export class Sandbox {
 		return this.deliverer.log;
 	}
 
-	/** A new endpoint's id: a UUID, or with `members=loose` the next whole number, as a service that numbers rows. */
+	/**
+	 * A new endpoint's id: a UUID; with `endpoint-ids` an integer past 2^32 or a zero-padded number; with
+	 * `members=loose` the next whole number, as a service that numbers rows.
+	 */
 	newEndpointId(): string {
-		return this.current.members === 'loose' ? String(++this.endpointSequence) : randomUUID();
+		if (this.current['endpoint-ids'] === 'uuid' && this.current.members !== 'loose') {
+			return randomUUID();
+		}
+		const n = ++this.endpointSequence;
+		return endpointIdFor(this.current['endpoint-ids'], n) ?? String(n);
 	}
 
 	/** The service's clock; tests move it forward instead of sleeping until tokens or URLs expire. */

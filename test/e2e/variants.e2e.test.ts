@@ -48,6 +48,7 @@ const REGISTRATION_DIMENSIONS: VariantDimension[] = [
 	'resource',
 	'list',
 	'members',
+	'endpoint-ids',
 ];
 // Readings of how tokens are refused, limited or revoked do not touch the registration at all: one cycle
 const TOKEN_DIMENSIONS: VariantDimension[] = [
@@ -611,6 +612,56 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 			const text = JSON.stringify(execution);
 			expect(text).toContain('no-such-endpoint');
 			expect(text).not.toMatch(/request had Authorization: Bearer [^[]/);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+
+	if (variants['endpoint-ids']) {
+		test('Create, Get and Delete keep the id as the service wrote it: past 2^32, or with its zeros', async () => {
+			const uri = `${receiver!.url}/ids-${variants['endpoint-ids']}`;
+			const byId = (nodeName: string, operation: 'get' | 'delete') => ({
+				id: randomUUID(),
+				name: nodeName,
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				parameters: {
+					resource: 'webhookEndpoint',
+					operation,
+					endpointId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				},
+				credentials: { captioningApi: credential },
+			});
+			const flow = await createActionWorkflow(`Ids, ${name}`, [
+				createNode('Create Endpoint', uri),
+				byId('Get Endpoint', 'get'),
+				byId('Delete Endpoint', 'delete'),
+			]);
+			const from = sb().requestLog.length;
+			const [endpoint] = endpointsTo(uri);
+			expect(endpoint).toBeUndefined();
+			const res = await flow.call({});
+			expect(res.status).toBe(200);
+			const created = sb()
+				.requestLog.slice(from)
+				.filter((r) => r.path.startsWith('/webhook_endpoints'))
+				.map((r) => `${r.method} ${r.path} ${r.status}`);
+			const [execution] = await instance().waitForExecutions(flow.id, { count: 1 });
+			const id = firstItemOf(execution, 'Create Endpoint').json.id as string;
+			if (variants['endpoint-ids'] === 'bigint') {
+				expect(id).toMatch(/^\d{10}$/);
+				expect(BigInt(id) > 2n ** 32n).toBe(true);
+			} else {
+				expect(id).toMatch(/^0{9}\d{3}$/);
+			}
+			// the id went back to the service exactly as it came: the read and the delete found the endpoint
+			expect(created).toEqual([
+				'POST /webhook_endpoints 201',
+				`GET /webhook_endpoints/${id} 200`,
+				`DELETE /webhook_endpoints/${id} 204`,
+			]);
+			expect(firstItemOf(execution, 'Get Endpoint').json).toMatchObject({ id, callback_uri: uri });
+			expect(res.body).toEqual({ id, deleted: true });
+			expect(endpointsTo(uri)).toEqual([]);
 			await instance().deactivateWorkflow(flow.id);
 		});
 	}

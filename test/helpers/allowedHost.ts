@@ -6,7 +6,10 @@ import type { IDataObject } from 'n8n-workflow';
 export function allowingHost(parameters: IDataObject, baseUrl: string): IDataObject {
 	const host = new URL(baseUrl).host;
 	if (parameters.operation === 'download') {
-		return { ...parameters, options: { ...(parameters.options as IDataObject), allowedHosts: host } };
+		return {
+			...parameters,
+			options: { ...(parameters.options as IDataObject), allowedHosts: host },
+		};
 	}
 	return parameters.inputSource === 'url' ? { ...parameters, allowedHosts: host } : parameters;
 }

@@ -528,10 +528,11 @@ type Variant = Partial<Variants>;
 
 /** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
 const MATRIX: Array<[string, Variant]> = [
-	...(['create', 'manage', 'resource', 'list', 'members'] as const).flatMap((dimension) =>
-		VARIANT_DIMENSIONS[dimension]
-			.filter((_value, index) => index > 0 || dimension === 'create')
-			.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
+	...(['create', 'manage', 'resource', 'list', 'members', 'endpoint-ids'] as const).flatMap(
+		(dimension) =>
+			VARIANT_DIMENSIONS[dimension]
+				.filter((_value, index) => index > 0 || dimension === 'create')
+				.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
 	),
 	['create=empty manage=absent-405', { create: 'empty', manage: 'absent-405' }],
 	['create=no-content manage=absent-404', { create: 'no-content', manage: 'absent-404' }],

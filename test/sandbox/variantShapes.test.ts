@@ -11,6 +11,7 @@ import {
 	deliveryContentType,
 	echoRequest,
 	encodeNumbers,
+	endpointIdFor,
 	eventIdAllocator,
 	type FlatEndpoint,
 	includedResources,
@@ -29,6 +30,7 @@ import {
 	tokenAnswerBody,
 	tokenRefusalStatus,
 	VARIANT_DIMENSIONS,
+	withEndpointIds,
 	withMembers,
 } from '../../sandbox/variants';
 
@@ -58,6 +60,7 @@ describe('the table and its parsing', () => {
 			numbers: 'number',
 			'token-answer': 'contract',
 			members: 'contract',
+			'endpoint-ids': 'uuid',
 			'resource-types': 'singular',
 			included: 'subject',
 			'expired-token': '401',
@@ -262,6 +265,24 @@ describe('callback-query: what is stored for a callback_uri with a query string'
 		}
 		// an empty query ("?") is no query string
 		expect(storedCallbackUri('refuse', `${plain}?`)).toEqual({ stored: `${plain}?` });
+	});
+});
+
+describe('endpoint-ids: how the service numbers its endpoints', () => {
+	test('uuid leaves ids to the store; bigint counts past 2^32; zero-padded pads to 12 digits', () => {
+		expect(endpointIdFor('uuid', 3)).toBeUndefined();
+		expect(endpointIdFor('bigint', 3)).toBe('4294967299');
+		expect(endpointIdFor('zero-padded', 3)).toBe('000000000003');
+	});
+
+	test('bigint sends each id as the JSON integer it spells, in every answer; the others as they are', () => {
+		const read = readAnswer('flat', endpoint('4294967299'), SELF);
+		expect(withEndpointIds('bigint', read).body).toMatchObject({ id: 4294967299 });
+		const created = creationAnswer('jsonapi', endpoint('4294967299'), SELF);
+		expect(withEndpointIds('bigint', created).body).toMatchObject({ data: { id: 4294967299 } });
+		const padded = readAnswer('flat', endpoint('000000000003'), SELF);
+		expect(withEndpointIds('bigint', padded)).toEqual(padded);
+		expect(withEndpointIds('zero-padded', padded)).toBe(padded);
 	});
 });
 

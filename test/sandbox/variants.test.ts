@@ -550,6 +550,27 @@ describe('members: the webhook-endpoint resource', () => {
 		expect(await json(await get('/webhook_endpoints'))).toEqual([created]);
 	});
 
+	test('endpoint-ids=bigint: integers past 2^32 as JSON numbers; reads and deletes by them', async () => {
+		await play({ 'endpoint-ids': 'bigint' });
+		const first = await json(await create('/big'));
+		expect(first.data.id).toBe(2 ** 32 + 1);
+		expect(first.data.links.self).toBe(`${sandbox.url}/webhook_endpoints/4294967297`);
+		const list = await json(await get('/webhook_endpoints'));
+		expect(list.data.map((e: { id: unknown }) => e.id)).toEqual([4294967297]);
+		expect((await json(await get('/webhook_endpoints/4294967297'))).data.id).toBe(4294967297);
+		expect((await del('/webhook_endpoints/4294967297')).status).toBe(204);
+		expect((await get('/webhook_endpoints/4294967297')).status).toBe(404);
+	});
+
+	test('endpoint-ids=zero-padded: numeric strings whose zeros are the id (7 is another endpoint)', async () => {
+		await play({ 'endpoint-ids': 'zero-padded', resource: 'flat', create: 'flat' });
+		const created = await json(await create('/padded'));
+		expect(created.id).toBe('000000000001');
+		expect((await json(await get('/webhook_endpoints/000000000001'))).id).toBe('000000000001');
+		expect((await get('/webhook_endpoints/1')).status).toBe(404);
+		expect((await del('/webhook_endpoints/000000000001')).status).toBe(204);
+	});
+
 	test('loose with list=paged: links.next keeps working', async () => {
 		await play({ members: 'loose', list: 'paged' });
 		for (const n of [1, 2, 3]) await create(`/p${n}`);

@@ -109,13 +109,14 @@ const item = (
 
 describe('attachDownloads', () => {
 	test('each file into a binary field named by its format, and the transcript from Google STT', async () => {
-		const target = item();
+		// the item as Raw Body gives it has no title of its own: the files are named after the transcription's
+		const target = item({ data: {} });
 		const { h, requests } = helpers({ [VTT_URL]: ok(VTT), [GOOGLE_URL]: ok(GOOGLE) });
 		await attachDownloads(
 			target,
 			[
-				{ format: 'vtt', url: VTT_URL },
-				{ format: 'google_stt', url: GOOGLE_URL },
+				{ format: 'vtt', url: VTT_URL, title: 'Board meeting' },
+				{ format: 'google_stt', url: GOOGLE_URL, title: 'Board meeting' },
 			],
 			h,
 			SETTINGS,
@@ -285,7 +286,12 @@ describe('attachDownloads', () => {
 	test('a title of any type names nothing', async () => {
 		const target = item({ title: { en: 'Board' } });
 		const { h } = helpers({ [VTT_URL]: ok(VTT) });
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
+		await attachDownloads(
+			target,
+			[{ format: 'vtt', url: VTT_URL, title: { en: 'Board' } }],
+			h,
+			SETTINGS,
+		);
 		expect(target.binary?.vtt.fileName).toBe('captions.vtt');
 	});
 

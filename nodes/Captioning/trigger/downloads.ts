@@ -111,8 +111,7 @@ type Fetched =
 	| { format: string; error: string };
 
 async function fetchOne(
-	{ format, url }: Download,
-	title: unknown,
+	{ format, url, title }: Download,
 	helpers: DownloadHelpers,
 	settings: DownloadSettings,
 	signal: AbortSignal,
@@ -221,7 +220,7 @@ export async function attachDownloads(
 	// side by side: the budget is for all of them
 	const budget = AbortSignal.timeout(settings.budgetMs);
 	const fetched = await Promise.all(
-		downloads.map((download) => fetchOne(download, item.json.title, helpers, settings, budget)),
+		downloads.map((download) => fetchOne(download, helpers, settings, budget)),
 	);
 	const texts: Record<string, DecodedCaptions> = {};
 	const tooLarge = new Set<string>();

@@ -7,6 +7,7 @@ import {
 	ITEM_SHAPE,
 	redactEndpoint,
 	tryCall,
+	type WebhookEndpoint,
 } from '../../transport/webhookEndpoints';
 import { credentialSecrets, endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
@@ -19,7 +20,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = readEndpointId(this, i);
 	const outcome = await tryCall(this, { method: 'GET', path: endpointPath(id), itemIndex: i });
 	if (!outcome.ok) throw await explainFailure(this, outcome, 'read', i, id);
-	const endpoint = readEndpointDocument(outcome.response.body);
+	const endpoint = gotItem(outcome.response.body, id, await credentialSecrets(this, i));
 	if (!endpoint) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -31,8 +32,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
+	return [{ json: endpoint, pairedItem: { item: i } }];
+}
+
+/**
+ * Get's output: the endpoint read by `id`, without the callback token or any of `secrets` (the credential's);
+ * undefined when the body is no endpoint.
+ */
+export function gotItem(
+	body: unknown,
+	id: string,
+	secrets: string[] = [],
+): WebhookEndpoint | undefined {
+	const endpoint = readEndpointDocument(body);
+	if (!endpoint) return undefined;
 	// the service may leave the id out of a read by id
 	endpoint.id ??= id;
-	const json = redactEndpoint(endpoint, await credentialSecrets(this, i));
-	return [{ json, pairedItem: { item: i } }];
+	return redactEndpoint(endpoint, secrets);
 }
