@@ -120,12 +120,10 @@ export interface ErrorValues {
 export function serviceWords(errors: ErrorValues[], token: string): string | undefined {
 	const words = errors.map((e) => e.detail ?? e.title).filter((w): w is string => w !== undefined);
 	if (!words.length) return undefined;
+	// control characters and runs of white space are one space: the words are put on one line
 	// eslint-disable-next-line no-control-regex
-	const line = words
-		.join('; ')
-		.split(token)
-		.join('[redacted]')
-		.replace(/[\u0000-\u001f\u007f\s]+/g, ' ');
+	const oneLine = /[\u0000-\u001f\u007f\s]+/g;
+	const line = words.join('; ').split(token).join('[redacted]').replace(oneLine, ' ');
 	return line.trim() || undefined;
 }
 
