@@ -9,7 +9,7 @@ import {
 	tryCall,
 	type WebhookEndpoint,
 } from '../../transport/webhookEndpoints';
-import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
+import { credentialSecrets, endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -20,7 +20,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = readEndpointId(this, i);
 	const outcome = await tryCall(this, { method: 'GET', path: endpointPath(id), itemIndex: i });
 	if (!outcome.ok) throw await explainFailure(this, outcome, 'read', i, id);
-	const endpoint = gotItem(outcome.response.body, id);
+	const endpoint = gotItem(outcome.response.body, id, await credentialSecrets(this, i));
 	if (!endpoint) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -35,11 +35,18 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	return [{ json: endpoint, pairedItem: { item: i } }];
 }
 
-/** Get's output: the endpoint read by `id`, without the callback token; undefined when the body is no endpoint. */
-export function gotItem(body: unknown, id: string): WebhookEndpoint | undefined {
+/**
+ * Get's output: the endpoint read by `id`, without the callback token or any of `secrets` (the credential's);
+ * undefined when the body is no endpoint.
+ */
+export function gotItem(
+	body: unknown,
+	id: string,
+	secrets: string[] = [],
+): WebhookEndpoint | undefined {
 	const endpoint = readEndpointDocument(body);
 	if (!endpoint) return undefined;
 	// the service may leave the id out of a read by id
 	endpoint.id ??= id;
-	return redactEndpoint(endpoint);
+	return redactEndpoint(endpoint, secrets);
 }

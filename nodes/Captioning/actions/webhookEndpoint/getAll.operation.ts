@@ -8,7 +8,7 @@ import {
 	type WebhookEndpoint,
 	withNote,
 } from '../../transport/webhookEndpoints';
-import { notOffered } from './shared';
+import { credentialSecrets, notOffered } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,13 +51,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
-	const { items, hints } = listedItems(list);
+	const { items, hints } = listedItems(list, await credentialSecrets(this, i));
 	for (const message of hints) this.addExecutionHints({ message, location: 'outputPane' });
 	return items.map((json) => ({ json, pairedItem: { item: i } }));
 }
 
-/** Get Many's output: the endpoints without the callback token, and what the list held that is no endpoint. */
-export function listedItems(list: { endpoints: WebhookEndpoint[]; skipped?: string }): {
+/**
+ * Get Many's output: the endpoints without the callback token or any of `secrets` (the credential's), and what the
+ * list held that is no endpoint.
+ */
+export function listedItems(
+	list: { endpoints: WebhookEndpoint[]; skipped?: string },
+	secrets: string[] = [],
+): {
 	items: WebhookEndpoint[];
 	hints: string[];
 } {
@@ -68,6 +74,7 @@ export function listedItems(list: { endpoints: WebhookEndpoint[]; skipped?: stri
 				endpoint.id === null && !endpoint.note?.includes(UNSHOWN.inexactId)
 					? withNote(endpoint, ['listedNoId'])
 					: endpoint,
+				secrets,
 			),
 		),
 		// an item the service listed but the node cannot read is said, never silently dropped
