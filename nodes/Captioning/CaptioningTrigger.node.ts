@@ -104,14 +104,14 @@ export class CaptioningTrigger implements INodeType {
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 			// the token route: the token as the last path segment, for services that refuse or drop a callback
-			// URI's query (docs/design.md, "Where the token travels"); $webhookId keeps its path one per node,
-			// as n8n's Form Trigger does
+			// URI's query. A static path, so that n8n evaluates nothing for it per request; n8n keeps it under the
+			// node's webhook ID (one per node) and routes it at <id>/<id>/<token>, as the expression path of
+			// earlier versions (docs/design.md, "Where the token travels")
 			{
 				name: TOKEN_ROUTE,
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				isFullPath: true,
-				path: `={{$webhookId}}/:${TOKEN_PARAMETER}`,
+				path: `:${TOKEN_PARAMETER}`,
 				ndvHideUrl: true,
 			},
 		],
