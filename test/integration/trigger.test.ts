@@ -951,6 +951,41 @@ describe('the token route, Listen for test event, and services that keep the que
 	});
 });
 
+describe('a token-route registration saved by the release before (its path the expression `={{$webhookId}}/:token`)', () => {
+	test('is verified and kept at the next publication (no new endpoint), receives, and is deleted at unpublishing', async () => {
+		await setUp({}, { variants: { 'callback-query': 'refuse' } });
+		await activate();
+		const [endpoint, ...more] = endpoints();
+		expect(more).toEqual([]);
+		const token = anyTokenOf(endpoint.callbackUri);
+		const account = accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId });
+		// what that release wrote, spelled out: the URL n8n rendered for its expression path
+		const route = `${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}`;
+		expect(endpoint.callbackUri).toBe(`${route}/${token}`);
+		server.staticData = {
+			registration: {
+				webhookUrl: productionUrl(),
+				events: EVENTS,
+				tokenHash: hashToken(token),
+				account,
+				tokenRoute: 'path',
+				pathUrl: `${route}/:token`,
+				endpointId: endpoint.id,
+			},
+			tokenRouteFor: account,
+		};
+		const before = apiCalls().length;
+		await activate();
+		expect(apiCalls().slice(before)).toEqual(['GET 200']);
+		expect(endpoints()).toEqual([endpoint]);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions.map((e) => e.items[0].json.eventType).sort()).toEqual(EVENTS);
+		await hook('delete');
+		expect(endpoints()).toEqual([]);
+	});
+});
+
 describe('manual registration and its Secret Token', () => {
 	const SECRET = 'manual-secret-value-0123456789';
 
