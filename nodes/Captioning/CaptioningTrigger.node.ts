@@ -257,10 +257,12 @@ export class CaptioningTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const mode = this.getMode();
 
+		const registration = this.getNodeParameter('registration', 'api');
 		const decision = await receiveDelivery(
 			{
-				registration: this.getNodeParameter('registration', 'api'),
-				manualToken: await manualSecret(this),
+				registration,
+				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
+				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
 				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,

@@ -1,5 +1,6 @@
 // The Captioning Trigger against the sandbox over real HTTP: its lifecycle (webhookMethods in n8n-core's real
 // HookContext) and its receiving side (webhook() in n8n-core's real WebhookContext behind a real HTTP server).
+import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -336,6 +337,22 @@ describe('receiving', () => {
 		});
 		expect((item.files as IDataObject).vtt).toMatch(/signature=/);
 		expect(item.averageConfidence).toBeGreaterThan(0.8);
+	});
+
+	test('an automatic trigger of typeVersion 3 asks n8n for no credential while it receives', async () => {
+		await setUp();
+		// from 3 on, a manual trigger's Secret Token is a credential: an automatic one has none to ask for
+		node.typeVersion = 3;
+		await activate();
+		const asked = jest.spyOn(WebhookContext.prototype, 'getCredentials');
+		try {
+			await sandbox.transcribe();
+			await sandbox.idle();
+			expect(server.executions).toHaveLength(2);
+			expect(asked).not.toHaveBeenCalled();
+		} finally {
+			asked.mockRestore();
+		}
 	});
 
 	test('JSON:API bodies (application/vnd.api+json) are read from the raw body', async () => {
