@@ -988,8 +988,10 @@ function header(results: Results): string[] {
 	const v = results.versions;
 	const loads = results.load.map((l) => l.load[0]);
 	const wait = results.quietWait;
+	const minutes = Math.round((results.durationSeconds ?? 0) / 60);
 	return [
-		`${results.date}: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${v.node}, n8n ${v.n8n}, ` +
+		`\`${results.command}\`, ${results.date}, ${minutes} min`,
+		`${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${v.node}, n8n ${v.n8n}, ` +
 			`n8n-nodes-captioning ${v.package}`,
 		`1-minute load during the run: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} ` +
 			`(at start ${loads[0]?.toFixed(2)}); figures are median (min–max) over repetitions`,

@@ -555,7 +555,7 @@ describe('perRequestTable', () => {
 			window('floorCred', 100, { groupCpuMs: 1800 }),
 		]);
 		expect(columns).toEqual(['ours', 'floor', 'floorCred']);
-		expect(table.find((r) => r.row.startsWith('CPU, n8n process group'))).toEqual({
+		expect(table.find((r) => String(r.row).startsWith('CPU, n8n process group'))).toEqual({
 			row: 'CPU, n8n process group (all threads, task runner)',
 			ours: 20,
 			floor: 15,
