@@ -427,6 +427,8 @@ export interface GoalSummary {
 	check?: RatioFigure & { suspect: boolean };
 	/** The 1-minute load average while the setting's rounds ran. */
 	load?: { min: number; median: number; max: number };
+	/** CPU seconds per second the rest of the machine used during the goal's runs (bench/measure/throughput.ts). */
+	othersCpu?: { min: number; median: number; max: number };
 }
 
 export interface BenchSummary {
@@ -622,7 +624,19 @@ export function goalSummary(results: Results, setting: string): GoalSummary | un
 		throughput: judgedSummary(decision.throughput, GOAL.throughput, 'events/s'),
 		...(check ? { check: { ...check, suspect: (check.interval95?.low ?? 0) > 1 } } : {}),
 		load: settingLoad(results, setting),
+		othersCpu: othersCpuOf(runs),
 	};
+}
+
+/** The rest of the machine's CPU rate over the goal's runs, when the runs recorded it. */
+function othersCpuOf(runs: ThroughputRun[]): GoalSummary['othersCpu'] {
+	const rates = runs
+		.filter((r) => r.target === GOAL.numerator || r.target === GOAL.denominator)
+		.map((r) => r.othersCpuPerSecond)
+		.filter((v): v is number => v !== undefined && Number.isFinite(v));
+	if (!rates.length) return undefined;
+	const { min, median, max } = s(rates, 2);
+	return { min, median, max };
 }
 
 /** Per target, the median of the figure `pick` takes. */
@@ -738,9 +752,8 @@ function goalSection(results: Results): Section | undefined {
 	const rows = Object.keys(results.raw.throughput).flatMap((setting) => {
 		const goal = goalSummary(results, setting);
 		if (!goal) return [];
-		const load = goal.load
-			? `${fmt(goal.load.min, 2)}–${fmt(goal.load.max, 2)} (median ${fmt(goal.load.median, 2)})`
-			: '–';
+		const range = (r: { min: number; median: number; max: number } | undefined) =>
+			r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
 		return [
 			[
 				settingLabel(setting),
@@ -748,7 +761,8 @@ function goalSection(results: Results): Section | undefined {
 				judgedText(goal.cpu),
 				judgedText(goal.throughput),
 				`${goal.rounds} × ${goal.requestsPerRun ?? '?'}`,
-				load,
+				range(goal.load),
+				range(goal.othersCpu),
 				goal.check ? `${fmt(goal.check.median, 2)}${goal.check.suspect ? ' (suspect)' : ''}` : '–',
 			],
 		];
@@ -766,6 +780,7 @@ function goalSection(results: Results): Section | undefined {
 			'events/s: median (interval)',
 			'rounds × requests',
 			'1-minute load',
+			"others' CPU/s",
 			'check: floorCred ÷ floor',
 		],
 		rows,
@@ -773,8 +788,9 @@ function goalSection(results: Results): Section | undefined {
 			`each figure is the median of one ratio per round with its distribution-free interval at ` +
 				`${(first.confidence * 100).toFixed(1)} % (${GOAL.alpha * 100} % shared over the looks after rounds ` +
 				`${first.looks.join(', ')}); met when both intervals lie on the goal's side, not met when either lies on ` +
-				'the other, undecided when the cap came first; the check, events/s of the floor with a credential ÷ ' +
-				'the bare floor, is suspect when its interval lies wholly above 1',
+				"the other, undecided when the cap came first; others' CPU/s: what the rest of the machine used during " +
+				"the goal's runs (2: both cores); the check, events/s of the floor with a credential ÷ the bare floor, " +
+				'is suspect when its interval lies wholly above 1',
 		],
 	};
 }

@@ -617,7 +617,7 @@ async function throughputRun(
 			`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
 			`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(2)} ms/req over ${run.windowSeconds.toFixed(1)} s, ` +
 			`errors ${run.errors}, executions ${run.executionsFinished} (${run.executionsFailed} failed, ` +
-			`${run.unfinishedAtClose} unfinished at close)`,
+			`${run.unfinishedAtClose} unfinished at close), others ${run.othersCpuPerSecond?.toFixed(2)} CPU/s`,
 	);
 	if (run.errors > 0 || run.executionsFailed > 0) {
 		throw new Error(

@@ -33,6 +33,37 @@ export function loadSample(): LoadSample {
 	return { at: new Date().toISOString(), load: [r(one), r(five), r(fifteen)] };
 }
 
+/**
+ * The CPU seconds the whole machine has been busy since boot, from /proc/stat's first line (user, nice, system,
+ * irq, softirq and steal; idle and iowait are not busy).
+ */
+export function parseMachineBusy(procStat: string): number | undefined {
+	const line = procStat.split('\n').find((l) => l.startsWith('cpu '));
+	if (!line) return undefined;
+	const [user, nice, system, , , irq, softirq, steal] = line
+		.trim()
+		.split(/\s+/)
+		.slice(1)
+		.map(Number);
+	const busy = [user, nice, system, irq, softirq, steal ?? 0].reduce((sum, v) => sum + v, 0);
+	return Number.isFinite(busy) ? busy / CLOCK_TICKS_PER_SECOND : undefined;
+}
+
+/** The machine's busy CPU seconds since boot (NaN where /proc/stat cannot be read). */
+export function machineBusySeconds(): number {
+	try {
+		return parseMachineBusy(readFileSync('/proc/stat', 'utf8')) ?? Number.NaN;
+	} catch {
+		return Number.NaN;
+	}
+}
+
+/** This benchmark process's own CPU seconds (the load generator and the sandbox run in it). */
+export const ownCpuSeconds = () => {
+	const { user, system } = process.cpuUsage();
+	return (user + system) / 1e6;
+};
+
 /** A plain wait: its timer keeps the process alive (the quiet-machine wait runs before anything else does). */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -15,7 +15,14 @@ import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
 import { FLOOR_BEST_VERSION } from '../lib/floor';
 import { runLoad } from '../lib/load';
-import { cpuSecondsOf, groupPids, sleep, waitForQuiet } from '../lib/machine';
+import {
+	cpuSecondsOf,
+	groupPids,
+	machineBusySeconds,
+	ownCpuSeconds,
+	sleep,
+	waitForQuiet,
+} from '../lib/machine';
 import {
 	executionsAfter,
 	floorWorkflow,
@@ -334,6 +341,11 @@ export interface ThroughputRun {
 	/** First request to n8n quiet again, and last answer to quiet: the window the CPU is read over. */
 	windowSeconds: number;
 	drainSeconds: number;
+	/**
+	 * CPU seconds per second the rest of the machine used during the window (other work: the neighbours'), from
+	 * /proc/stat less n8n and this benchmark; 2 means both cores were busy with it.
+	 */
+	othersCpuPerSecond?: number;
 	/** 1-minute load average when the run ended. */
 	load1?: number;
 }
@@ -397,6 +409,7 @@ export async function measureRun(
 	await waitForQuiet(pids, quiet);
 	const before = await newestExecutionId(n8n);
 	const start = await waitForQuiet(pids, quiet);
+	const machine0 = machineSample(pids);
 	const load = await runLoad({
 		url: target.url,
 		concurrency: options.concurrency,
@@ -406,6 +419,7 @@ export async function measureRun(
 		body: options.template.next,
 	});
 	const end = await waitForQuiet(pids, quiet);
+	const othersCpuPerSecond = othersRate(machine0, machineSample(pids));
 	const finishedAtClose = (await executionsAfter(n8n, target.workflowId, before)).filter(
 		(e) => e.stoppedAt,
 	).length;
@@ -429,7 +443,29 @@ export async function measureRun(
 		n8nCpuMsPerRequest: executions.length ? (cpuSeconds * 1000) / executions.length : Number.NaN,
 		windowSeconds,
 		drainSeconds: (end.atMs - load.finishedAt) / 1000,
+		othersCpuPerSecond,
 	};
+}
+
+interface MachineSample {
+	atMs: number;
+	machine: number;
+	n8n: number;
+	own: number;
+}
+
+const machineSample = (pids: readonly number[]): MachineSample => ({
+	atMs: Date.now(),
+	machine: machineBusySeconds(),
+	n8n: cpuSecondsOf(pids),
+	own: ownCpuSeconds(),
+});
+
+/** CPU seconds per second the rest of the machine used between two samples: neither n8n nor this benchmark. */
+export function othersRate(a: MachineSample, b: MachineSample): number {
+	const seconds = (b.atMs - a.atMs) / 1000;
+	const others = b.machine - a.machine - (b.n8n - a.n8n) - (b.own - a.own);
+	return seconds > 0 ? Math.max(0, others / seconds) : Number.NaN;
 }
 
 /** The measured requests per run for a setting: what the target answers in `seconds` at its warm-up's rate. */

@@ -1,8 +1,8 @@
 // How the benchmark reads n8n's CPU time (bench/lib/machine.ts): /proc/<pid>/stat, and where a series of readings
 // shows n8n quiet again (the end of a run's CPU window).
 //   npm test -- --selectProjects bench
-import { parseStat, quietFrom } from '../lib/machine';
-import { quietRate } from '../measure/throughput';
+import { parseMachineBusy, parseStat, quietFrom } from '../lib/machine';
+import { othersRate, quietRate } from '../measure/throughput';
 
 describe('parseStat', () => {
 	// proc(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime ...
@@ -50,5 +50,27 @@ describe('quietRate', () => {
 	it('is the idle rate with a margin, and never below two ticks (10 ms of CPU each) per 200 ms sample', () => {
 		expect(quietRate(0.01)).toBe(0.1);
 		expect(quietRate(0.14)).toBeCloseTo(0.26, 10);
+	});
+});
+
+describe('parseMachineBusy', () => {
+	it('adds user, nice, system, irq, softirq and steal of the first line, in seconds', () => {
+		const stat = 'cpu  1000 20 300 5000 70 0 40 10 0 0\ncpu0 500 10 150 2500 35 0 20 5 0 0\n';
+		expect(parseMachineBusy(stat)).toBe(13.7);
+	});
+	it('reads nothing without the summary line', () => {
+		expect(parseMachineBusy('cpu0 1 2 3 4\n')).toBeUndefined();
+	});
+});
+
+describe('othersRate', () => {
+	it('is the machine’s busy CPU less n8n’s and this process’s, per second', () => {
+		const a = { atMs: 0, machine: 100, n8n: 10, own: 5 };
+		const b = { atMs: 2000, machine: 103.5, n8n: 11, own: 5.5 };
+		expect(othersRate(a, b)).toBeCloseTo(1, 10);
+	});
+	it('never below 0 (the readings are not taken at the same instant)', () => {
+		const a = { atMs: 0, machine: 100, n8n: 10, own: 5 };
+		expect(othersRate(a, { atMs: 1000, machine: 100.5, n8n: 10.6, own: 5 })).toBe(0);
 	});
 });
