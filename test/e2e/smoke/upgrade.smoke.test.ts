@@ -18,9 +18,9 @@ import {
 	startN8n,
 	TRIGGER_NODE,
 	triggerWorkflow,
-} from '../../harness';
-import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { outputOf, requireStarted, stopAll } from '../helpers/suite';
+} from '../../../harness';
+import { type Sandbox, startSandbox } from '../../../sandbox/server';
+import { outputOf, requireStarted, stopAll } from '../../helpers/suite';
 
 /** The releases a registration is made with, by the commit of this repository that built them. */
 const RELEASES = {
