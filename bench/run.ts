@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
@@ -210,6 +210,13 @@ const outFile = resolve(
 					: 'bench/results.json',
 		),
 );
+/** Written after each setting of items 1 and 5 (`--report` renders it): what a run that dies later leaves. */
+const partialFile = join(
+	PROJECT_ROOT,
+	'bench',
+	'tmp',
+	basename(outFile).replace(/\.json$/, '.partial.json'),
+);
 const summaryFile = resolve(
 	values['summary-out'] ??
 		join(PROJECT_ROOT, quick ? 'bench/tmp/summary.quick.json' : 'bench/summary.json'),
@@ -329,7 +336,21 @@ async function main() {
 					label: `${targets.ours.label}, its token route`,
 				};
 			}
-			await n8nItems(packages, template, raw);
+			const built = packages;
+			// a run that dies later keeps the settings done so far
+			const checkpoint = async () => {
+				const partial = assembleResults({
+					measuringSince,
+					quietWait,
+					n8nDir,
+					packages: built,
+					targets,
+					template,
+					raw,
+				});
+				await writeJson(partialFile, partial);
+			};
+			await n8nItems(packages, template, raw, checkpoint);
 		}
 	} finally {
 		await packages?.remove();
@@ -423,6 +444,7 @@ async function n8nItems(
 	packages: BuiltPackages,
 	template: EventTemplate,
 	raw: Results['raw'],
+	checkpoint: () => Promise<void>,
 ): Promise<void> {
 	let apiDone = !(only.has(2) || only.has(3));
 	for (const setting of only.has(1) || only.has(5) ? settingKeys : []) {
@@ -433,6 +455,7 @@ async function n8nItems(
 				apiDone = true;
 			}
 		});
+		await checkpoint();
 	}
 	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
 	// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
