@@ -107,14 +107,14 @@ export class CaptioningTrigger implements INodeType {
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 			// the token route: the token as the last path segment, for services that refuse or drop a callback
-			// URI's query (docs/design.md, "Where the token travels"); $webhookId keeps its path one per node,
-			// as n8n's Form Trigger does
+			// URI's query. A static path, so that n8n evaluates nothing for it per request; n8n keeps it under the
+			// node's webhook ID (one per node) and routes it at <id>/<id>/<token>, as the expression path of
+			// earlier versions (docs/design.md, "Where the token travels")
 			{
 				name: TOKEN_ROUTE,
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				isFullPath: true,
-				path: `={{$webhookId}}/:${TOKEN_PARAMETER}`,
+				path: `:${TOKEN_PARAMETER}`,
 				ndvHideUrl: true,
 			},
 		],
@@ -265,10 +265,12 @@ export class CaptioningTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const mode = this.getMode();
 
+		const registration = this.getNodeParameter('registration', 'api');
 		const decision = await receiveDelivery(
 			{
-				registration: this.getNodeParameter('registration', 'api'),
-				manualToken: await manualSecret(this),
+				registration,
+				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
+				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
 				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
