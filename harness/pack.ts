@@ -179,11 +179,29 @@ export async function buildSources(
 	}
 }
 
+/** Makes sure the clone has `commit`: a shallow clone (CI's checkout) fetches it from origin. */
+async function ensureCommit(commit: string): Promise<void> {
+	const present = await run('git', ['cat-file', '-e', `${commit}^{commit}`], PROJECT_ROOT).then(
+		() => true,
+		() => false,
+	);
+	if (present) return;
+	await run('git', ['fetch', '--no-tags', '--depth=1', 'origin', commit], PROJECT_ROOT).catch(
+		(error: Error) => {
+			throw new Error(
+				`commit ${commit} is not in this clone and could not be fetched from origin (a shallow clone: ` +
+					`git fetch --unshallow): ${error.message}`,
+			);
+		},
+	);
+}
+
 /**
  * The package as it was at `commit` of this repository (an earlier release), built and packed into a temp dir;
  * removePacked() removes it.
  */
 export async function packCommit(commit: string): Promise<string> {
+	await ensureCommit(commit);
 	const root = await mkdtemp(join(tmpdir(), 'captioning-release-'));
 	try {
 		const sources = join(root, 'sources');
