@@ -136,7 +136,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			},
 			{
 				type: 'n8n-nodes-captioning.captioning',
-				typeVersion: 1,
+				typeVersion: 2,
 				name: 'Captioning',
 				parameters: {},
 			},

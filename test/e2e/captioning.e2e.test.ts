@@ -339,7 +339,7 @@ describe('Captioning package in a real n8n', () => {
 					id: randomUUID(),
 					name: 'Create Endpoint',
 					type: ACTION_TYPE,
-					typeVersion: 1,
+					typeVersion: 2,
 					parameters: {
 						resource: 'webhookEndpoint',
 						operation: 'create',

@@ -99,28 +99,43 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 		expect(outputOf(executions[0], TRIGGER_NODE)).toHaveLength(1);
 	});
 
-	it('lists the endpoints with the Captioning node and its credential', async () => {
-		const path = `smoke-${randomUUID()}`;
-		await createActiveWorkflow(
-			instance(),
-			linearWorkflow('Smoke: list endpoints', [
-				webhookNode(path),
-				{
-					id: randomUUID(),
-					name: 'List Endpoints',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
-					credentials: { captioningApi: credential },
-				},
-			]),
-		);
-		const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
-			body: {},
+	it('lists the endpoints with the Captioning node and its credential: flat at version 2, as 0.1.0 at 1', async () => {
+		const listed: Record<number, unknown> = {};
+		for (const typeVersion of [1, 2]) {
+			const path = `smoke-${randomUUID()}`;
+			await createActiveWorkflow(
+				instance(),
+				linearWorkflow(`Smoke: list endpoints, version ${typeVersion}`, [
+					webhookNode(path),
+					{
+						id: randomUUID(),
+						name: 'List Endpoints',
+						type: ACTION_TYPE,
+						typeVersion,
+						parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
+						credentials: { captioningApi: credential },
+					},
+				]),
+			);
+			const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
+				body: {},
+			});
+			expect(res.status).toBe(200);
+			listed[typeVersion] = res.body;
+		}
+		const { id, enabledEvents, createdAt } = sb().endpoints.get(trigger.endpointId)!;
+		// Get Many outputs one flat shape whatever the service's answer (the trigger's token redacted) …
+		const { callback_uri: uri } = listed[2] as { callback_uri: string };
+		expect(uri).toContain('[redacted]');
+		const attributes = { callback_uri: uri, enabled_events: enabledEvents, created_at: createdAt };
+		expect(listed[2]).toEqual({ id, ...attributes });
+		// … and workflows saved by 0.1.0 (version 1) get the JSON:API resource it output
+		expect(listed[1]).toEqual({
+			id,
+			type: 'webhook_endpoint',
+			attributes,
+			links: { self: `${sb().url}/webhook_endpoints/${id}` },
 		});
-		expect(res.status).toBe(200);
-		// Get Many outputs one flat shape whatever the service's answer
-		expect(res.body).toMatchObject({ id: trigger.endpointId, enabled_events: expect.any(Array) });
 	});
 
 	it('removes its endpoint at the service on deactivation', async () => {
