@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 
 import {
 	ACTION_TYPE,
+	captioningHttpRequestNode,
 	createSandboxCredential,
 	linearWorkflow,
 	type N8nInstance,
@@ -136,6 +137,34 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 			attributes,
 			links: { self: `${sb().url}/webhook_endpoints/${id}` },
 		});
+	});
+
+	it("offers the credential to n8n's HTTP Request node, which calls the API with it", async () => {
+		// the editor lists a predefined credential type that has `authenticate`, serialised as {}
+		const types = await instance().requestAsOwner('GET', '/types/credentials.json');
+		expect(
+			(types.body as Array<Record<string, unknown>>).find((t) => t.name === 'captioningApi'),
+		).toMatchObject({ authenticate: {} });
+		const path = `smoke-http-${randomUUID()}`;
+		await createActiveWorkflow(
+			instance(),
+			linearWorkflow('Smoke: HTTP Request with the credential', [
+				webhookNode(path),
+				captioningHttpRequestNode('HTTP Request', `${sb().url}/webhook_endpoints`, credential),
+			]),
+		);
+		const from = sb().requestLog.length;
+		const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
+			body: {},
+		});
+		expect(res.status).toBe(200);
+		// the service answers only a call with its Accept header and a valid bearer token (contract 5.3)
+		expect(
+			sb()
+				.requestLog.slice(from)
+				.map((r) => `${r.method} ${r.path} ${r.status}`),
+		).toEqual(['GET /webhook_endpoints 200']);
+		expect(res.body).toMatchObject({ data: [{ id: trigger.endpointId }] });
 	});
 
 	it('removes its endpoint at the service on deactivation', async () => {
