@@ -454,6 +454,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			]);
 			const text = await creator.innerText();
 			expect(text).toMatch(/^Node details\s+Docs\s+Captioning\s+Installed\b/);
+			// no Custom API Call among them: n8n shows its hint for nodes that are no community nodes only
 			expect(text).toMatch(/Actions \(8\)/);
 			expect(text).toMatch(/Triggers \(2\)/);
 			await screenshot('node-panel-actions.png');
@@ -564,7 +565,7 @@ describe('the editor (real n8n, Chromium)', () => {
 		});
 	});
 
-	it('shows no notice in a new trigger or action panel but those that apply', async () => {
+	it("shows no notice in a new trigger or action panel but those that apply; n8n's Custom API Call points to the HTTP Request node", async () => {
 		await step('notices', async () => {
 			await openBuilt(built.defaults, [TRIGGER, 'Captioning']);
 			let ndv = await openNode(TRIGGER);
@@ -589,6 +590,22 @@ describe('the editor (real n8n, Chromium)', () => {
 			expect(await notices(ndv)).toEqual([
 				expect.stringMatching(/^Signed URLs expire soon after the event\./),
 			]);
+			// the last Resource n8n adds for a node whose credential authenticates requests
+			await ndv.locator('[data-test-id="parameter-input-resource"]').click();
+			const resources = page().locator('.el-select-dropdown__item:visible');
+			await resources.first().waitFor();
+			expect((await resources.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
+				'Caption File',
+				'Webhook Endpoint',
+				'Custom API Call',
+			]);
+			await page()
+				.locator('.el-select-dropdown__item:visible', { hasText: 'Custom API Call' })
+				.click();
+			const notice = ndv.locator('[data-test-id="node-parameters-http-notice"]');
+			await notice.waitFor();
+			expect((await notice.innerText()).trim()).toMatch(/^Use the HTTP Request node .*Captioning/);
+			await screenshot('custom-api-call.png');
 			await ndv.locator('[data-test-id="ndv-close-button"]').click();
 		});
 	});
