@@ -66,6 +66,12 @@ export const VARIANT_DIMENSIONS = {
 	 * `strip` it (store, echo and deliver to the URI without its query) or `refuse` it (422).
 	 */
 	'callback-query': ['keep', 'strip', 'refuse'],
+	/**
+	 * What an error answer says of the request (issue 38): `none`, or `request`: every 4xx/5xx of the API, the token
+	 * endpoint and the signed files echoes the request's Authorization header and query string, as they came, in
+	 * base64 and in hex, in each error's `detail` and `meta`, an OAuth error's `error_description`, and `message`.
+	 */
+	'error-echo': ['none', 'request'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -608,4 +614,53 @@ export function includedResources(
 		attributes: { name: 'Sandbox user' },
 	};
 	return variant === 'related' ? [media, subject, user] : [media, user];
+}
+
+// ---- error echoes (issue 38) ---------------------------------------------------------------------------------------
+
+/** What an echoing service repeats of a request. */
+export interface EchoedRequest {
+	authorization?: string;
+	/** The query string without its "?". */
+	query: string;
+}
+
+/** The words an echoing service adds to an error. */
+function echoWords(request: EchoedRequest): string {
+	const auth = request.authorization ?? '';
+	return `request had Authorization: ${auth}, base64 ${Buffer.from(auth).toString('base64')}, hex ${Buffer.from(auth).toString('hex')}; query: ${request.query}`;
+}
+
+/** An error body as the `request` reading writes it: the request's credentials repeated everywhere a client reads. */
+export function echoRequest(
+	variant: Variants['error-echo'],
+	body: unknown,
+	request: EchoedRequest,
+): unknown {
+	if (variant === 'none' || typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return body;
+	}
+	const words = echoWords(request);
+	const meta = {
+		authorization: request.authorization ?? null,
+		authorization_base64: Buffer.from(request.authorization ?? '').toString('base64'),
+		query: request.query,
+	};
+	const document = body as Record<string, unknown>;
+	const errors = Array.isArray(document.errors)
+		? document.errors.map((error: Record<string, unknown>) => ({
+				...error,
+				detail: `${String(error.detail ?? error.title ?? 'error')} (${words})`,
+				meta,
+			}))
+		: undefined;
+	return {
+		...document,
+		...(errors ? { errors } : {}),
+		...(typeof document.error === 'string'
+			? { error_description: `${String(document.error_description ?? document.error)} (${words})` }
+			: {}),
+		message: words,
+		request: meta,
+	};
 }

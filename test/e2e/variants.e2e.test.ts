@@ -55,6 +55,7 @@ const TOKEN_DIMENSIONS: VariantDimension[] = [
 	'expired-token',
 	'token-rate-limit',
 	'earlier-tokens',
+	'error-echo',
 ];
 const cyclesFor = (variants: Partial<Variants>) =>
 	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined)
@@ -82,6 +83,11 @@ const CASES: Array<[string, Variant]> = [
 	[
 		'create=no-content,manage=absent-404,token-refusal=401',
 		{ create: 'no-content', manage: 'absent-404', 'token-refusal': '401' },
+	],
+	// a refused query route: the trigger logs the service's words, which repeat the request's credentials
+	[
+		'error-echo=request,callback-query=refuse',
+		{ 'error-echo': 'request', 'callback-query': 'refuse' },
 	],
 ];
 
@@ -581,6 +587,35 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 		});
 	}
 
+	if (variants['error-echo']) {
+		test('errors of a service that echoes the request hold none of the credential’s values', async () => {
+			const flow = await createActionWorkflow(`Echo, ${name}`, [
+				{
+					id: randomUUID(),
+					name: 'Get Missing',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'webhookEndpoint',
+						operation: 'get',
+						endpointId: { __rl: true, mode: 'id', value: 'no-such-endpoint' },
+					},
+					credentials: { captioningApi: credential },
+				},
+			]);
+			// the Get fails, with the service's echo in its answer: the final scan reads this execution and the log
+			await flow.call({});
+			const [execution] = await listExecutions(instance(), {
+				workflowId: flow.id,
+				includeData: true,
+			});
+			const text = JSON.stringify(execution);
+			expect(text).toContain('no-such-endpoint');
+			expect(text).not.toMatch(/request had Authorization: Bearer [^[]/);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+
 	if (variants['endpoint-ids']) {
 		test('Create, Get and Delete keep the id as the service wrote it: past 2^32, or with its zeros', async () => {
 			const uri = `${receiver!.url}/ids-${variants['endpoint-ids']}`;
@@ -676,7 +711,8 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 				expect.stringContaining(
 					variants['callback-query'] === 'strip'
 						? 'The captioning service stored the callback URI without its query string'
-						: 'The captioning service refused a callback URI with a query string (HTTP 422: callback_uri must not contain a query string)',
+						: // an echoing service's words follow its own, redacted
+							`The captioning service refused a callback URI with a query string (HTTP 422: callback_uri must not contain a query string${variants['error-echo'] ? ' (request had Authorization: Bearer [redacted]' : ')'}`,
 				),
 			]);
 			const body = {
@@ -916,8 +952,21 @@ test('no secret, token or callback token shows in n8n logs or in execution data'
 	// the scan reads the right material
 	expect(logs).toContain('stays registered');
 	expect(executionText).toContain('transcription.transcribed');
-	const found = (text: string) =>
-		secrets.filter((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
+	// as it is, URL-encoded, in hex, and inside any run of base64 (an echoed Basic or Bearer header)
+	const decodedRuns = (text: string) =>
+		(text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []).map((run) =>
+			Buffer.from(run, 'base64').toString('latin1'),
+		);
+	const found = (text: string) => {
+		const decoded = decodedRuns(text);
+		return secrets.filter(
+			(secret) =>
+				text.includes(secret) ||
+				text.includes(encodeURIComponent(secret)) ||
+				text.includes(Buffer.from(secret).toString('hex')) ||
+				decoded.some((run) => run.includes(secret)),
+		);
+	};
 	expect(found(logs)).toEqual([]);
 	expect(found(executionText)).toEqual([]);
 });

@@ -124,7 +124,7 @@ export async function startWebhookServer(
 				node: node.name,
 				path: route ? route.path : 'webhook',
 				webhookDescription: route
-					? { name: 'setup', httpMethod: 'POST', path: route.path, isFullPath: true }
+					? { name: 'setup', httpMethod: 'POST', path: ':token' }
 					: { name: 'default', httpMethod: 'POST', path: 'webhook' },
 				workflowId: wf.id,
 				workflowExecuteAdditionalData: additionalData,

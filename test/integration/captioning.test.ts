@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { allowingHost } from '../helpers/allowedHost';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import {
 	type Sandbox,
@@ -33,7 +34,7 @@ async function run(
 	settings: { continueOnFail?: boolean } = {},
 ) {
 	const node = {
-		...h.makeNode('captioning', parameters as INodeParameters),
+		...h.makeNode('captioning', allowingHost(parameters, sandbox.url) as INodeParameters),
 		...(settings.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const ctx = h.executeContext(node, items);

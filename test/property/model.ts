@@ -113,12 +113,18 @@ export interface ErrorValues {
 	code?: string;
 }
 
-/** The service's words: each error's detail, else its title, else its code, in order; the token never. */
+/**
+ * The service's words: each error's detail, else its title, in order (never its code: issue 38), on one line, the
+ * token never. The generated words stay under the bound of about 300 characters.
+ */
 export function serviceWords(errors: ErrorValues[], token: string): string | undefined {
-	const words = errors
-		.map((e) => e.detail ?? e.title ?? e.code)
-		.filter((w): w is string => w !== undefined);
-	return words.length ? words.join('; ').split(token).join('[redacted]') : undefined;
+	const words = errors.map((e) => e.detail ?? e.title).filter((w): w is string => w !== undefined);
+	if (!words.length) return undefined;
+	// control characters and runs of white space are one space: the words are put on one line
+	// eslint-disable-next-line no-control-regex
+	const oneLine = /[\u0000-\u001f\u007f\s]+/g;
+	const line = words.join('; ').split(token).join('[redacted]').replace(oneLine, ' ');
+	return line.trim() || undefined;
 }
 
 // ---- deliveries (contract 2.3, 2.4, 6; A14, A15, A21; docs/design.md, "A delivery's subject") -------------------

@@ -515,13 +515,7 @@ const errorShape: Shape = {
 			],
 		},
 	},
-	used: [
-		'body.errors',
-		'body.errors.*',
-		'body.errors.*.detail',
-		'body.errors.*.title',
-		'body.errors.*.code',
-	],
+	used: ['body.errors', 'body.errors.*', 'body.errors.*.detail', 'body.errors.*.title'],
 	expected:
 		'The service rejected POST /webhook_endpoints (HTTP 422): callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted]). — callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted])',
 	words: /rejected POST \/webhook_endpoints \(HTTP 422\)/,

@@ -9,6 +9,7 @@ import {
 	decimalString,
 	defaultVariants,
 	deliveryContentType,
+	echoRequest,
 	encodeNumbers,
 	endpointIdFor,
 	eventIdAllocator,
@@ -66,6 +67,7 @@ describe('the table and its parsing', () => {
 			'token-rate-limit': 'none',
 			'earlier-tokens': 'kept',
 			'callback-query': 'keep',
+			'error-echo': 'none',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
@@ -552,5 +554,53 @@ describe('deliveries', () => {
 		expect(log.get('z')).toBeUndefined();
 		expect([...log].map((e) => `${e.id}:${e.endpointId}`)).toEqual(['x:a', 'x:b', 'y:a']);
 		expect(log.has('y')).toBe(true);
+	});
+});
+
+describe('error-echo: what an error answer repeats of the request', () => {
+	const request = { authorization: 'Bearer tok-123', query: 'client_secret=s3&x=1' };
+	const words =
+		'request had Authorization: Bearer tok-123, base64 QmVhcmVyIHRvay0xMjM=, hex 42656172657220746f6b2d313233; query: client_secret=s3&x=1';
+	const meta = {
+		authorization: 'Bearer tok-123',
+		authorization_base64: 'QmVhcmVyIHRvay0xMjM=',
+		query: 'client_secret=s3&x=1',
+	};
+
+	test('none: the body as it is', () => {
+		const body = { errors: [{ detail: 'x' }] };
+		expect(echoRequest('none', body, request)).toBe(body);
+	});
+
+	test('request: a JSON:API error repeats it in each detail, in meta and in message', () => {
+		expect(
+			echoRequest(
+				'request',
+				{ errors: [{ status: '422', detail: 'bad' }, { title: 'two' }] },
+				request,
+			),
+		).toEqual({
+			errors: [
+				{ status: '422', detail: `bad (${words})`, meta },
+				{ title: 'two', detail: `two (${words})`, meta },
+			],
+			message: words,
+			request: meta,
+		});
+	});
+
+	test('request: an OAuth error repeats it in error_description', () => {
+		expect(echoRequest('request', { error: 'invalid_grant' }, { query: 'assertion=a' })).toEqual({
+			error: 'invalid_grant',
+			error_description:
+				'invalid_grant (request had Authorization: , base64 , hex ; query: assertion=a)',
+			message: 'request had Authorization: , base64 , hex ; query: assertion=a',
+			request: { authorization: null, authorization_base64: '', query: 'assertion=a' },
+		});
+	});
+
+	test('a body that is no object is left alone', () => {
+		expect(echoRequest('request', 'text', request)).toBe('text');
+		expect(echoRequest('request', undefined, request)).toBeUndefined();
 	});
 });

@@ -1095,3 +1095,31 @@ describe('CLI --variant', () => {
 		expect(err).toContain('  event-id: per-endpoint | shared');
 	});
 });
+
+describe('error-echo=request: error answers repeat the request’s credentials, over HTTP', () => {
+	test('an API refusal holds the access token; a token refusal the client secret and assertion; a forged file URL its query', async () => {
+		await play({ 'error-echo': 'request' });
+		const refused = await json(await create('/hook', ['no.such.event']));
+		expect(refused.errors[0].detail).toContain(`Authorization: Bearer ${token}`);
+		expect(refused.errors[0].meta.authorization).toBe(`Bearer ${token}`);
+		expect(refused.message).toContain(Buffer.from(`Bearer ${token}`).toString('base64'));
+
+		const params = assertionParams({ assertion: 'wrong-assertion-value' });
+		const grant = await json(await post(tokenUrl(sandbox, params)));
+		expect(grant.error).toBe('invalid_grant');
+		expect(grant.error_description).toContain('assertion=wrong-assertion-value');
+		expect(grant.request.query).toContain(`client_secret=${params.client_secret}`);
+
+		const forged = await fetch(
+			`${sandbox.url}/files/x/captions.vtt?expires=1&signature=forged-signature`,
+		);
+		expect(forged.status).toBeGreaterThanOrEqual(400);
+		expect((await json(forged)).request.query).toBe('expires=1&signature=forged-signature');
+	});
+
+	test('none (default): no echo', async () => {
+		await play({});
+		const refused = await json(await create('/hook', ['no.such.event']));
+		expect(JSON.stringify(refused)).not.toContain(token);
+	});
+});

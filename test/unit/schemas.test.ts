@@ -206,12 +206,20 @@ describe('the token answer', () => {
 });
 
 describe('API errors: readErrorWords', () => {
-	test('detail, else title, else code, of every error', () => {
+	test('detail, else title, of every error; nothing else (a code, a message or meta may echo the request)', () => {
 		expect(
 			readErrorWords({
 				errors: [{ detail: 'd1', title: 't1' }, { title: 't2', code: 'c2' }, { code: 'c3' }, {}],
+				message: 'Bearer echoed',
 			}),
-		).toBe('d1; t2; c3');
+		).toBe('d1; t2');
+	});
+
+	test('an RFC 9457 problem, and a body as text', () => {
+		expect(readErrorWords({ title: 'Not allowed', detail: 'no scope', status: 403 })).toBe(
+			'no scope',
+		);
+		expect(readErrorWords('{"errors":[{"title":"from text"}]}')).toBe('from text');
 	});
 
 	test('members of another type are passed over, not a reason to lose the rest', () => {
@@ -221,7 +229,14 @@ describe('API errors: readErrorWords', () => {
 		expect(readErrorWords({ errors: { detail: 'one error, not a list' } })).toBe(
 			'one error, not a list',
 		);
-		for (const none of [{}, { errors: [] }, { errors: 'x' }, { errors: [null, 3] }, null, 'text']) {
+		for (const none of [
+			{},
+			{ errors: [] },
+			{ errors: [null, 3] },
+			null,
+			'text',
+			[{ detail: 'x' }],
+		]) {
 			expect(readErrorWords(none)).toBeUndefined();
 		}
 	});

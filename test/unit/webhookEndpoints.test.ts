@@ -562,3 +562,55 @@ describe('redactCallbackToken', () => {
 		expect(redactEndpoint({ ...normalised }).callback_uri).not.toContain('s3cret');
 	});
 });
+
+describe('redactEndpoint: Get and Get Many show no secret', () => {
+	const TOKEN = 'Abcdefghijklmnopqrstuvwxyz012345';
+	const ACCESS = 'access-token-value-9876';
+
+	test('attributes that hold the callback token, members named as secrets, and the credential’s values are out; the rest as it came', () => {
+		const endpoint = {
+			id: 'ep-1',
+			callback_uri: `https://n8n.example.com/webhook/x/webhook?token=${TOKEN}`,
+			enabled_events: ['transcription.transcribed'],
+			delivery_url: `https://n8n.example.com/webhook/x/webhook?token=${TOKEN}&a=1`,
+			last_delivery: { request: `POST ?token=${encodeURIComponent(TOKEN)}`, status: 200 },
+			signing_secret: 'whsec_abcdef',
+			webhookSecret: 'whsec_2',
+			api_key: 42,
+			debug: `Authorization: Bearer ${ACCESS}`,
+			created_at: '2026-01-01T00:00:00Z',
+			description: 'Created by n8n for workflow 7 (see https://x.example/a?b=c)',
+		};
+		const shown = redactEndpoint(endpoint, [ACCESS]);
+		expect(shown).toEqual({
+			id: 'ep-1',
+			callback_uri: 'https://n8n.example.com/webhook/x/webhook?token=[redacted]',
+			enabled_events: ['transcription.transcribed'],
+			delivery_url: 'https://n8n.example.com/webhook/x/webhook?token=[redacted]&a=1',
+			last_delivery: { request: 'POST ?token=[redacted]', status: 200 },
+			signing_secret: '[redacted]',
+			webhookSecret: '[redacted]',
+			api_key: '[redacted]',
+			debug: 'Authorization: Bearer [redacted]',
+			created_at: '2026-01-01T00:00:00Z',
+			description: 'Created by n8n for workflow 7 (see https://x.example/a?b=c)',
+		});
+		expect(Object.keys(shown)).toEqual(Object.keys(endpoint));
+	});
+
+	test('on the token route, the token in the path is found and redacted elsewhere too', () => {
+		const id = 'a1b2c3d4-0000-4000-8000-000000000001';
+		const shown = redactEndpoint({
+			id: null,
+			callback_uri: `https://n8n.example.com/webhook/${id}/${id}/${TOKEN}`,
+			enabled_events: [],
+			echo: `sent to …/${TOKEN}`,
+		});
+		expect(shown).toEqual({
+			id: null,
+			callback_uri: `https://n8n.example.com/webhook/${id}/${id}/[redacted]`,
+			enabled_events: [],
+			echo: 'sent to …/[redacted]',
+		});
+	});
+});

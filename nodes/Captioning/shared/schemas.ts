@@ -137,17 +137,17 @@ export function parseBody(body: unknown): unknown {
 
 // ---- API errors (A5) -------------------------------------------------------------------------------------------
 
-/** The service's own words in a JSON:API error document: each error's `detail`, else `title`, else `code`. */
+/**
+ * The service's own words in an error body (a JSON value, or its text): each JSON:API error's `detail`, else its
+ * `title`; without `errors`, an RFC 9457 problem's. Nothing else of the body: it may echo the request.
+ */
 export function readErrorWords(body: unknown): string | undefined {
-	const errors = memberOf(body, 'errors');
-	const list = Array.isArray(errors) ? errors : isObject(errors) ? [errors] : [];
+	const document = typeof body === 'string' ? parseBody(body) : body;
+	if (!isObject(document)) return undefined;
+	const errors = memberOf(document, 'errors');
+	const list = Array.isArray(errors) ? errors : isObject(errors) ? [errors] : [document];
 	const words = list
-		.map(
-			(e) =>
-				readText(memberOf(e, 'detail')) ??
-				readText(memberOf(e, 'title')) ??
-				readText(memberOf(e, 'code')),
-		)
+		.map((e) => readText(memberOf(e, 'detail')) ?? readText(memberOf(e, 'title')))
 		.filter((text): text is string => text !== undefined);
 	return words.length ? words.join('; ') : undefined;
 }

@@ -21,7 +21,7 @@ import {
 	recordIn,
 	sameResourceType,
 } from '../shared/schemas';
-import { redactPathToken } from '../shared/redact';
+import { callbackTokensIn, redactOutput, redactPathToken } from '../shared/redact';
 import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
@@ -456,9 +456,28 @@ export function redactCallbackToken(uri: string): string {
 	return `${redactPathToken(beforeHash.slice(0, question))}?${query}${fragment}`;
 }
 
-/** The endpoint as the node outputs it: never with the trigger's callback token. */
-export function redactEndpoint(endpoint: WebhookEndpoint): WebhookEndpoint {
-	return { ...endpoint, callback_uri: redactCallbackToken(endpoint.callback_uri) };
+/**
+ * The endpoint as the node outputs it: never with the trigger's callback token (in its callback URI, or in any other
+ * attribute that holds it), a member named as a secret (`signing_secret`), or one of `secrets` (the credential's).
+ */
+export function redactEndpoint(endpoint: WebhookEndpoint, secrets: string[] = []): WebhookEndpoint {
+	const { callback_uri: uri, ...rest } = endpoint;
+	const tokens = [...callbackTokensIn([['callback_uri', uri]]), ...secrets];
+	const redacted = Object.entries(redactOutput(rest, tokens));
+	// the members in the order the service gave them
+	const out: IDataObject = {};
+	for (const key of Object.keys(endpoint)) {
+		if (key === 'callback_uri') out.callback_uri = redactCallbackToken(uri);
+		else {
+			const [name, value] = redacted.shift() ?? [key, undefined];
+			out[name] = value;
+		}
+	}
+	const shown = out as WebhookEndpoint;
+	// version 1's resource members (type, links, relationships, meta), redacted as the attributes are
+	const members = endpoint[RESOURCE_MEMBERS];
+	if (members) shown[RESOURCE_MEMBERS] = redactOutput(members, tokens);
+	return shown;
 }
 
 // ---- calls: thin wiring over the transport, shared by the trigger's lifecycle and the action node ----

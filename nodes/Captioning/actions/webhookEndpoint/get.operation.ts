@@ -11,7 +11,7 @@ import {
 	type WebhookEndpoint,
 } from '../../transport/webhookEndpoints';
 import { endpointOutput, readOptionsFor } from './output';
-import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
+import { credentialSecrets, endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -23,7 +23,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const outcome = await tryCall(this, { method: 'GET', path: endpointPath(id), itemIndex: i });
 	if (!outcome.ok) throw await explainFailure(this, outcome, 'read', i, id);
 	const { typeVersion } = this.getNode();
-	const endpoint = gotItem(outcome.response.body, id, readOptionsFor(typeVersion));
+	const endpoint = gotItem(
+		outcome.response.body,
+		id,
+		await credentialSecrets(this, i),
+		readOptionsFor(typeVersion),
+	);
 	if (!endpoint) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -38,15 +43,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	return [{ json: endpointOutput(endpoint, typeVersion), pairedItem: { item: i } }];
 }
 
-/** Get's output: the endpoint read by `id`, without the callback token; undefined when the body is no endpoint. */
+/**
+ * Get's output: the endpoint read by `id` (as `read` says), without the callback token or any of `secrets` (the
+ * credential's); undefined when the body is no endpoint.
+ */
 export function gotItem(
 	body: unknown,
 	id: string,
+	secrets: string[] = [],
 	read?: ReadOptions,
 ): WebhookEndpoint | undefined {
 	const endpoint = readEndpointDocument(body, read);
 	if (!endpoint) return undefined;
 	// the service may leave the id out of a read by id
 	endpoint.id ??= id;
-	return redactEndpoint(endpoint);
+	return redactEndpoint(endpoint, secrets);
 }

@@ -9,7 +9,7 @@ import {
 	withNote,
 } from '../../transport/webhookEndpoints';
 import { endpointOutput, readOptionsFor } from './output';
-import { notOffered } from './shared';
+import { credentialSecrets, notOffered } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -53,7 +53,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
-	const { items, hints } = listedItems(list);
+	const { items, hints } = listedItems(list, await credentialSecrets(this, i));
 	for (const message of hints) this.addExecutionHints({ message, location: 'outputPane' });
 	return items.map((endpoint) => ({
 		json: endpointOutput(endpoint, typeVersion),
@@ -61,8 +61,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}));
 }
 
-/** Get Many's output: the endpoints without the callback token, and what the list held that is no endpoint. */
-export function listedItems(list: { endpoints: WebhookEndpoint[]; skipped?: string }): {
+/**
+ * Get Many's output: the endpoints without the callback token or any of `secrets` (the credential's), and what the
+ * list held that is no endpoint.
+ */
+export function listedItems(
+	list: { endpoints: WebhookEndpoint[]; skipped?: string },
+	secrets: string[] = [],
+): {
 	items: WebhookEndpoint[];
 	hints: string[];
 } {
@@ -73,6 +79,7 @@ export function listedItems(list: { endpoints: WebhookEndpoint[]; skipped?: stri
 				endpoint.id === null && !endpoint.note?.includes(UNSHOWN.inexactId)
 					? withNote(endpoint, ['listedNoId'])
 					: endpoint,
+				secrets,
 			),
 		),
 		// an item the service listed but the node cannot read is said, never silently dropped
