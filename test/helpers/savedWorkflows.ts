@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type {
+	IDataObject,
 	ICredentialType,
 	INode,
 	INodeExecutionData,
@@ -18,6 +19,7 @@ import type {
 import { PROJECT_ROOT } from '../../harness/install';
 import type { ExampleWorkflow } from '../../harness/examples';
 import type { Sandbox } from '../../sandbox/server';
+import { allowingHost } from './allowedHost';
 import { createHarness, CREDENTIAL_ID } from './n8nContext';
 import { credentialsFor } from './sandboxClient';
 import { startWebhookServer } from './webhookServer';
@@ -92,6 +94,13 @@ const savedCredentials = () => ({
 	captioningApi: { id: CREDENTIAL_ID, name: 'Captioning account' },
 });
 
+/** A saved Download with its operation said: the editor saves the default operation, Download, as none. */
+function savedDownload(parameters: IDataObject): IDataObject {
+	const isDownload =
+		(parameters.resource ?? 'captionFile') === 'captionFile' && parameters.operation === undefined;
+	return isDownload ? { ...parameters, operation: 'download' } : parameters;
+}
+
 /**
  * Runs the package's nodes of `workflow` against `sandbox` with `classes`, in the workflow's order; `afterNode` sees
  * each node's output as it comes (the sandbox as it is then: Delete removes what Create made).
@@ -116,7 +125,12 @@ export async function runSavedWorkflow(
 		const node: INode = {
 			...saved,
 			type: saved.type.slice(PACKAGE.length),
-			parameters: saved.parameters as INodeParameters,
+			// the sandbox's files are on this machine, which the address policy fetches from only when allowed (0.1.0,
+			// which has no such option, ignores it)
+			parameters: allowingHost(
+				savedDownload(saved.parameters as IDataObject),
+				sandbox.url,
+			) as INodeParameters,
 			credentials: savedCredentials(),
 		};
 		const [output] = (await classes.action.execute!.call(

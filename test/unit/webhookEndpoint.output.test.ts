@@ -84,6 +84,25 @@ describe('reading with resourceMembers', () => {
 		const kept = redactEndpoint(withNote(created, ['listedNoId']));
 		expect(kept[RESOURCE_MEMBERS]).toEqual(members);
 	});
+
+	test("version 1's resource members are redacted as the attributes are: the callback token, secrets by name, the credential's values", () => {
+		const token = 'cb-token-0123456789abcdef';
+		const access = 'access-token-abcdef0123456789';
+		const read = readEndpoint(
+			{
+				...resource,
+				attributes: { ...resource.attributes, callback_uri: `${URI}?token=${token}` },
+				links: { self: SELF, callback: `${URI}?token=${token}` },
+				meta: { signing_secret: 'whsec_1', seen_with: `Bearer ${access}` },
+			},
+			asVersion1,
+		)!;
+		expect(redactEndpoint(read, [access])[RESOURCE_MEMBERS]).toEqual({
+			type: 'webhook_endpoint',
+			links: { self: SELF, callback: `${URI}?token=[redacted]` },
+			meta: { signing_secret: '[redacted]', seen_with: 'Bearer [redacted]' },
+		});
+	});
 });
 
 describe('endpointOutput', () => {
