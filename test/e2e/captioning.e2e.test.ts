@@ -463,31 +463,35 @@ describe('Captioning package in a real n8n', () => {
 			lists.map(() => ({ name: 'Custom API Call', value: '__CUSTOM_API_CALL__' })),
 		);
 
-		// the worked example's second step (docs/operations.md): a JSON POST to a path the contract does not
+		// the worked example's second step (docs/credentials.md): a JSON POST to a path the contract does not
 		// publish, here answered by a local stand-in for it; a credential of its own (the second account's, so that
 		// no other credential's call shares its grant), with no token yet
 		const own = await createSandboxCredential(instance(), sb(), 'Captioning for a custom call', {
 			client: SECOND_CLIENT,
 		});
 		const path = `captioning-custom-${randomUUID()}`;
-		await createWebhookWorkflow('Custom API call', webhookNode(path), [
-			// as the editor saves the credential's own HTTP Request node
+		const startTranscription = captioningHttpRequestNode(
+			'Start Transcription',
+			`${receiver!.url}/transcriptions`,
+			{ id: own.id, name: own.name },
 			{
-				...captioningHttpRequestNode(
-					'Start Transcription',
-					`${receiver!.url}/transcriptions`,
-					{ id: own.id, name: own.name },
-					{
-						method: 'POST',
-						sendBody: true,
-						specifyBody: 'json',
-						jsonBody: '={{ JSON.stringify({ media_id: $json.body.mediaId }) }}',
-						options: {},
-					},
-				),
-				extendsCredential: CREDENTIAL_TYPE,
+				method: 'POST',
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify({ media_id: $json.body.mediaId }) }}',
+				options: {},
 			},
-		]);
+		);
+		// as the editor saves the credential's own HTTP Request node, through the editor's API (the public API
+		// refuses `extendsCredential`)
+		const created = (await instance().rest('POST', '/workflows', {
+			...linearWorkflow('Custom API call', [
+				webhookNode(path),
+				{ ...startTranscription, extendsCredential: CREDENTIAL_TYPE },
+			]),
+			active: false,
+		})) as { id: string };
+		await instance().activateWorkflow(created.id);
 		await callWebhook(path, { mediaId: 'media-1' });
 		const [call] = receiver!.received.filter((r) => r.path === '/transcriptions');
 		expect(call).toMatchObject({ method: 'POST', body: '{"media_id":"media-1"}' });
