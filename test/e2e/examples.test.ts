@@ -38,6 +38,8 @@ import {
 	useCredential,
 } from '../../harness';
 import { longText } from '../../sandbox/longTranscript';
+import { endpointItem } from '../helpers/savedOutputs';
+import { savedWorkflows } from '../helpers/savedWorkflows';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { requireStarted } from '../helpers/suite';
 
@@ -527,6 +529,14 @@ describe('examples/ (real n8n)', () => {
 		}
 	});
 
+	it('imports the workflows 0.1.0 saved (test/fixtures/saved-0.1.0): their Captioning nodes stay version 1', async () => {
+		for (const [file, workflow] of Object.entries(savedWorkflows())) {
+			const created = await importExample(`saved-0.1.0/${file}`, workflow);
+			const ours = created.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`));
+			expect([file, ours.map((n) => n.typeVersion)]).toEqual([file, ours.map(() => 1)]);
+		}
+	});
+
 	it('uses only node types and versions this n8n has, with valid parameters', async () => {
 		const problems: string[] = [];
 		for (const [file, { nodes }] of imported) {
@@ -539,6 +549,46 @@ describe('examples/ (real n8n)', () => {
 			}
 		}
 		expect(problems).toEqual([]);
+	});
+
+	it('runs a workflow 0.1.0 saved as it ran then: the endpoint as a JSON:API resource, read by its expressions', async () => {
+		const { id } = imported.get('saved-0.1.0/webhook-endpoints.json')!;
+		await whileActive(id, async () => {
+			const res = await instance().request(
+				'POST',
+				`${instance().webhookBaseUrl}/saved-0-1-0-endpoints`,
+				{ body: {} },
+			);
+			expect(res.status).toBe(200);
+			const [execution] = await instance().waitForExecutions(id);
+			expect(execution.status).toBe('success');
+			const [created] = outputOf(execution, 'Create Endpoint');
+			const endpointId = created.json.id as string;
+			const resource = endpointItem(
+				{
+					id: endpointId,
+					clientId: '',
+					callbackUri: 'https://example.com/hooks/captions',
+					enabledEvents: ['transcription.created', 'transcription.transcribed'],
+					createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown as string,
+				},
+				service().url,
+				{ typeVersion: 1 },
+			);
+			expect(created.json).toEqual(resource);
+			expect(outputOf(execution, 'Get Endpoint')[0].json).toEqual(created.json);
+			expect(outputOf(execution, 'List Endpoints').map((i) => i.json)).toContainEqual(created.json);
+			// the Edit Fields node after it reads 0.1.0's members
+			expect(outputOf(execution, 'Callback URI')[0].json).toEqual({
+				id: endpointId,
+				callbackUri: 'https://example.com/hooks/captions',
+				events: 'transcription.created, transcription.transcribed',
+			});
+			expect(outputOf(execution, 'Delete Endpoint')[0].json).toEqual({
+				id: endpointId,
+				deleted: true,
+			});
+		});
 	});
 
 	it('gives the AI agent example a valid Captioning tool node', async () => {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { CUSTOM_API_CALL } from '../shared/constants';
 import { settle } from '../shared/settle';
 import * as captionFile from './captionFile';
 import * as webhookEndpoint from './webhookEndpoint';
@@ -32,7 +33,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const resource = this.getNodeParameter('resource', i) as string;
-		const operation = this.getNodeParameter('operation', i) as string;
+		// no Operation is shown under n8n's Custom API Call resource
+		const operation =
+			resource === CUSTOM_API_CALL ? resource : (this.getNodeParameter('operation', i) as string);
+		if (operation === CUSTOM_API_CALL) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'A Custom API Call runs in an HTTP Request node',
+				{
+					itemIndex: i,
+					description:
+						'Add an HTTP Request node with Authentication: Predefined Credential Type, Credential Type: Captioning API, and the full URL of the call: the credential adds the token and the Accept header.',
+				},
+			);
+		}
 		const run = operations[resource]?.[operation];
 		if (!run) {
 			throw new NodeOperationError(
