@@ -3,6 +3,7 @@ import { CAPTION_FORMATS, captionFormat, conversionsFrom } from './formats';
 import { type CaptionOptions, captionOptionsSchema } from './options';
 import { cuesToText } from './text';
 import type { CaptionDocument, CaptionFormat, CaptionWarning } from './types';
+import { capWarnings, Warnings } from './warnings';
 
 interface ConvertRequest {
 	from: string;
@@ -89,11 +90,11 @@ export function renderCaptions(
 	document: CaptionDocument,
 	options: CaptionOptions = {},
 ): RenderedCaptions {
-	const warnings: CaptionWarning[] = [];
+	const warnings = new Warnings();
 	const content = writableFormat(readableFormat(from), to).render!(document, options, (warning) =>
-		warnings.push(warning),
+		warnings.add(warning),
 	);
-	return { content, warnings };
+	return { content, warnings: warnings.list() };
 }
 
 /**
@@ -109,23 +110,27 @@ export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
 	const written = renderCaptions(from, to, document, options);
 	return {
 		content: written.content,
-		warnings: [...(document.warnings ?? []), ...written.warnings],
+		warnings: capWarnings(document.warnings, written.warnings),
 		mimeType: target.mimeType,
 		fileExtension: target.extension,
 	};
 }
 
-/** The output of a JSON format as a value for an item's JSON (e.g. segments as an array). */
+/**
+ * The output of a JSON format as a value for an item's JSON (e.g. segments as an array); what it could not keep as
+ * it was goes to `warn`.
+ */
 export function captionData(
 	to: string,
 	document: CaptionDocument,
 	options: CaptionOptions,
+	warn?: (warning: CaptionWarning) => void,
 ): unknown {
 	const target = captionFormat(to);
 	if (target?.data === undefined) {
 		throw new CaptionFormatError(`"${to}" is not a format written into the item's JSON.`);
 	}
-	return target.data(document, options);
+	return target.data(document, options, warn);
 }
 
 /**

@@ -1,4 +1,5 @@
 export { CaptionFormatError } from './errors';
+export { capWarnings, MAX_WARNINGS, Warnings } from './warnings';
 export type {
 	CaptionDocument,
 	CaptionFormat,
@@ -34,18 +35,17 @@ export {
 	parseVttTimestamp,
 } from './time';
 export { displayWidth, fitsCue, graphemeCount, joinText, tokenize, wrapTokens } from './layout';
-export { carryStyles, toRuns } from './styling';
+export { carryStyles, toRuns, voicesOf } from './styling';
 export {
-	decodeEntities,
 	formatCueSettings,
 	formatVtt,
 	parseCueSettings,
-	parseCueText,
 	parseRegion,
 	parseVtt,
 	plainNumber,
 	readVtt,
 } from './vtt';
+export { cueTextToVtt, decodeEntities, parseCueText, runsToVtt } from './vttCueText';
 export { formatSrt, parseSrt, readSrt } from './srt';
 export { formatSbv, parseSbv, readSbv } from './sbv';
 export {

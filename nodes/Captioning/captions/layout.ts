@@ -30,8 +30,11 @@ export function graphemeCount(text: string): number {
 	return Array.from(graphemes.segment(text)).length;
 }
 
+// continuation dots before a word open it ("...the"): they are not the closing punctuation of the word before
+const OPENING_DOTS = /^(?:\.{2,}|…)[\p{L}\p{N}]/u;
+
 function needsSpace(left: string, right: string): boolean {
-	if (CLOSING_PUNCTUATION.test(right)) return false;
+	if (CLOSING_PUNCTUATION.test(right) && !OPENING_DOTS.test(right)) return false;
 	const last = left.slice(-1);
 	if (UNSPACED.test(last)) return false;
 	// a Latin sentence or clause followed by CJK text still reads better with a space

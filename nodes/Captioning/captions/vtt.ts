@@ -4,9 +4,11 @@
 // comment is named in `warnings` with its lines and text. The W3C's own tests of the algorithm run in npm test
 // (test/unit/captions/wpt.test.ts, docs/captions.md).
 import { CaptionFormatError } from './errors';
-import { byStart, formatVttTimestamp } from './time';
-import { carryStyles, HTML_TAGS, taggedText, toRuns } from './styling';
+import { formatVttTimestamp } from './time';
+import { carryStyles } from './styling';
 import { blankText } from './lines';
+import { parseCueText, cueTextToVtt, escapeVttText, voiceTag } from './vttCueText';
+import { inTimeOrder, writtenTimes } from './writing';
 import type {
 	CaptionDocument,
 	CaptionFormat,
@@ -14,9 +16,9 @@ import type {
 	CaptionWarning,
 	Cue,
 	CueSettings,
-	TextRun,
+	WarningSink,
 } from './types';
-import { excerpt, lineWarning, linesLabel } from './warnings';
+import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 
 interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
@@ -289,130 +291,6 @@ export function parseRegion(text: string): CaptionRegion {
 	return region;
 }
 
-// ---- cue text -----------------------------------------------------------------------------------------------------
-
-const NAMED_ENTITIES: Record<string, string> = {
-	amp: '&',
-	lt: '<',
-	gt: '>',
-	quot: '"',
-	apos: "'",
-	nbsp: '\u00a0',
-	lrm: '\u200e',
-	rlm: '\u200f',
-};
-
-/** Decodes the character references WebVTT allows: the named ones above and `&#...;`/`&#x...;`; others stay. */
-export function decodeEntities(text: string): string {
-	if (!text.includes('&')) return text;
-	return text.replace(/&(#[xX][0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (reference, body: string) => {
-		if (body[0] !== '#') return NAMED_ENTITIES[body] ?? reference;
-		const code =
-			body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
-		const isScalar = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
-		return isScalar ? String.fromCodePoint(code) : reference;
-	});
-}
-
-const MARKUP = /[&<]/;
-const TAG_OR_TEXT = /<([^>]*)(?:>|$)|[^<]+/g;
-const STYLE_TAGS: Record<string, keyof Omit<TextRun, 'text'>> = {
-	i: 'italic',
-	b: 'bold',
-	u: 'underline',
-};
-
-interface CueText {
-	text: string;
-	voice?: string;
-	runs?: TextRun[];
-	/** Ruby annotations (furigana) left out: the other formats have no place for them. */
-	rubyText?: string;
-}
-
-interface Span {
-	voice?: string;
-	pieces: TextRun[];
-}
-
-/**
- * The cue text as the WebVTT cue text parser builds it, as plain text with its styles: tags removed, character
- * references decoded, white space kept. `<v>` gives the voice; when several speakers share a cue each keeps a
- * `Name: ` prefix so no line is given to the wrong person. An end tag closes an element only when it is the one
- * open innermost, as in the spec; class, language and timestamp tags leave their text as it is.
- */
-export function parseCueText(payload: string): CueText {
-	if (!MARKUP.test(payload)) return { text: payload };
-	const open: Array<{ name: string; voice?: string }> = [];
-	const spans: Span[] = [{ pieces: [] }];
-	const rubyText: string[] = [];
-	const within = (name: string) => open.some((element) => element.name === name);
-	for (const [token, tag] of payload.matchAll(TAG_OR_TEXT)) {
-		if (tag === undefined) {
-			const text = decodeEntities(token);
-			if (within('rt')) {
-				if (text.trim() !== '') rubyText.push(text.trim());
-				continue;
-			}
-			spans[spans.length - 1].pieces.push({
-				text,
-				...(within('i') ? { italic: true as const } : {}),
-				...(within('b') ? { bold: true as const } : {}),
-				...(within('u') ? { underline: true as const } : {}),
-			});
-			continue;
-		}
-		if (tag.startsWith('/')) {
-			const name = tag.slice(1).trim();
-			const current = open[open.length - 1];
-			if (current?.name === name) open.pop();
-			else if (
-				name === 'ruby' &&
-				current?.name === 'rt' &&
-				open[open.length - 2]?.name === 'ruby'
-			) {
-				open.length -= 2;
-			} else continue;
-			if (name === 'v') spans.push({ pieces: [] });
-			continue;
-		}
-		const name = tag.split(/[\s.]/, 1)[0];
-		if (name === 'v') {
-			// the annotation after the name and its classes: white space trimmed and collapsed, as the spec does
-			const voice = decodeEntities(tag.replace(/^\S*/, '').replace(/\s+/g, ' ').trim());
-			open.push({ name, voice });
-			spans.push({ voice: voice === '' ? undefined : voice, pieces: [] });
-		} else if (name in STYLE_TAGS || name === 'c' || name === 'lang' || name === 'ruby') {
-			open.push({ name });
-		} else if (name === 'rt' && open[open.length - 1]?.name === 'ruby') {
-			open.push({ name });
-		}
-	}
-	const said = (span: Span) => span.pieces.some((piece) => piece.text.trim() !== '');
-	const voices = new Set(
-		spans.filter(said).flatMap((span) => (span.voice === undefined ? [] : [span.voice])),
-	);
-	const labelled = voices.size > 1;
-	const pieces = spans.flatMap((span) => {
-		if (!labelled || span.voice === undefined || !said(span)) return span.pieces;
-		// the name goes after the white space the span starts with, before its first word
-		const [first, ...rest] = span.pieces;
-		const lead = /^\s*/.exec(first.text)![0];
-		return [
-			{ text: lead },
-			{ text: `${span.voice}: ` },
-			{ ...first, text: first.text.slice(lead.length) },
-			...rest,
-		];
-	});
-	const result: CueText = { text: pieces.map((piece) => piece.text).join('') };
-	if (!labelled && voices.size === 1) result.voice = [...voices][0];
-	const runs = toRuns(pieces);
-	if (runs) result.runs = runs;
-	if (rubyText.length > 0) result.rubyText = rubyText.join(' ');
-	return result;
-}
-
 // ---- blocks -----------------------------------------------------------------------------------------------------
 
 interface Reading {
@@ -422,7 +300,7 @@ interface Reading {
 	cues: Cue[];
 	regions: CaptionRegion[];
 	styles: string[];
-	warnings: CaptionWarning[];
+	warnings: Warnings;
 	seenCue: boolean;
 }
 
@@ -501,16 +379,16 @@ function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
 	} else if (kind === 'region') {
 		reading.regions.push(parseRegion(buffer));
 	} else if (timingLine !== -1) {
-		const text = lines.slice(textStart, previous).join('\n');
-		reading.warnings.push(
-			lineWarning(
+		reading.warnings.add(() => {
+			const text = lines.slice(textStart, previous).join('\n');
+			return lineWarning(
 				timingLine + reading.lineOffset,
 				lines[timingLine],
 				`The timing line cannot be read: ${timingProblem(lines[timingLine])} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
-			),
-		);
+			);
+		});
 	} else if (!isComment(lines[first])) {
-		reading.warnings.push(droppedBlock(reading, first, previous - 1));
+		reading.warnings.add(() => droppedBlock(reading, first, previous - 1));
 	}
 	return at;
 }
@@ -520,12 +398,23 @@ function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): v
 	cue.text = parsed.text;
 	if (parsed.runs) cue.runs = parsed.runs;
 	if (parsed.voice !== undefined) cue.voice = parsed.voice;
-	if (parsed.rubyText !== undefined) {
-		reading.warnings.push(
+	const line = textLine + reading.lineOffset;
+	const { rubyText, unclosed } = parsed;
+	if (rubyText !== undefined) {
+		reading.warnings.add(() =>
 			lineWarning(
-				textLine + reading.lineOffset,
-				parsed.rubyText,
-				`The ruby annotation (reading aid) "${excerpt(parsed.rubyText)}" was left out: the other caption formats have no place for it. The text it annotates is kept.`,
+				line,
+				rubyText,
+				`The ruby annotation (reading aid) "${excerpt(rubyText)}" was left out: the other caption formats have no place for it. The text it annotates is kept.`,
+			),
+		);
+	}
+	if (unclosed !== undefined) {
+		reading.warnings.add(() =>
+			lineWarning(
+				line,
+				unclosed.text,
+				`The tag "${excerpt(unclosed.tag)}" has no ">": the text after it, "${excerpt(unclosed.text)}", is kept as text (the WebVTT parser algorithm would read it as part of the tag and show nothing). Close the tag with ">".`,
 			),
 		);
 	}
@@ -566,12 +455,12 @@ function missingSignature(found: string, next: string | undefined, line: number)
  */
 export function readVtt(content: string): CaptionDocument {
 	let lines = preprocess(content).split('\n');
-	const warnings: CaptionWarning[] = [];
+	const warnings = new Warnings();
 	let lineOffset = 1;
 	let start = 0;
 	while (start < lines.length - 1 && lines[start].trim() === '') start++;
 	if (start > 0) {
-		warnings.push({
+		warnings.add({
 			line: 1,
 			message: `The file has ${start === 1 ? 'a blank line' : `${start} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${start === 1 ? 'it' : 'them'}.`,
 		});
@@ -605,7 +494,7 @@ export function readVtt(content: string): CaptionDocument {
 	const document: CaptionDocument = { cues: reading.cues };
 	if (reading.regions.length > 0) document.regions = reading.regions;
 	if (reading.styles.length > 0) document.styles = reading.styles;
-	if (warnings.length > 0) document.warnings = warnings;
+	if (warnings.count > 0) document.warnings = warnings.list();
 	return document;
 }
 
@@ -615,12 +504,6 @@ export function parseVtt(content: string): Cue[] {
 }
 
 // ---- writing ------------------------------------------------------------------------------------------------------
-
-function escapeText(text: string): string {
-	// three searches for one character each take half the time of one character class
-	if (!text.includes('&') && !text.includes('<') && !text.includes('>')) return text;
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** Numbers as WebVTT writes them: plain digits (no exponent), which read back as the same number. */
 export function plainNumber(value: number): string {
@@ -682,12 +565,6 @@ function writableIdentifier(identifier: string | undefined): string | undefined 
 	return keyword ? undefined : line;
 }
 
-// "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
-function voiceTag(voice: string): string {
-	const annotation = escapeText(voice);
-	return annotation.endsWith('-') ? `<v ${annotation} >` : `<v ${annotation}>`;
-}
-
 /** Text as a cue payload holds it: line breaks as LF, empty lines left out (an empty line would end the cue). */
 function payloadText(text: string): string {
 	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
@@ -698,14 +575,17 @@ function payloadText(text: string): string {
 
 /** The cue's text with its tags, its lines as payloadText keeps them (`text`). */
 function cueTextVtt(cue: Cue, text: string): string {
-	if (!cue.runs) return escapeText(text);
-	const runs = text === cue.text ? cue.runs : carryStyles([cue], [{ ...cue, text }])[0].runs;
-	return runs ? taggedText(runs, HTML_TAGS, escapeText) : escapeText(text);
+	if (!cue.runs || text === cue.text) return cue.runs ? cueTextToVtt(cue) : escapeVttText(text);
+	return cueTextToVtt(carryStyles([cue], [{ ...cue, text }])[0]);
 }
 
-function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
-	const start = Math.max(0, Math.round(cue.startMs));
-	const end = Math.max(start + 1, Math.round(cue.endMs));
+function formatCue(
+	cue: Cue,
+	number: number,
+	regionIds: ReadonlySet<string>,
+	warn?: WarningSink,
+): string {
+	const { startMs, endMs } = writtenTimes(cue, number, warn);
 	const settings = cue.settings && formatCueSettings(cue.settings, regionIds);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
 	// a cue of white space alone shows nothing: written without it, and without a speaker
@@ -714,8 +594,8 @@ function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
 	const identifier = writableIdentifier(cue.identifier);
 	const timing =
 		settings === undefined
-			? `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)}`
-			: `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)} ${settings}`;
+			? `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`
+			: `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)} ${settings}`;
 	const body = text === '' ? '' : voice === '' ? text : `${voiceTag(voice)}${text}`;
 	return identifier === undefined
 		? body === ''
@@ -750,11 +630,15 @@ const writableRegion = (region: CaptionRegion) =>
 const writableStyle = (style: string) => style.trim() !== '' && !style.includes('-->');
 
 /**
- * Writes cues as WebVTT: style sheets and regions first, then the cues ordered by start time (the format requires
- * it). Empty lines in text are dropped because they would end the cue, and a cue that does not end after it
- * starts is stretched to 1 ms.
+ * Writes cues as WebVTT: style sheets and regions first, then every cue, ordered by start time (players read them
+ * so). Empty lines in text are dropped because they would end the cue. What is not written as it was (the order, a
+ * cue that ends before it starts) is reported to `warn`.
  */
-export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}): string {
+export function formatVtt(
+	cues: readonly Cue[],
+	options: VttFormatOptions = {},
+	warn?: WarningSink,
+): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
 	let out = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
 	for (const style of options.styles ?? []) {
@@ -763,7 +647,10 @@ export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}):
 	const regions = (options.regions ?? []).filter(writableRegion);
 	for (const region of regions) out += `\n\n${formatRegion(region)}`;
 	const regionIds = new Set(regions.map((region) => region.id));
-	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue, regionIds)}`;
+	const ordered = inTimeOrder(cues, 'WebVTT', warn);
+	for (let index = 0; index < ordered.length; index++) {
+		out += `\n\n${formatCue(ordered[index], index + 1, regionIds, warn)}`;
+	}
 	return `${out}\n`;
 }
 
@@ -779,10 +666,10 @@ export const vttFormat: CaptionFormat = {
 	detect: (start) => start.startsWith('WEBVTT'),
 	urlPattern: /\.vtt(\?|$)/i,
 	parse: (content) => readVtt(content),
-	render: (document, options) =>
-		formatVtt(document.cues, {
-			header: options.header,
-			regions: document.regions,
-			styles: document.styles,
-		}),
+	render: (document, options, warn) =>
+		formatVtt(
+			document.cues,
+			{ header: options.header, regions: document.regions, styles: document.styles },
+			warn,
+		),
 };
