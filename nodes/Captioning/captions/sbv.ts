@@ -121,7 +121,11 @@ export function formatSbv(
 			continue;
 		}
 		if (options.includeVoice && (cleanVoice(cue.voice) || cue.runs)) {
-			text = sbvText(namedRuns({ ...cue, text, runs: cue.runs && text === cue.text ? cue.runs : undefined }).map((run) => run.text).join(''));
+			text = sbvText(
+				namedRuns({ ...cue, text, runs: cue.runs && text === cue.text ? cue.runs : undefined })
+					.map((run) => run.text)
+					.join(''),
+			);
 		}
 		const { startMs, endMs } = writtenTimes(cue, ++number, warn);
 		out += `${out === '' ? '' : '\n'}${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}\n${text}\n`;

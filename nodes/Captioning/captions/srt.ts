@@ -119,7 +119,9 @@ function readTiming(line: string): Timing | string {
 	}
 	if (space === -1) return { startMs, endMs };
 	const after = rest.slice(space).trim();
-	return COORDINATES.test(after) ? { startMs, endMs, coordinates: true } : { startMs, endMs, after };
+	return COORDINATES.test(after)
+		? { startMs, endMs, coordinates: true }
+		: { startMs, endMs, after };
 }
 
 /** The reading of one file: its lines, the cues read and what could not be read as it was. */

@@ -114,7 +114,8 @@ export function voicesOf(cue: Pick<Cue, 'voice' | 'runs'>): string[] {
 }
 
 /** A speaker's name as one line: white space collapsed; undefined when there is none. */
-export const cleanVoice = (voice: string | undefined) => voice?.replace(/\s+/g, ' ').trim() || undefined;
+export const cleanVoice = (voice: string | undefined) =>
+	voice?.replace(/\s+/g, ' ').trim() || undefined;
 
 /** Runs with each speaker's name before what they say ("Anna: "), after the white space a part starts with. */
 export function namedRuns(cue: Pick<Cue, 'text' | 'runs' | 'voice'>): TextRun[] {
@@ -184,7 +185,9 @@ export function carryStyles(source: readonly Cue[], made: readonly Cue[]): Cue[]
 		for (const visible of visibleChars(runsOf(cue))) {
 			// a cue of one speaker gives its voice to its characters, so a merge keeps who said what
 			from.push(
-				cue.voice === undefined ? visible : { ...visible, style: { ...visible.style, voice: cue.voice } },
+				cue.voice === undefined
+					? visible
+					: { ...visible, style: { ...visible.style, voice: cue.voice } },
 			);
 		}
 	}

@@ -176,7 +176,9 @@ function paragraphParts(lines: readonly string[]): string[] {
 	for (const line of lines) {
 		const previous = parts[parts.length - 1];
 		parts.push(
-			previous !== undefined && TRAILING_DOTS.test(previous) ? line.replace(LEADING_DOTS, '') : line,
+			previous !== undefined && TRAILING_DOTS.test(previous)
+				? line.replace(LEADING_DOTS, '')
+				: line,
 		);
 	}
 	return parts;
@@ -257,5 +259,6 @@ export const segmentsFormat: CaptionFormat = {
 	wordTimings: false,
 	output: { kind: 'json', field: 'segments' },
 	data: (document, _options, warn) => cuesToSegments(document.cues, warn),
-	render: (document, _options, warn) => JSON.stringify(cuesToSegments(document.cues, warn), null, 2),
+	render: (document, _options, warn) =>
+		JSON.stringify(cuesToSegments(document.cues, warn), null, 2),
 };

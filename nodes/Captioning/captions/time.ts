@@ -104,7 +104,9 @@ export function parseGoogleDuration(value: unknown): number | undefined {
 // Two- and three-digit numbers as text, looked up rather than converted, and the hours and minutes of the last time
 // written kept: a 3-hour file has 6,000 timestamps, most in the same minute as the one before, and turning numbers
 // into text was most of the time of writing one.
-const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => (value < 10 ? `0${value}` : `${value}`));
+const TWO_DIGITS = Array.from({ length: 100 }, (_, value) =>
+	value < 10 ? `0${value}` : `${value}`,
+);
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => `${value}`.padStart(3, '0'));
 // the last minute written ("01:02:" or "1:02:") for padded and for unpadded hours
 const lastMinute = [-1, -1];

@@ -159,7 +159,8 @@ export function formatTtml(
 		const said = options.includeVoice && voice && text !== '' ? `${escapeXml(voice)}: ` : '';
 		const { startMs, endMs } = writtenTimes(cue, number, warn);
 		const agent = voice === undefined ? undefined : agents.get(voice);
-		const content = text === '' ? '' : paragraphContent(cue, text, agents, options.includeVoice === true);
+		const content =
+			text === '' ? '' : paragraphContent(cue, text, agents, options.includeVoice === true);
 		paragraphs.push(
 			`      <p xml:id="c${number}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${content}</p>`,
 		);

@@ -568,8 +568,7 @@ function writableIdentifier(identifier: string | undefined): string | undefined 
 /** Text as a cue payload holds it: line breaks as LF, empty lines left out (an empty line would end the cue). */
 function payloadText(text: string): string {
 	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-	const empty =
-		lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
+	const empty = lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
 	return empty ? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '') : lines;
 }
 

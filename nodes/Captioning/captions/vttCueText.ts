@@ -114,7 +114,11 @@ class CueTextReading {
 		const current = open[open.length - 1];
 		if (current?.name === name) {
 			this.pop();
-		} else if (name === 'ruby' && current?.name === 'rt' && open[open.length - 2]?.name === 'ruby') {
+		} else if (
+			name === 'ruby' &&
+			current?.name === 'rt' &&
+			open[open.length - 2]?.name === 'ruby'
+		) {
 			this.pop();
 			this.pop();
 		}

@@ -119,7 +119,9 @@ describe('parseSrt', () => {
 
 	it('reads <br> as a line break, in any of its spellings', () => {
 		expect(
-			parseSrt('1\n00:00:01,000 --> 00:00:02,000\nHello<br>there<br/>you<BR />all\n<i>one<br>two</i>'),
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nHello<br>there<br/>you<BR />all\n<i>one<br>two</i>',
+			),
 		).toEqual([
 			{
 				startMs: 1000,

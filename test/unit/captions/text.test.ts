@@ -83,7 +83,9 @@ describe('cuesToText', () => {
 			...ROLLING.map((cue) => ({ ...cue, voice: 'Anna' })),
 			{ startMs: 5500, endMs: 7000, text: 'Let it', voice: 'Ben' },
 		];
-		expect(cuesToText(cues)).toBe('Anna: We started with the basics and then Let it\n\nBen: Let it');
+		expect(cuesToText(cues)).toBe(
+			'Anna: We started with the basics and then Let it\n\nBen: Let it',
+		);
 	});
 
 	it('writes continuation dots once where a sentence runs on into the next cue', () => {

@@ -163,7 +163,9 @@ function styleString(cue: Cue): string {
 
 function voicesOf(cue: Cue): string[] {
 	if (cue.voice !== undefined) return [cue.voice];
-	return [...new Set((cue.runs ?? []).flatMap((run) => (run.voice === undefined ? [] : [run.voice])))];
+	return [
+		...new Set((cue.runs ?? []).flatMap((run) => (run.voice === undefined ? [] : [run.voice]))),
+	];
 }
 
 /** What readVtt gives for a cue, in vtt.js's terms; only the fields `like` has are filled. */
