@@ -18,14 +18,15 @@ import {
 import { fitsCue, joinText, tokenize, wrapTokens } from './layout';
 import { type CaptionLimits, framesToMs } from './profiles';
 import { carryStyles } from './styling';
-import { withoutRolledOverLines } from './text';
-import type { CaptionDocument, Cue, CueLayoutOptions, Word } from './types';
+import { isRollUp, withoutRolledOverLines } from './text';
+import { byStart } from './time';
+import type { CaptionDocument, CaptionWarning, Cue, CueLayoutOptions, Word } from './types';
 import { spreadWords, wordsToCues } from './words';
 
 export interface FixChanges {
 	/** Cues without text, removed. */
 	removedEmpty: number;
-	/** Lines of roll-up captions that repeated the cue before, removed (they had been shown). */
+	/** Lines of roll-up captions that repeated the cue before, removed (they had been shown; said in `warnings`). */
 	removedRepeatedLines: number;
 	/** Cues split into shorter ones. */
 	split: number;
@@ -51,6 +52,8 @@ export interface FixResult {
 	changes: FixChanges;
 	/** What still breaks the limits after Fix; empty when the fixed captions pass Check. */
 	unfixable: Unfixable[];
+	/** What Fix left out of the text: only the lines roll-up captions repeat. */
+	warnings: CaptionWarning[];
 }
 
 /** A cue on its way through Fix. */
@@ -532,72 +535,106 @@ function noChanges(): FixChanges {
 // a fix that keeps making something worse freezes more cues each round; past this many rounds, all of them
 const MAX_ROUNDS = 8;
 
+/** The cues Fix works on: without empty cues and, for roll-up captions, without the lines they repeat. */
+interface Attempt {
+	spoken: Cue[];
+	changes: FixChanges;
+}
+
+function cleaned(document: CaptionDocument, removeRepeats: boolean): Attempt {
+	const changes = noChanges();
+	const filled = document.cues.filter((cue) => {
+		const empty = tokensOf(cue).length === 0;
+		if (empty) changes.removedEmpty++;
+		return !empty;
+	});
+	const popOn = removeRepeats
+		? withoutRolledOverLines(filled)
+		: { cues: [...byStart(filled)], removedLines: 0 };
+	changes.removedRepeatedLines = popOn.removedLines;
+	return { spoken: popOn.cues, changes };
+}
+
 /**
- * Fixes captions to the limits: removes empty cues and lines that roll-up captions repeat, splits cues that are too
- * long (from the file's word timings when it has them for every word), lays out lines again, merges and re-times
- * cues for reading time, gaps, chaining and overlaps. Words are never dropped or changed, and no limit ends worse
- * than the file broke it: a cue whose change would make one worse is left as it was (`changes.keptAsTheyWere`).
- * What still breaks a limit is returned in `unfixable`.
+ * One attempt at fixing: rounds of segmenting and timing, each freezing the cues that made a limit worse, until
+ * nothing is worse; undefined when what is worse lies in cues already as they were (lines left out of roll-up).
+ */
+function fixAttempt(
+	document: CaptionDocument,
+	{ spoken, changes: start }: Attempt,
+	limits: CaptionLimits,
+	before: ReadonlyMap<CheckRule, number>,
+): FixResult | undefined {
+	const frozen = new Set<number>();
+	let words = usableWords(document, spoken);
+	for (let round = 0; round <= MAX_ROUNDS; round++) {
+		const changes = { ...start };
+		if (round === MAX_ROUNDS) spoken.forEach((_, index) => frozen.add(index));
+		let items: Item[];
+		if (words) {
+			changes.fromWordTimings = true;
+			items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, []));
+		} else {
+			items = segment(spoken, limits, frozen, changes);
+		}
+		const timed = retime(items, limits, changes);
+		const worse = regressions(timed, before, limits);
+		if (worse.length > 0 && words) {
+			// laid out from word timings, which name no cue: the next round works on the cues
+			words = undefined;
+			continue;
+		}
+		const culprits = worse.flatMap((violation) =>
+			[violation.cue, violation.nextCue].flatMap((at) =>
+				at === undefined ? [] : timed[at - 1].sources,
+			),
+		);
+		const fresh = culprits.filter((index) => !frozen.has(index));
+		if (fresh.length > 0 && round < MAX_ROUNDS) {
+			fresh.forEach((index) => frozen.add(index));
+			continue;
+		}
+		if (worse.length > 0) return undefined;
+		changes.keptAsTheyWere = frozen.size;
+		const fixed = withStyles(spoken, timed);
+		const report = checkCaptions(fixed, limits, { maxViolations: Infinity, worstCues: 0 });
+		return {
+			cues: fixed,
+			changes,
+			unfixable: report.violations.map((violation) => ({
+				...violation,
+				reason: reasonFor(violation, timed),
+			})),
+			warnings: rollUpWarning(changes.removedRepeatedLines),
+		};
+	}
+	return undefined;
+}
+
+/** What Fix says when it leaves out the lines roll-up captions repeat: the only text it ever leaves out. */
+function rollUpWarning(removedLines: number): CaptionWarning[] {
+	if (removedLines === 0) return [];
+	return [
+		{
+			message: `The captions roll up (each cue repeats the last line of the one before, as live captions scroll): ${removedLines === 1 ? 'the line that repeats was' : `the ${removedLines} lines that repeat were`} left out, each shown once, as pop-on captions show them. No other text was left out.`,
+		},
+	];
+}
+
+/**
+ * Fixes captions to the limits: removes empty cues and, in roll-up captions only (isRollUp, read over the whole
+ * file), the lines each cue repeats from the one before, said in `warnings`; splits cues that are too long (from the
+ * file's word timings when it has them for every word), lays out lines again, merges and re-times cues for reading
+ * time, gaps, chaining and overlaps. Words are never dropped or changed otherwise, and no limit ends worse than the
+ * file broke it: a cue whose change would make one worse is left as it was (`changes.keptAsTheyWere`). What still
+ * breaks a limit is returned in `unfixable`.
  */
 export function fixCaptions(document: CaptionDocument, limits: CaptionLimits): FixResult {
 	const before = worstPerRule(document.cues, limits);
-	const attempts = [true, false].map((removeRepeats) => {
-		const changes = noChanges();
-		const filled = document.cues.filter((cue) => {
-			const empty = tokensOf(cue).length === 0;
-			if (empty) changes.removedEmpty++;
-			return !empty;
-		});
-		const popOn = removeRepeats
-			? withoutRolledOverLines(filled)
-			: { cues: filled, removedLines: 0 };
-		changes.removedRepeatedLines = popOn.removedLines;
-		return { spoken: popOn.cues, changes };
-	});
-	for (const { spoken, changes: cleaned } of attempts) {
-		const frozen = new Set<number>();
-		let words = usableWords(document, spoken);
-		for (let round = 0; round <= MAX_ROUNDS; round++) {
-			const changes = { ...cleaned };
-			if (round === MAX_ROUNDS) spoken.forEach((_, index) => frozen.add(index));
-			let items: Item[];
-			if (words) {
-				changes.fromWordTimings = true;
-				items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, []));
-			} else {
-				items = segment(spoken, limits, frozen, changes);
-			}
-			const timed = retime(items, limits, changes);
-			const worse = regressions(timed, before, limits);
-			if (worse.length > 0 && words) {
-				// laid out from word timings, which name no cue: the next round works on the cues
-				words = undefined;
-				continue;
-			}
-			const culprits = worse.flatMap((violation) =>
-				[violation.cue, violation.nextCue].flatMap((at) =>
-					at === undefined ? [] : timed[at - 1].sources,
-				),
-			);
-			const fresh = culprits.filter((index) => !frozen.has(index));
-			if (fresh.length > 0 && round < MAX_ROUNDS) {
-				fresh.forEach((index) => frozen.add(index));
-				continue;
-			}
-			// regressions left only in cues already as they were: those of leaving out repeated lines
-			if (worse.length > 0) break;
-			changes.keptAsTheyWere = frozen.size;
-			const fixed = withStyles(spoken, timed);
-			const report = checkCaptions(fixed, limits, { maxViolations: Infinity, worstCues: 0 });
-			return {
-				cues: fixed,
-				changes,
-				unfixable: report.violations.map((violation) => ({
-					...violation,
-					reason: reasonFor(violation, timed),
-				})),
-			};
-		}
+	const rollUp = isRollUp(byStart(document.cues));
+	for (const removeRepeats of rollUp ? [true, false] : [false]) {
+		const fixed = fixAttempt(document, cleaned(document, removeRepeats), limits, before);
+		if (fixed) return fixed;
 	}
 	// nothing Fix did would leave every limit as good as it was: the captions as they came
 	const report = checkCaptions(document.cues, limits, { maxViolations: Infinity, worstCues: 0 });
@@ -605,6 +642,7 @@ export function fixCaptions(document: CaptionDocument, limits: CaptionLimits): F
 		cues: [...document.cues],
 		changes: { ...noChanges(), keptAsTheyWere: document.cues.length },
 		unfixable: report.violations.map((violation) => ({ ...violation, reason: KEPT_REASON })),
+		warnings: [],
 	};
 }
 
