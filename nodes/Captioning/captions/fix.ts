@@ -2,10 +2,13 @@
 // a limit worse than the file already broke it (a cue whose change would is left as it was: `frozen`). Linear in
 // the number of cues (every merge removes a cue); what it cannot fix it reports. docs/captions.md has the steps.
 import {
+	badLineBreak,
 	chainingGap,
 	checkCaptions,
+	type CheckReport,
 	type CheckRule,
-	findViolations,
+	type Found,
+	foundViolations,
 	frameRateOf,
 	gapAllowed,
 	gapChainable,
@@ -47,11 +50,18 @@ export interface Unfixable extends Violation {
 	reason: string;
 }
 
+export interface FixOptions {
+	/** Most violations listed in `unfixable` (all are counted in `after`); every one unless set. */
+	maxUnfixable?: number;
+}
+
 export interface FixResult {
 	cues: Cue[];
 	changes: FixChanges;
-	/** What still breaks the limits after Fix; empty when the fixed captions pass Check. */
+	/** What still breaks the limits after Fix, at most `maxUnfixable`; empty when the fixed captions pass Check. */
 	unfixable: Unfixable[];
+	/** Check of the fixed cues against the same limits (its violations are those of `unfixable`). */
+	after: CheckReport;
 	/** What Fix left out of the text: only the lines roll-up captions repeat. */
 	warnings: CaptionWarning[];
 }
@@ -134,14 +144,22 @@ function wrap(tokens: string[], layout: CueLayoutOptions): string {
 }
 
 function item(cue: Cue, limits: CaptionLimits, sources: number[], frozen = false): Item {
-	return {
-		...cue,
+	// its fields written out, not spread: a spread of each of a million cues cost a tenth of Fix's time
+	const made: Item = {
+		startMs: cue.startMs,
+		endMs: cue.endMs,
+		text: cue.text,
 		needMs: readingTimeMs(measureCue(cue), limits),
 		deadlineMs: Infinity,
 		latestStartMs: Infinity,
 		sources,
 		frozen,
 	};
+	if (cue.runs !== undefined) made.runs = cue.runs;
+	if (cue.identifier !== undefined) made.identifier = cue.identifier;
+	if (cue.voice !== undefined) made.voice = cue.voice;
+	if (cue.settings !== undefined) made.settings = cue.settings;
+	return made;
 }
 
 /** Whether a cue already meets every limit that concerns it alone. */
@@ -152,7 +170,8 @@ function fitsAlone(cue: Cue, limits: CaptionLimits): boolean {
 	return (
 		measure.lineWidths.every((width) => width <= maxCharsPerLine) &&
 		measure.lines.length <= maxLines &&
-		readingTimeMs(measure, limits) <= maxDurationMs
+		readingTimeMs(measure, limits) <= maxDurationMs &&
+		badLineBreak(measure.lines, limits) === undefined
 	);
 }
 
@@ -465,8 +484,8 @@ function retime(items: Item[], limits: CaptionLimits, changes: FixChanges): Item
 /** How far past its limit each rule's worst violation is (0: none), as Check ranks violations. */
 export function worstPerRule(cues: readonly Cue[], limits: CaptionLimits): Map<CheckRule, number> {
 	const worst = new Map<CheckRule, number>();
-	for (const violation of findViolations(cues, limits)) {
-		worst.set(violation.rule, Math.max(worst.get(violation.rule) ?? 0, violationExcess(violation)));
+	for (const { finding } of foundViolations(cues, limits)) {
+		worst.set(finding.rule, Math.max(worst.get(finding.rule) ?? 0, violationExcess(finding)));
 	}
 	return worst;
 }
@@ -476,9 +495,9 @@ function regressions(
 	fixed: readonly Item[],
 	before: ReadonlyMap<CheckRule, number>,
 	limits: CaptionLimits,
-): Violation[] {
-	return findViolations(fixed, limits).filter(
-		(violation) => violationExcess(violation) > (before.get(violation.rule) ?? 0),
+): Found[] {
+	return foundViolations(fixed, limits).filter(
+		({ finding }) => violationExcess(finding) > (before.get(finding.rule) ?? 0),
 	);
 }
 
@@ -564,6 +583,7 @@ function fixAttempt(
 	{ spoken, changes: start }: Attempt,
 	limits: CaptionLimits,
 	before: ReadonlyMap<CheckRule, number>,
+	maxUnfixable: number,
 ): FixResult | undefined {
 	const frozen = new Set<number>();
 	let words = usableWords(document, spoken);
@@ -584,8 +604,8 @@ function fixAttempt(
 			words = undefined;
 			continue;
 		}
-		const culprits = worse.flatMap((violation) =>
-			[violation.cue, violation.nextCue].flatMap((at) =>
+		const culprits = worse.flatMap((found) =>
+			[found.index + 1, found.nextCue].flatMap((at) =>
 				at === undefined ? [] : timed[at - 1].sources,
 			),
 		);
@@ -597,14 +617,15 @@ function fixAttempt(
 		if (worse.length > 0) return undefined;
 		changes.keptAsTheyWere = frozen.size;
 		const fixed = withStyles(spoken, timed);
-		const report = checkCaptions(fixed, limits, { maxViolations: Infinity, worstCues: 0 });
+		const after = checkCaptions(fixed, limits, { maxViolations: maxUnfixable, worstCues: 0 });
 		return {
 			cues: fixed,
 			changes,
-			unfixable: report.violations.map((violation) => ({
+			unfixable: after.violations.map((violation) => ({
 				...violation,
 				reason: reasonFor(violation, timed),
 			})),
+			after,
 			warnings: rollUpWarning(changes.removedRepeatedLines),
 		};
 	}
@@ -629,19 +650,26 @@ function rollUpWarning(removedLines: number): CaptionWarning[] {
  * file broke it: a cue whose change would make one worse is left as it was (`changes.keptAsTheyWere`). What still
  * breaks a limit is returned in `unfixable`.
  */
-export function fixCaptions(document: CaptionDocument, limits: CaptionLimits): FixResult {
+export function fixCaptions(
+	document: CaptionDocument,
+	limits: CaptionLimits,
+	options: FixOptions = {},
+): FixResult {
+	const { maxUnfixable = Infinity } = options;
 	const before = worstPerRule(document.cues, limits);
 	const rollUp = isRollUp(byStart(document.cues));
 	for (const removeRepeats of rollUp ? [true, false] : [false]) {
-		const fixed = fixAttempt(document, cleaned(document, removeRepeats), limits, before);
+		const attempt = cleaned(document, removeRepeats);
+		const fixed = fixAttempt(document, attempt, limits, before, maxUnfixable);
 		if (fixed) return fixed;
 	}
 	// nothing Fix did would leave every limit as good as it was: the captions as they came
-	const report = checkCaptions(document.cues, limits, { maxViolations: Infinity, worstCues: 0 });
+	const after = checkCaptions(document.cues, limits, { maxViolations: maxUnfixable, worstCues: 0 });
 	return {
 		cues: [...document.cues],
 		changes: { ...noChanges(), keptAsTheyWere: document.cues.length },
-		unfixable: report.violations.map((violation) => ({ ...violation, reason: KEPT_REASON })),
+		unfixable: after.violations.map((violation) => ({ ...violation, reason: KEPT_REASON })),
+		after,
 		warnings: [],
 	};
 }

@@ -6,7 +6,7 @@ import { formatSbvTimestamp, parseSbvTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, WarningSink } from './types';
 import { fileLines, isBlank, trimmedLines } from './lines';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
-import { EmptyCuesLeftOut, inTimeOrder, writtenTimes } from './writing';
+import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface SbvFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SBV has no voice markup. */
@@ -111,7 +111,7 @@ export function formatSbv(
 	options: SbvFormatOptions = {},
 	warn?: WarningSink,
 ): string {
-	let out = '';
+	const out = new TextBuilder();
 	let number = 0;
 	const empty = new EmptyCuesLeftOut();
 	for (const cue of inTimeOrder(cues, 'SBV', warn)) {
@@ -128,10 +128,12 @@ export function formatSbv(
 			);
 		}
 		const { startMs, endMs } = writtenTimes(cue, ++number, warn);
-		out += `${out === '' ? '' : '\n'}${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}\n${text}\n`;
+		out.add(
+			`${number === 1 ? '' : '\n'}${formatSbvTimestamp(startMs)},${formatSbvTimestamp(endMs)}\n${text}\n`,
+		);
 	}
 	empty.report('SBV', warn);
-	return out;
+	return out.toString();
 }
 
 export const sbvFormat: CaptionFormat = {

@@ -10,7 +10,7 @@ import { formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 import { fileLines, isBlank, trimmedLines } from './lines';
-import { EmptyCuesLeftOut, inTimeOrder, writtenTimes } from './writing';
+import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
@@ -298,7 +298,7 @@ export function formatSrt(
 	options: SrtFormatOptions = {},
 	warn?: WarningSink,
 ): string {
-	let out = '';
+	const out = new TextBuilder();
 	let number = 0;
 	const empty = new EmptyCuesLeftOut();
 	for (const cue of inTimeOrder(cues, 'SRT', warn)) {
@@ -326,10 +326,12 @@ export function formatSrt(
 		number++;
 		const body = srtBody(cue, text, options.includeVoice === true);
 		const { startMs, endMs } = writtenTimes(cue, number, warn);
-		out += `${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${body}\n`;
+		out.add(
+			`${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${body}\n`,
+		);
 	}
 	empty.report('SRT', warn);
-	return out;
+	return out.toString();
 }
 
 // A cue number on its own line followed by a timing line, or a timing line with comma milliseconds.

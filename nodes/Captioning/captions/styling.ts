@@ -130,7 +130,7 @@ export function namedRuns(cue: Pick<Cue, 'text' | 'runs' | 'voice'>): TextRun[] 
 			if (lead !== '') out.push({ ...first, text: lead });
 			out.push({ text: `${name}: ` }, { ...first, text: first.text.slice(lead.length) }, ...rest);
 		} else {
-			out.push(...group.runs);
+			for (const run of group.runs) out.push(run);
 		}
 	}
 	return out;

@@ -12,7 +12,7 @@ import {
 import { formatVttTimestamp } from './time';
 import type { CaptionFormat, Cue, TextRun, WarningSink } from './types';
 import { excerpt } from './warnings';
-import { inTimeOrder, writtenTimes } from './writing';
+import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface TtmlFormatOptions {
 	/** `xml:lang` of the document; `und` (undetermined) when not given. */
@@ -150,9 +150,11 @@ export function formatTtml(
 	const language = LANGUAGE_TAG.test(options.language ?? '') ? options.language! : 'und';
 	const ordered = inTimeOrder(cues, 'TTML', warn);
 	const agents = agentsOf(ordered);
-	const paragraphs: string[] = [];
+	const out = new TextBuilder();
+	for (const line of head(language, agents)) out.add(`${line}\n`);
+	let number = 0;
 	for (const cue of ordered) {
-		const number = paragraphs.length + 1;
+		number++;
 		xmlLoss(cue, number, warn);
 		const text = paragraphText(cue);
 		const voice = cleanVoice(cue.voice);
@@ -161,10 +163,16 @@ export function formatTtml(
 		const agent = voice === undefined ? undefined : agents.get(voice);
 		const content =
 			text === '' ? '' : paragraphContent(cue, text, agents, options.includeVoice === true);
-		paragraphs.push(
-			`      <p xml:id="c${number}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${content}</p>`,
+		out.add(
+			`      <p xml:id="c${number}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${content}</p>\n`,
 		);
 	}
+	out.add('    </div>\n  </body>\n</tt>\n');
+	return out.toString();
+}
+
+/** The document up to the first paragraph: root, head (agents, styling, layout), body and div opened. */
+function head(language: string, agents: ReadonlyMap<string, string>): string[] {
 	const metadata =
 		agents.size === 0
 			? []
@@ -190,12 +198,7 @@ export function formatTtml(
 		'  </head>',
 		'  <body region="bottom" style="caption">',
 		'    <div>',
-		...paragraphs,
-		'    </div>',
-		'  </body>',
-		'</tt>',
-		'',
-	].join('\n');
+	];
 }
 
 export const ttmlFormat: CaptionFormat = {

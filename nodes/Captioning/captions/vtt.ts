@@ -8,7 +8,7 @@ import { formatVttTimestamp } from './time';
 import { carryStyles } from './styling';
 import { blankText } from './lines';
 import { parseCueText, cueTextToVtt, escapeVttText, voiceTag } from './vttCueText';
-import { inTimeOrder, writtenTimes } from './writing';
+import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 import type {
 	CaptionDocument,
 	CaptionFormat,
@@ -639,18 +639,20 @@ export function formatVtt(
 	warn?: WarningSink,
 ): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
-	let out = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
+	const out = new TextBuilder();
+	out.add(header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`);
 	for (const style of options.styles ?? []) {
-		if (writableStyle(style)) out += `\n\nSTYLE\n${style.replace(/\n\s*\n/g, '\n')}`;
+		if (writableStyle(style)) out.add(`\n\nSTYLE\n${style.replace(/\n\s*\n/g, '\n')}`);
 	}
 	const regions = (options.regions ?? []).filter(writableRegion);
-	for (const region of regions) out += `\n\n${formatRegion(region)}`;
+	for (const region of regions) out.add(`\n\n${formatRegion(region)}`);
 	const regionIds = new Set(regions.map((region) => region.id));
 	const ordered = inTimeOrder(cues, 'WebVTT', warn);
 	for (let index = 0; index < ordered.length; index++) {
-		out += `\n\n${formatCue(ordered[index], index + 1, regionIds, warn)}`;
+		out.add(`\n\n${formatCue(ordered[index], index + 1, regionIds, warn)}`);
 	}
-	return `${out}\n`;
+	out.add('\n');
+	return out.toString();
 }
 
 export const vttFormat: CaptionFormat = {

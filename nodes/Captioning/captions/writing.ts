@@ -79,3 +79,27 @@ export class EmptyCuesLeftOut {
 		});
 	}
 }
+
+/**
+ * Text written piece by piece, kept as flat chunks: `out += piece` builds a rope of every piece (on a 100 MB file
+ * about 400 bytes of rope a cue, four times the text); joining every few thousand pieces keeps only the text.
+ */
+export class TextBuilder {
+	private readonly pieces: string[] = [];
+	private readonly chunks: string[] = [];
+
+	add(piece: string): void {
+		this.pieces.push(piece);
+		if (this.pieces.length === 2048) {
+			this.chunks.push(this.pieces.join(''));
+			this.pieces.length = 0;
+		}
+	}
+
+	toString(): string {
+		if (this.chunks.length === 0) return this.pieces.join('');
+		this.chunks.push(this.pieces.join(''));
+		this.pieces.length = 0;
+		return this.chunks.join('');
+	}
+}

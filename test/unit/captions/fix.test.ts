@@ -49,7 +49,11 @@ describe('fixCaptions, step by step', () => {
 			},
 			NETFLIX,
 		);
-		expect(fixed.cues.map((c) => c.text)).toEqual(['so today we look', 'at captions', 'and timing']);
+		expect(fixed.cues.map((c) => c.text)).toEqual([
+			'so today we look',
+			'at captions',
+			'and timing',
+		]);
 		expect(fixed.changes).toMatchObject({ removedEmpty: 1, removedRepeatedLines: 2 });
 		expect(fixed.warnings).toEqual([
 			{
@@ -57,6 +61,18 @@ describe('fixCaptions, step by step', () => {
 					'The captions roll up (each cue repeats the last line of the one before, as live captions scroll): the 2 lines that repeat were left out, each shown once, as pop-on captions show them. No other text was left out.',
 			},
 		]);
+	});
+
+	it('breaks a line again where it ends on a word belonging with the next', () => {
+		const fixed = fixCaptions(
+			{ cues: [cue(0, 3000, 'Nobody had ever seen the\nenormous red balloon.')] },
+			NETFLIX,
+		);
+		expect(fixed.cues.map((c) => c.text)).toEqual([
+			'Nobody had ever seen\nthe enormous red balloon.',
+		]);
+		expect(fixed.changes.rewrapped).toBe(1);
+		expect(fixed.unfixable).toEqual([]);
 	});
 
 	it('keeps every line of ordinary subtitles, however often a line is said again', () => {
@@ -86,7 +102,7 @@ describe('fixCaptions, step by step', () => {
 		const split = fixCaptions({ cues: [cue(0, 6000, long)] }, NETFLIX);
 		expect(split.cues.map((c) => c.text)).toEqual([
 			'We looked at the numbers\nfor the last quarter,',
-			'and they are better than we\nhoped for in every region.',
+			'and they are better than we hoped\nfor in every region.',
 		]);
 		expect(split.changes.split).toBe(1);
 		expect(split.unfixable).toEqual([]);
@@ -214,7 +230,7 @@ describe('fixCaptions, step by step', () => {
 			[
 				{ text: 'and they are ' },
 				{ text: 'better', bold: true },
-				{ text: ' than we\nhoped for in every region.' },
+				{ text: ' than we hoped\nfor in every region.' },
 			],
 		]);
 	});
