@@ -382,16 +382,19 @@ export interface Found {
 }
 
 /**
- * Every violation of the limits, in cue order (a gap's after its cue's own); gaps and overlaps are judged between
- * cues in time order. One flat list, sorted only when a gap was found: no list per cue (a 100 MB file has a million).
+ * Visits every violation of the limits: each cue's own in cue order, then the gaps and overlaps, judged between cues
+ * in time order. Nothing is kept: a caller that needs no list (Fix's never-worse rule) keeps what it needs.
  */
-export function foundViolations(cues: readonly Cue[], limits: CaptionLimits): Found[] {
-	const found: Found[] = [];
+export function eachViolation(
+	cues: readonly Cue[],
+	limits: CaptionLimits,
+	visit: (index: number, finding: Finding, nextCue?: number) => void,
+): void {
 	const empty = new Uint8Array(cues.length);
 	cues.forEach((cue, index) => {
 		for (const finding of cueFindings(measureCue(cue), limits)) {
 			if (finding.rule === 'emptyCue') empty[index] = 1;
-			found.push({ index, finding });
+			visit(index, finding);
 		}
 	});
 	// the cue on screen longest so far is the one a later cue may overlap or follow too closely
@@ -400,17 +403,29 @@ export function foundViolations(cues: readonly Cue[], limits: CaptionLimits): Fo
 	if (order.some((index, at) => at > 0 && cues[index].startMs < cues[order[at - 1]].startMs)) {
 		order.sort((a, b) => cues[a].startMs - cues[b].startMs || a - b);
 	}
-	const cueFound = found.length;
 	let last: number | undefined;
 	for (const index of order) {
 		if (last !== undefined) {
 			const finding = gapFinding(cues[index].startMs - cues[last].endMs, limits);
-			if (finding) found.push({ index: last, finding, nextCue: index + 1 });
+			if (finding) visit(last, finding, index + 1);
 		}
 		if (last === undefined || cues[index].endMs > cues[last].endMs) last = index;
 	}
+}
+
+/**
+ * Every violation of the limits, in cue order (a gap's after its cue's own): one flat list, no list per cue (a
+ * 100 MB file has a million cues).
+ */
+export function foundViolations(cues: readonly Cue[], limits: CaptionLimits): Found[] {
+	const found: Found[] = [];
+	let sorted = true;
+	eachViolation(cues, limits, (index, finding, nextCue) => {
+		if (found.length > 0 && index < found[found.length - 1].index) sorted = false;
+		found.push(nextCue === undefined ? { index, finding } : { index, finding, nextCue });
+	});
 	// a stable sort: each cue's own violations stay before the gap after it
-	return found.length === cueFound ? found : found.sort((a, b) => a.index - b.index);
+	return sorted ? found : found.sort((a, b) => a.index - b.index);
 }
 
 function timesOf(cue: Cue) {
@@ -443,6 +458,44 @@ export function findViolations(cues: readonly Cue[], limits: CaptionLimits): Vio
 	return foundViolations(cues, limits).map((found) => toViolation(cues, found, limits));
 }
 
+interface CueFault {
+	index: number;
+	rules: CheckRule[];
+	excess: number;
+}
+
+/** Ranked first: further past its limit, then more rules broken, then earlier in the file. */
+const ranksBefore = (x: CueFault, y: CueFault) =>
+	x.excess > y.excess ||
+	(x.excess === y.excess &&
+		(x.rules.length > y.rules.length || (x.rules.length === y.rules.length && x.index < y.index)));
+
+/**
+ * The `count` cues furthest past a limit, worst first, from violations in cue order: each cue's violations taken
+ * together as they come, the few worst kept in order while scanning once (no sort of every cue, no map of them).
+ */
+function worstRanked(found: readonly Found[], count: number): CueFault[] {
+	const ranked: CueFault[] = [];
+	if (count <= 0) return ranked;
+	const offer = (entry: CueFault) => {
+		if (ranked.length === count && !ranksBefore(entry, ranked[ranked.length - 1])) return;
+		const at = ranked.findIndex((other) => ranksBefore(entry, other));
+		ranked.splice(at === -1 ? ranked.length : at, 0, entry);
+		if (ranked.length > count) ranked.pop();
+	};
+	let current: CueFault | undefined;
+	for (const { index, finding } of found) {
+		if (current?.index !== index) {
+			if (current) offer(current);
+			current = { index, rules: [], excess: -Infinity };
+		}
+		current.rules.push(finding.rule);
+		current.excess = Math.max(current.excess, violationExcess(finding));
+	}
+	if (current) offer(current);
+	return ranked;
+}
+
 /**
  * Checks cues against the limits: pass or fail, counts per rule, the worst cues and the violations. Times are
  * written only for the violations listed and the worst cues, so a long file with many violations stays cheap.
@@ -455,31 +508,10 @@ export function checkCaptions(
 	const { maxViolations = 1000, worstCues = 5 } = options;
 	const found = foundViolations(cues, limits);
 	const counts = ruleCounts(limits);
-	const perCue = new Map<number, { rules: CheckRule[]; excess: number }>();
-	for (const { index, finding } of found) {
-		counts[finding.rule] = (counts[finding.rule] ?? 0) + 1;
-		const entry = perCue.get(index);
-		if (entry) {
-			entry.rules.push(finding.rule);
-			entry.excess = Math.max(entry.excess, violationExcess(finding));
-		} else {
-			perCue.set(index, { rules: [finding.rule], excess: violationExcess(finding) });
-		}
-	}
-	// the worst few, kept in order while scanning once: no sort of every cue with a violation
-	const ranked: Array<[number, { rules: CheckRule[]; excess: number }]> = [];
-	const before = ([a, x]: (typeof ranked)[number], [b, y]: (typeof ranked)[number]) =>
-		x.excess > y.excess ||
-		(x.excess === y.excess &&
-			(x.rules.length > y.rules.length || (x.rules.length === y.rules.length && a < b)));
-	for (const entry of worstCues > 0 ? perCue : []) {
-		if (ranked.length === worstCues && !before(entry, ranked[ranked.length - 1])) continue;
-		const at = ranked.findIndex((other) => before(entry, other));
-		ranked.splice(at === -1 ? ranked.length : at, 0, entry);
-		if (ranked.length > worstCues) ranked.pop();
-	}
+	for (const { finding } of found) counts[finding.rule] = (counts[finding.rule] ?? 0) + 1;
+	const ranked = worstRanked(found, worstCues);
 	const worst = ranked.map(
-		([index, { rules, excess }]): WorstCue => ({
+		({ index, rules, excess }): WorstCue => ({
 			cue: index + 1,
 			...timesOf(cues[index]),
 			text: cues[index].text,

@@ -7,11 +7,12 @@ import {
 	checkCaptions,
 	type CheckReport,
 	type CheckRule,
+	eachViolation,
 	type Found,
-	foundViolations,
 	frameRateOf,
 	gapAllowed,
 	gapChainable,
+	type CueMeasure,
 	measureCue,
 	minimumGap,
 	readingTimeMs,
@@ -78,8 +79,9 @@ interface Item extends Cue {
 	deadlineMs: number;
 	/** The latest it can start and still leave the cues after it their reading time (see retime). */
 	latestStartMs: number;
-	/** Positions of the input cues its text comes from. */
-	sources: number[];
+	/** Positions of the first and last input cue its text comes from (-1: from word timings, no cue). */
+	firstSource: number;
+	lastSource: number;
 	/** Left exactly as it was: its text and times do not change, nothing merges into it. */
 	frozen: boolean;
 }
@@ -143,16 +145,28 @@ function wrap(tokens: string[], layout: CueLayoutOptions): string {
 	return wrapTokens(tokens, layout.maxLineChars!, layout.maxLines).join('\n');
 }
 
-function item(cue: Cue, limits: CaptionLimits, sources: number[], frozen = false): Item {
+/** The input cues an item comes from: one, a run of them, or none (-1) for cues laid out from word timings. */
+type Sources = readonly [first: number, last: number];
+const NO_SOURCE: Sources = [-1, -1];
+const NO_SOURCE_ITEM = { firstSource: -1, lastSource: -1 };
+
+function item(
+	cue: Cue,
+	limits: CaptionLimits,
+	[firstSource, lastSource]: Sources,
+	frozen = false,
+	measure: CueMeasure = measureCue(cue),
+): Item {
 	// its fields written out, not spread: a spread of each of a million cues cost a tenth of Fix's time
 	const made: Item = {
 		startMs: cue.startMs,
 		endMs: cue.endMs,
 		text: cue.text,
-		needMs: readingTimeMs(measureCue(cue), limits),
+		needMs: readingTimeMs(measure, limits),
 		deadlineMs: Infinity,
 		latestStartMs: Infinity,
-		sources,
+		firstSource,
+		lastSource,
 		frozen,
 	};
 	if (cue.runs !== undefined) made.runs = cue.runs;
@@ -163,8 +177,7 @@ function item(cue: Cue, limits: CaptionLimits, sources: number[], frozen = false
 }
 
 /** Whether a cue already meets every limit that concerns it alone. */
-function fitsAlone(cue: Cue, limits: CaptionLimits): boolean {
-	const measure = measureCue(cue);
+function fitsAlone(measure: CueMeasure, limits: CaptionLimits): boolean {
 	const { maxCharsPerLine = Infinity, maxLines = Infinity, maxDurationMs = Infinity } = limits;
 	// a cue on screen too long is only cut short when it is timed, not split
 	return (
@@ -188,14 +201,20 @@ function segment(
 	const layout = fixLayout(limits);
 	const out: Item[] = [];
 	cues.forEach((cue, index) => {
-		const tokens = tokensOf(cue);
+		const source: Sources = [index, index];
+		const measure = measureCue(cue);
 		if (frozen.has(index)) {
-			out.push(item(cue, limits, [index], true));
-		} else if (fitsAlone(cue, limits)) {
-			out.push(item(cue, limits, [index]));
-		} else if (fitsLayout(tokens, layout)) {
+			out.push(item(cue, limits, source, true, measure));
+			return;
+		}
+		if (fitsAlone(measure, limits)) {
+			out.push(item(cue, limits, source, false, measure));
+			return;
+		}
+		const tokens = tokensOf(cue);
+		if (fitsLayout(tokens, layout)) {
 			changes.rewrapped++;
-			out.push(item({ ...cue, text: wrap(tokens, layout) }, limits, [index]));
+			out.push(item({ ...cue, text: wrap(tokens, layout) }, limits, source));
 		} else {
 			changes.split++;
 			// a cue's own words, spread over its time, split where a clause or sentence ends when one is near
@@ -204,7 +223,7 @@ function segment(
 				const made: Cue = { startMs: piece.startMs, endMs: piece.endMs, text: piece.text };
 				if (cue.voice !== undefined) made.voice = cue.voice;
 				if (cue.settings !== undefined) made.settings = cue.settings;
-				out.push(item(made, limits, [index]));
+				out.push(item(made, limits, source));
 			}
 		}
 	});
@@ -393,7 +412,12 @@ function merge(a: Item, b: Item, ctx: TimingContext): Item | undefined {
 	if (!fitsLayout(tokens, ctx.layout) || endMs - startMs > ctx.maxMs) return undefined;
 	const merged: Cue = { startMs, endMs, text: wrap(tokens, ctx.layout) };
 	if (a.voice !== undefined) merged.voice = a.voice;
-	const result = item(merged, ctx.limits, [...a.sources, ...b.sources]);
+	// neighbours in the order of the words: their sources follow each other
+	const sources: Sources =
+		a.firstSource === -1
+			? [b.firstSource, b.lastSource]
+			: [a.firstSource, Math.max(a.lastSource, b.lastSource)];
+	const result = item(merged, ctx.limits, sources);
 	return result.needMs <= ctx.maxMs
 		? { ...result, deadlineMs: Math.max(a.deadlineMs, b.deadlineMs) }
 		: undefined;
@@ -484,9 +508,9 @@ function retime(items: Item[], limits: CaptionLimits, changes: FixChanges): Item
 /** How far past its limit each rule's worst violation is (0: none), as Check ranks violations. */
 export function worstPerRule(cues: readonly Cue[], limits: CaptionLimits): Map<CheckRule, number> {
 	const worst = new Map<CheckRule, number>();
-	for (const { finding } of foundViolations(cues, limits)) {
+	eachViolation(cues, limits, (_, finding) => {
 		worst.set(finding.rule, Math.max(worst.get(finding.rule) ?? 0, violationExcess(finding)));
-	}
+	});
 	return worst;
 }
 
@@ -496,9 +520,13 @@ function regressions(
 	before: ReadonlyMap<CheckRule, number>,
 	limits: CaptionLimits,
 ): Found[] {
-	return foundViolations(fixed, limits).filter(
-		({ finding }) => violationExcess(finding) > (before.get(finding.rule) ?? 0),
-	);
+	const worse: Found[] = [];
+	eachViolation(fixed, limits, (index, finding, nextCue) => {
+		if (violationExcess(finding) > (before.get(finding.rule) ?? 0)) {
+			worse.push({ index, finding, nextCue });
+		}
+	});
+	return worse;
 }
 
 /** The cue without what timing needed to know. */
@@ -518,15 +546,18 @@ function withStyles(spoken: readonly Cue[], timed: readonly Item[]): Cue[] {
 	// cues made from the same input cues in a row take their styles from them in one pass
 	let from = 0;
 	while (from < timed.length) {
-		const key = timed[from].sources.join(',');
+		const { firstSource, lastSource } = timed[from];
 		let to = from + 1;
-		while (to < timed.length && timed[to].sources.join(',') === key) to++;
-		if (!timed[from].frozen) {
-			const styled = carryStyles(
-				timed[from].sources.map((index) => spoken[index]),
-				cues.slice(from, to),
-			);
-			cues.splice(from, to - from, ...styled);
+		while (
+			to < timed.length &&
+			timed[to].firstSource === firstSource &&
+			timed[to].lastSource === lastSource
+		) {
+			to++;
+		}
+		if (!timed[from].frozen && firstSource !== -1) {
+			const styled = carryStyles(spoken.slice(firstSource, lastSource + 1), cues.slice(from, to));
+			for (let at = from; at < to; at++) cues[at] = styled[at - from];
 		}
 		from = to;
 	}
@@ -593,7 +624,7 @@ function fixAttempt(
 		let items: Item[];
 		if (words) {
 			changes.fromWordTimings = true;
-			items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, []));
+			items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, NO_SOURCE));
 		} else {
 			items = segment(spoken, limits, frozen, changes);
 		}
@@ -604,12 +635,15 @@ function fixAttempt(
 			words = undefined;
 			continue;
 		}
-		const culprits = worse.flatMap((found) =>
-			[found.index + 1, found.nextCue].flatMap((at) =>
-				at === undefined ? [] : timed[at - 1].sources,
-			),
-		);
-		const fresh = culprits.filter((index) => !frozen.has(index));
+		const fresh: number[] = [];
+		for (const found of worse) {
+			for (const at of [found.index, (found.nextCue ?? 0) - 1]) {
+				const { firstSource, lastSource } = timed[at] ?? NO_SOURCE_ITEM;
+				for (let index = firstSource; index >= 0 && index <= lastSource; index++) {
+					if (!frozen.has(index)) fresh.push(index);
+				}
+			}
+		}
 		if (fresh.length > 0 && round < MAX_ROUNDS) {
 			fresh.forEach((index) => frozen.add(index));
 			continue;

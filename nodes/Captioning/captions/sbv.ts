@@ -4,7 +4,7 @@ import { CaptionFormatError } from './errors';
 import { cleanVoice, namedRuns } from './styling';
 import { formatSbvTimestamp, parseSbvTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, WarningSink } from './types';
-import { fileLines, isBlank, trimmedLines } from './lines';
+import { isBlank, LineCursor, trimmedLines } from './lines';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
@@ -34,19 +34,26 @@ const looksLikeTiming = (line: string) => /^\s*\d+:\d/.test(line);
  * it); each is named in `warnings`. Throws `CaptionFormatError` when the content holds no cue at all.
  */
 export function readSbv(content: string): CaptionDocument {
-	const lines = fileLines(content.replace(/^\uFEFF/, ''));
+	const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+	const lines = new LineCursor(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 	const cues: Cue[] = [];
 	const warnings = new Warnings();
 	let lastBlockWasCue = false;
-	let i = 0;
-	while (i < lines.length) {
-		if (isBlank(lines[i])) {
-			i++;
+	let firstText = -1;
+	let firstLine = '';
+	while (!lines.done) {
+		if (isBlank(lines.peek())) {
+			lines.next();
 			continue;
 		}
-		const first = i;
-		while (i < lines.length && !isBlank(lines[i])) i++;
-		const block = lines.slice(first, i);
+		const first = lines.index;
+		if (firstText === -1) {
+			firstText = first;
+			firstLine = lines.peek()!;
+		}
+		const block: string[] = [];
+		while (!lines.done && !isBlank(lines.peek())) block.push(lines.next());
+		const i = lines.index;
 		const timing = TIMING.exec(block[0]);
 		const startMs = timing ? parseSbvTimestamp(timing[1]) : undefined;
 		const endMs = timing ? parseSbvTimestamp(timing[2]) : undefined;
@@ -88,10 +95,9 @@ export function readSbv(content: string): CaptionDocument {
 		}
 	}
 	if (cues.length === 0 && content.trim() !== '') {
-		const firstLine = lines.findIndex((line) => !isBlank(line));
 		throw new CaptionFormatError(
-			`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(excerpt(lines[firstLine].trim()))}; check that the right caption format was chosen.`,
-			{ line: firstLine + 1 },
+			`expected an SBV timing line such as "0:00:01.500,0:00:04.000" but found ${JSON.stringify(excerpt(firstLine.trim()))}; check that the right caption format was chosen.`,
+			{ line: firstText + 1 },
 		);
 	}
 	return warnings.count > 0 ? { cues, warnings: warnings.list() } : { cues };

@@ -9,7 +9,7 @@ import { carryStyles, HTML_TAGS, namedRuns, runsOf, taggedText, toRuns } from '.
 import { formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
-import { fileLines, isBlank, trimmedLines } from './lines';
+import { isBlank, LineCursor, trimmedLines } from './lines';
 import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface SrtFormatOptions {
@@ -126,18 +126,16 @@ function readTiming(line: string): Timing | string {
 
 /** The reading of one file: its lines, the cues read and what could not be read as it was. */
 interface SrtReading {
-	lines: string[];
 	cues: Cue[];
 	warnings: Warnings;
 	/** Cues whose timing line carries the position extension, which no other format has a place for. */
 	withCoordinates: number;
 }
 
-/** Text outside any cue, from `first` to `end`: after a blank line inside a cue it belongs to that cue. */
-function strayText(reading: SrtReading, first: number, end: number, afterCue: boolean): void {
-	const { lines, cues, warnings } = reading;
-	const stray = lines.slice(first, end);
-	const where = linesLabel(first + 1, end);
+/** Text outside any cue, from line `first` (0-based): after a blank line inside a cue it belongs to that cue. */
+function strayText(reading: SrtReading, first: number, stray: string[], afterCue: boolean): void {
+	const { cues, warnings } = reading;
+	const where = linesLabel(first + 1, first + stray.length);
 	if (afterCue) {
 		const more = readText(stray);
 		if (more.text !== '') cues[cues.length - 1] = joinText(cues[cues.length - 1], more);
@@ -160,17 +158,22 @@ function strayText(reading: SrtReading, first: number, end: number, afterCue: bo
 	}
 }
 
-/** A cue from its timing line (at `first`) and its text lines, or the warning for a timing line it cannot read. */
-function addCue(reading: SrtReading, first: number, payload: string[]): boolean {
-	const { lines, warnings } = reading;
-	const timing = readTiming(lines[first]);
+/** A cue from its timing line (line `first`, 0-based) and text lines, or the warning for a timing line it cannot read. */
+function addCue(
+	reading: SrtReading,
+	first: number,
+	timingLine: string,
+	payload: string[],
+): boolean {
+	const { warnings } = reading;
+	const timing = readTiming(timingLine);
 	if (typeof timing === 'string') {
 		warnings.add(() => {
 			const text = payload.join('\n');
 			return lineWarning(
 				first + 1,
-				lines[first],
-				`The timing line ${JSON.stringify(excerpt(lines[first]))} cannot be read: ${timing}; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+				timingLine,
+				`The timing line ${JSON.stringify(excerpt(timingLine))} cannot be read: ${timing}; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
 			);
 		});
 		return false;
@@ -193,40 +196,49 @@ function addCue(reading: SrtReading, first: number, payload: string[]): boolean 
 	return true;
 }
 
+/** The file's text with LF line ends (CR and CRLF as LF) and without its byte order mark. */
+function normalized(content: string): string {
+	const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+	return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
 /**
  * Reads SubRip subtitles block by block; tolerates a BOM, CRLF, missing numbers and missing blank lines. Throws
  * `CaptionFormatError` only when the content holds no cue at all.
  */
 export function readSrt(content: string): CaptionDocument {
-	const lines = fileLines(content.charCodeAt(0) === 0xfeff ? content.slice(1) : content);
-	const reading: SrtReading = { lines, cues: [], warnings: new Warnings(), withCoordinates: 0 };
+	const lines = new LineCursor(normalized(content));
+	const reading: SrtReading = { cues: [], warnings: new Warnings(), withCoordinates: 0 };
 	// a cue starts at its timing line, or at its number right before it
-	const startsCue = (at: number) =>
-		isTimingLine(lines[at]) || (isNumberLine(lines[at]) && isTimingLine(lines[at + 1]));
-	let i = 0;
+	const startsCue = () =>
+		isTimingLine(lines.peek()) || (isNumberLine(lines.peek()) && isTimingLine(lines.peek(1)));
 	let lastBlockWasCue = false;
-	while (i < lines.length) {
-		if (isBlank(lines[i])) {
-			i++;
+	let firstText = -1;
+	while (!lines.done) {
+		if (isBlank(lines.peek())) {
+			lines.next();
 			continue;
 		}
-		if (isNumberLine(lines[i]) && isTimingLine(lines[i + 1])) i++;
-		const first = i;
-		if (!isTimingLine(lines[i])) {
-			while (i < lines.length && !isBlank(lines[i]) && !(i > first && startsCue(i))) i++;
-			strayText(reading, first, i, lastBlockWasCue);
+		if (firstText === -1) firstText = lines.index;
+		if (isNumberLine(lines.peek()) && isTimingLine(lines.peek(1))) lines.next();
+		const first = lines.index;
+		if (!isTimingLine(lines.peek())) {
+			const stray: string[] = [];
+			while (!lines.done && !isBlank(lines.peek()) && !(stray.length > 0 && startsCue())) {
+				stray.push(lines.next());
+			}
+			strayText(reading, first, stray, lastBlockWasCue);
 			continue;
 		}
-		i++;
+		const timingLine = lines.next();
 		const payload: string[] = [];
-		while (i < lines.length && !isBlank(lines[i]) && !startsCue(i)) payload.push(lines[i++]);
-		lastBlockWasCue = addCue(reading, first, payload);
+		while (!lines.done && !isBlank(lines.peek()) && !startsCue()) payload.push(lines.next());
+		lastBlockWasCue = addCue(reading, first, timingLine, payload);
 	}
 	if (reading.cues.length === 0 && content.trim() !== '') {
-		const firstLine = lines.findIndex((line) => !isBlank(line));
 		throw new CaptionFormatError(
 			'no SRT cue found: SRT cues need a timing line like "00:00:01,500 --> 00:00:04,000"; check that the right caption format was chosen.',
-			{ line: firstLine + 1 },
+			{ line: firstText + 1 },
 		);
 	}
 	if (reading.withCoordinates > 0) {

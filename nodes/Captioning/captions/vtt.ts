@@ -6,7 +6,7 @@
 import { CaptionFormatError } from './errors';
 import { formatVttTimestamp } from './time';
 import { carryStyles } from './styling';
-import { blankText } from './lines';
+import { blankText, LineCursor } from './lines';
 import { parseCueText, cueTextToVtt, escapeVttText, voiceTag } from './vttCueText';
 import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 import type {
@@ -294,9 +294,7 @@ export function parseRegion(text: string): CaptionRegion {
 // ---- blocks -----------------------------------------------------------------------------------------------------
 
 interface Reading {
-	lines: string[];
-	/** 1-based line number of lines[0] in the file (blank lines before the signature shift it). */
-	lineOffset: number;
+	lines: LineCursor;
 	cues: Cue[];
 	regions: CaptionRegion[];
 	styles: string[];
@@ -309,49 +307,42 @@ const isComment = (line: string) =>
 const isBlockKeyword = (buffer: string, keyword: 'STYLE' | 'REGION') =>
 	buffer.startsWith(keyword) && /^[ \t\n\f\r]*$/.test(buffer.slice(keyword.length));
 
+/** A timing line that was read, with its number (0-based). */
+interface TimingLine {
+	line: string;
+	index: number;
+}
+
 /**
- * "Collect a WebVTT block" from line `at`: adds what it is (a cue, a style sheet, a region) to the reading, or a
- * warning when it is none of them and not a comment; returns the line the next block starts at.
+ * "Collect a WebVTT block" at the cursor: adds what it is (a cue, a style sheet, a region) to the reading, or a
+ * warning when it is none of them and not a comment; leaves the cursor where the next block starts.
  */
-function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
+function collectBlock(reading: Reading, inHeader: boolean): void {
 	const { lines } = reading;
-	const first = at;
-	let line = '';
+	const first = lines.mark();
+	const firstLine = lines.peek() ?? '';
 	let lineCount = 0;
-	let previous = at;
+	let previous = first;
 	let buffer = '';
 	let seenArrow = false;
 	let cue: Cue | undefined;
-	let timingLine = -1;
-	let textStart = -1;
+	let timing: TimingLine | undefined;
+	let textStart = first;
 	let kind: 'style' | 'region' | undefined;
-	while (at < lines.length) {
-		line = lines[at];
+	while (!lines.done) {
+		const seenEof = lines.atLastLine;
+		const line = lines.next();
 		lineCount++;
-		const seenEof = at === lines.length - 1;
-		at++;
 		if (line.includes('-->')) {
 			if (!inHeader && (lineCount === 1 || (lineCount === 2 && !seenArrow))) {
 				seenArrow = true;
-				previous = at;
-				timingLine = at - 1;
-				textStart = at;
-				if (readTiming(line)) {
-					cue = { startMs, endMs, text: '' };
-					if (buffer !== '') cue.identifier = buffer;
-					// most timing lines end with the end time: no settings to read
-					skipSpaces(line);
-					if (cursor < line.length) {
-						const settings = parseCueSettings(line.slice(cursor), reading.regions);
-						if (settings) cue.settings = settings;
-					}
-					buffer = '';
-					reading.seenCue = true;
-				} else {
-					cue = undefined;
-				}
+				previous = lines.mark();
+				timing = { line, index: lines.index - 1 };
+				textStart = previous;
+				cue = cueOf(reading, line, buffer);
+				buffer = '';
 			} else {
-				at = previous;
+				lines.reset(previous);
 				break;
 			}
 		} else if (line === '') {
@@ -367,30 +358,47 @@ function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
 				}
 			}
 			buffer = buffer === '' ? line : `${buffer}\n${line}`;
-			previous = at;
+			previous = lines.mark();
 		}
 		if (seenEof) break;
 	}
-	if (inHeader) return at;
+	if (inHeader) return;
 	if (cue) {
-		addCue(reading, cue, buffer, textStart);
+		addCue(reading, cue, buffer, textStart.index);
 	} else if (kind === 'style') {
 		reading.styles.push(buffer);
 	} else if (kind === 'region') {
 		reading.regions.push(parseRegion(buffer));
-	} else if (timingLine !== -1) {
-		reading.warnings.add(() => {
-			const text = lines.slice(textStart, previous).join('\n');
-			return lineWarning(
-				timingLine + reading.lineOffset,
-				lines[timingLine],
-				`The timing line cannot be read: ${timingProblem(lines[timingLine])} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
-			);
-		});
-	} else if (!isComment(lines[first])) {
-		reading.warnings.add(() => droppedBlock(reading, first, previous - 1));
+	} else if (timing !== undefined) {
+		const { line, index } = timing;
+		const text = lines.textBetween(textStart, previous);
+		reading.warnings.add(() =>
+			lineWarning(
+				index + 1,
+				line,
+				`The timing line cannot be read: ${timingProblem(line)} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+			),
+		);
+	} else if (!isComment(firstLine)) {
+		const text = lines.textBetween(first, previous);
+		const last = previous.index - 1;
+		reading.warnings.add(() => droppedBlock(text, first.index, last));
 	}
-	return at;
+}
+
+/** The cue a timing line starts, its identifier the buffer before it; undefined when the line cannot be read. */
+function cueOf(reading: Reading, line: string, identifier: string): Cue | undefined {
+	if (!readTiming(line)) return undefined;
+	const cue: Cue = { startMs, endMs, text: '' };
+	if (identifier !== '') cue.identifier = identifier;
+	// most timing lines end with the end time: no settings to read
+	skipSpaces(line);
+	if (cursor < line.length) {
+		const settings = parseCueSettings(line.slice(cursor), reading.regions);
+		if (settings) cue.settings = settings;
+	}
+	reading.seenCue = true;
+	return cue;
 }
 
 function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): void {
@@ -398,7 +406,7 @@ function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): v
 	cue.text = parsed.text;
 	if (parsed.runs) cue.runs = parsed.runs;
 	if (parsed.voice !== undefined) cue.voice = parsed.voice;
-	const line = textLine + reading.lineOffset;
+	const line = textLine + 1;
 	const { rubyText, unclosed } = parsed;
 	if (rubyText !== undefined) {
 		reading.warnings.add(() =>
@@ -421,20 +429,18 @@ function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): v
 	reading.cues.push(cue);
 }
 
-/** The warning for a block the parser leaves out that is not a comment. */
-function droppedBlock(reading: Reading, first: number, last: number): CaptionWarning {
-	const text = reading.lines.slice(first, last + 1).join('\n');
-	const where = linesLabel(first + reading.lineOffset, last + reading.lineOffset);
-	const keyword = /^(STYLE|REGION)\s*$/.exec(reading.lines[first])?.[1];
-	const timingLike = reading.lines
-		.slice(first, last + 1)
-		.findIndex((line) => /^\s*\d+:\d{2}[:.,]\d/.test(line));
+/** The warning for a block the parser leaves out that is not a comment: its text, first and last line (0-based). */
+function droppedBlock(text: string, first: number, last: number): CaptionWarning {
+	const where = linesLabel(first + 1, last + 1);
+	const blockLines = text.split('\n');
+	const keyword = /^(STYLE|REGION)\s*$/.exec(blockLines[0])?.[1];
+	const timingLike = blockLines.findIndex((line) => /^\s*\d+:\d{2}[:.,]\d/.test(line));
 	const message = keyword
 		? `The ${keyword} block at ${where} comes after the first cue, where players do not read it: it was left out. Move it before the cues.`
 		: timingLike !== -1
-			? `Line ${first + timingLike + reading.lineOffset} looks like a timing line but has no "-->" between its times: the text at ${where} was left out. Write it as "00:01.000 --> 00:04.000".`
+			? `Line ${first + timingLike + 1} looks like a timing line but has no "-->" between its times: the text at ${where} was left out. Write it as "00:01.000 --> 00:04.000".`
 			: `The text at ${where} is not a cue (it has no timing line such as "00:01.000 --> 00:04.000") and was left out. If it belongs to the cue before it, remove the blank line before it.`;
-	return lineWarning(first + reading.lineOffset, text, message);
+	return lineWarning(first + 1, text, message);
 }
 
 function missingSignature(found: string, next: string | undefined, line: number): never {
@@ -454,41 +460,36 @@ function missingSignature(found: string, next: string | undefined, line: number)
  * with the WebVTT signature (blank lines before it are read, with a warning: players reject such a file).
  */
 export function readVtt(content: string): CaptionDocument {
-	let lines = preprocess(content).split('\n');
+	const lines = new LineCursor(preprocess(content));
 	const warnings = new Warnings();
-	let lineOffset = 1;
-	let start = 0;
-	while (start < lines.length - 1 && lines[start].trim() === '') start++;
-	if (start > 0) {
+	let blank = 0;
+	while (!lines.atLastLine && lines.peek()!.trim() === '') {
+		lines.next();
+		blank++;
+	}
+	if (blank > 0) {
 		warnings.add({
 			line: 1,
-			message: `The file has ${start === 1 ? 'a blank line' : `${start} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${start === 1 ? 'it' : 'them'}.`,
+			message: `The file has ${blank === 1 ? 'a blank line' : `${blank} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${blank === 1 ? 'it' : 'them'}.`,
 		});
-		lines = lines.slice(start);
-		lineOffset += start;
 	}
-	const signature = lines[0];
+	const signatureLine = lines.index + 1;
+	const signature = lines.next();
 	if (!signature.startsWith('WEBVTT') || !/^(?:$|[ \t])/.test(signature.slice(6))) {
-		missingSignature(signature, lines[1], lineOffset);
+		missingSignature(signature, lines.peek(), signatureLine);
 	}
-	const reading: Reading = {
-		lines,
-		lineOffset,
-		cues: [],
-		regions: [],
-		styles: [],
-		warnings,
-		seenCue: false,
+	const reading: Reading = { lines, cues: [], regions: [], styles: [], warnings, seenCue: false };
+	const atEnd = () => lines.done || (lines.atLastLine && lines.peek() === '');
+	const skipEmptyLines = () => {
+		while (!lines.done && lines.peek() === '') lines.next();
 	};
-	const atEnd = (at: number) => at >= lines.length || (at === lines.length - 1 && lines[at] === '');
-	let at = 1;
-	if (!atEnd(at)) {
-		if (lines[at] !== '') at = collectBlock(reading, at, true);
-		else at++;
-		while (at < lines.length && lines[at] === '') at++;
-		while (!atEnd(at)) {
-			at = collectBlock(reading, at, false);
-			while (at < lines.length && lines[at] === '') at++;
+	if (!atEnd()) {
+		if (lines.peek() !== '') collectBlock(reading, true);
+		else lines.next();
+		skipEmptyLines();
+		while (!atEnd()) {
+			collectBlock(reading, false);
+			skipEmptyLines();
 		}
 	}
 	const document: CaptionDocument = { cues: reading.cues };
