@@ -54,6 +54,7 @@ const projects = [
 /** @type {import('jest').Config} */
 module.exports = {
 	testTimeout: 20_000,
+	testSequencer: '<rootDir>/test/helpers/sequencer.js',
 	projects: named ? projects : projects.slice(0, 1),
 	// a named project may start n8n: one test file at a time on a 2-core machine
 	...(named ? { maxWorkers: 1 } : {}),

@@ -8,9 +8,13 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_FAILURES } from './CaptioningApi/failures';
-import { obtainTokens } from './CaptioningApi/tokens';
-import { BASE_URL_EXPRESSION, bearerToken, DEFAULT_MEDIA_TYPE } from './CaptioningApi/values';
+import { CREDENTIAL_TEST_FAILURES } from '../nodes/Captioning/tokens/failures';
+import { obtainTokens } from '../nodes/Captioning/tokens/obtain';
+import {
+	BASE_URL_EXPRESSION,
+	bearerToken,
+	DEFAULT_MEDIA_TYPE,
+} from '../nodes/Captioning/tokens/values';
 
 export class CaptioningApi implements ICredentialType {
 	name = 'captioningApi';
@@ -62,8 +66,7 @@ export class CaptioningApi implements ICredentialType {
 			description:
 				'The assertion token the dashboard issued to your account. n8n exchanges it for access tokens and renews them on its own.',
 		},
-		// no default: a made-up one would earn a new user a 406. A credential saved with the old default has no
-		// value stored (n8n saves only what differs from the default) and still sends it (DEFAULT_MEDIA_TYPE in values.ts).
+		// no default: a made-up one would earn a new user a 406 (docs/design.md, "What 0.1.0 saved")
 		{
 			displayName: 'API Media Type',
 			name: 'mediaType',
@@ -72,7 +75,7 @@ export class CaptioningApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. application/vnd.acme.v1',
 			description:
-				'The vendor media type that names version 1 of the API: application/vnd.<the service\'s own name>.v1',
+				"The vendor media type that names version 1 of the API: application/vnd.<the service's own name>.v1",
 			hint: "Sent as the Accept header on every call. The service's API documentation names it (its Accept header); ask the service if it does not.",
 		},
 		{
@@ -105,10 +108,7 @@ export class CaptioningApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * n8n runs this when the access token is empty, after a 401 and in every credential test: a token's way through
-	 * CaptioningApi/ is in docs/design.md ("A token's way").
-	 */
+	// n8n runs this when the token is empty, after a 401 and in a credential test (docs/design.md, A token's way)
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const saved = await obtainTokens((options) => this.helpers.httpRequest(options), credentials);
 		return { ...saved };

@@ -1,9 +1,10 @@
 // Builds and packs a package the way it reaches n8n from the registry: the `npm pack` tarball.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 import { PROJECT_ROOT } from './install';
@@ -72,24 +73,89 @@ export async function assertTarballHasN8nEntries(tarball: string): Promise<void>
 export interface PackProjectOptions {
 	/** Build dist/ first (package.json's prepack, as `npm pack` and `npm publish` do); default true. */
 	build?: boolean;
+	/** Take the tarball last packed from the same inputs, if there is one; default true. */
+	reuse?: boolean;
 	destination?: string;
 }
 
-/** `npm pack` of the repository, which builds first; returns the checked tarball's path. */
+// What the build (scripts/run.sh stages these) and `npm pack` read: the same contents pack the same tarball.
+const PACK_INPUTS = [
+	'package.json',
+	'package-lock.json',
+	'tsconfig.build.json',
+	'eslint.config.mjs',
+	'README.md',
+	'LICENSE',
+	'CHANGELOG.md',
+	'scripts/run.sh',
+	'nodes',
+	'credentials',
+];
+
+/** A hash of the contents (and paths) of everything a build and `npm pack` of the repository read. */
+export function packInputsHash(root = PROJECT_ROOT): string {
+	const hash = createHash('sha256');
+	const add = (path: string): void => {
+		if (statSync(path).isDirectory()) {
+			for (const entry of readdirSync(path).sort()) add(join(path, entry));
+			return;
+		}
+		hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
+	};
+	for (const entry of PACK_INPUTS) {
+		const path = join(root, entry);
+		if (existsSync(path)) add(path);
+	}
+	return hash.digest('hex');
+}
+
+// The last tarball packProject() built, under the hash of its inputs: every suite of a CI run packs the same
+// sources, and a build takes 10-20 s of a core.
+const PACKED = join(PROJECT_ROOT, '.tmp', 'packed');
+
+/**
+ * `npm pack` of the repository, which builds first, or the tarball the last such pack made of the same inputs
+ * (`build: false` packs dist/ as it is, `reuse: false` builds anyway); returns the checked tarball's path.
+ */
 export async function packProject(options: PackProjectOptions = {}): Promise<string> {
 	return await withPackLock(async () => {
 		const destination = options.destination ?? (await mkdtemp(join(tmpdir(), 'captioning-pack-')));
 		try {
-			const tarball = await packDirectory(PROJECT_ROOT, destination, {
-				ignoreScripts: options.build === false,
-			});
+			const build = options.build !== false;
+			const inputs = build ? packInputsHash() : undefined;
+			const kept = inputs && options.reuse !== false ? keptTarball(inputs) : undefined;
+			if (kept) {
+				const tarball = join(destination, basename(kept));
+				await copyFile(kept, tarball);
+				return tarball;
+			}
+			const tarball = await packDirectory(PROJECT_ROOT, destination, { ignoreScripts: !build });
 			await assertTarballHasN8nEntries(tarball);
+			if (inputs) await keepTarball(inputs, tarball);
 			return tarball;
 		} catch (error) {
 			if (!options.destination) await rm(destination, { recursive: true, force: true });
 			throw error;
 		}
 	});
+}
+
+function keptTarball(inputs: string): string | undefined {
+	const dir = join(PACKED, inputs);
+	const [file] = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.tgz')) : [];
+	return file ? join(dir, file) : undefined;
+}
+
+/** Keeps `tarball` as the one packed from `inputs`, in place of any earlier one. */
+async function keepTarball(inputs: string, tarball: string): Promise<void> {
+	const partial = join(PACKED, `.partial-${process.pid}`);
+	await rm(partial, { recursive: true, force: true });
+	await mkdir(partial, { recursive: true });
+	await copyFile(tarball, join(partial, basename(tarball)));
+	for (const entry of readdirSync(PACKED).filter((e) => e !== basename(partial))) {
+		await rm(join(PACKED, entry), { recursive: true, force: true });
+	}
+	await rename(partial, join(PACKED, inputs));
 }
 
 /** Removes the temp folder packProject() made for `tarball`, if there is one. */

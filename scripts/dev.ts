@@ -3,19 +3,14 @@
 // dev example workflow (examples/dev-transcription-feed.json), active. Ctrl-C stops everything.
 // The n8n user folder persists under the cache, so a second start skips n8n's migrations and, while
 // the package's sources are unchanged, the build and install too.
+// Not `n8n-node dev`: it runs `npx n8n@latest` and links the checkout into n8n's custom folder, whose nodes
+// load as `CUSTOM.*` types that no example or saved workflow names (docs/development.md, Getting started).
 import { createHash } from 'node:crypto';
-import {
-	createWriteStream,
-	existsSync,
-	readFileSync,
-	readdirSync,
-	statSync,
-	type WriteStream,
-} from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import {
@@ -28,6 +23,7 @@ import {
 	N8nHttpError,
 	type N8nInstance,
 	type OwnerCredentials,
+	packInputsHash,
 	packProject,
 	PROJECT_ROOT,
 	sandboxCredentialData,
@@ -137,31 +133,6 @@ async function assertPortFree(port: number, what: string, flag: string): Promise
 	});
 }
 
-/** What the package tarball is built from; unchanged means the installed copy is current. */
-function sourceHash(): string {
-	const hash = createHash('sha256');
-	const add = (path: string): void => {
-		const stats = statSync(path);
-		if (stats.isDirectory()) {
-			for (const entry of readdirSync(path).sort()) add(join(path, entry));
-			return;
-		}
-		hash.update(relative(PROJECT_ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
-	};
-	for (const entry of [
-		'package.json',
-		'tsconfig.json',
-		'tsconfig.build.json',
-		'gulpfile.js',
-		'nodes',
-		'credentials',
-	]) {
-		const path = join(PROJECT_ROOT, entry);
-		if (existsSync(path)) add(path);
-	}
-	return hash.digest('hex');
-}
-
 async function readState(file: string): Promise<DevState> {
 	try {
 		return JSON.parse(await readFile(file, 'utf8')) as DevState;
@@ -218,7 +189,7 @@ async function ensurePackage(
 	options: Options,
 	state: DevState,
 ): Promise<{ version: string; built: boolean }> {
-	const hash = sourceHash();
+	const hash = packInputsHash();
 	const installed = join(options.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	const manifest = join(installed, 'package.json');
 	if (!options.rebuild && state.sourceHash === hash && existsSync(manifest)) {
@@ -228,7 +199,7 @@ async function ensurePackage(
 	}
 	const started = Date.now();
 	step(`building and packing ${PACKAGE_NAME} (npm run build, npm pack)`);
-	const tarball = await packProject();
+	const tarball = await packProject({ reuse: !options.rebuild });
 	try {
 		const { version } = await installCommunityPackage(options.userFolder, tarball);
 		state.sourceHash = hash;

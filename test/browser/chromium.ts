@@ -83,6 +83,7 @@ export interface Page {
 	/** Evaluates a JavaScript expression in the page (a string: the project has no DOM types). */
 	evaluate<R>(expression: string): Promise<R>;
 	setDefaultTimeout(ms: number): void;
+	keyboard: { press(key: string): Promise<void> };
 	on(event: 'console', listener: (message: ConsoleMessage) => void): void;
 	on(event: 'pageerror', listener: (error: Error) => void): void;
 	on(event: 'requestfailed', listener: (request: Request) => void): void;

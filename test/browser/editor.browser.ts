@@ -24,7 +24,14 @@ import { redactCallbackToken } from '../../nodes/Captioning/transport/webhookEnd
 import type { Sandbox } from '../../sandbox/server';
 import { createEndpoint, obtainToken } from '../helpers/sandboxClient';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
-import { SCREENSHOTS, signIn, type Stack, startStack, step as stepOn } from './session';
+import {
+	openInEditor,
+	SCREENSHOTS,
+	signIn,
+	type Stack,
+	startStack,
+	step as stepOn,
+} from './session';
 
 const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';
@@ -216,7 +223,7 @@ describe('the editor (real n8n, Chromium)', () => {
 
 	/** Opens the example workflow and waits for its nodes; closes n8n's "Production Checklist". */
 	async function openWorkflow(): Promise<void> {
-		await page().goto(`${baseUrl()}/workflow/${workflowId}`);
+		await openInEditor(page(), n8n!, `/workflow/${workflowId}`);
 		await page().locator(node(TRIGGER)).waitFor();
 		await page().locator(node(ACTION)).waitFor();
 		// shown for a published workflow, a moment after the canvas
@@ -228,9 +235,13 @@ describe('the editor (real n8n, Chromium)', () => {
 		}
 	}
 
-	/** Opens a workflow built for a test and waits for its nodes. */
-	async function openBuilt(id: string, names: string[]): Promise<void> {
-		await page().goto(`${baseUrl()}/workflow/${id}`);
+	/** Opens a workflow built for a test and waits for its nodes; `reload`: the page loaded (n8n restarted). */
+	async function openBuilt(
+		id: string,
+		names: string[],
+		options: { reload?: boolean } = {},
+	): Promise<void> {
+		await openInEditor(page(), n8n!, `/workflow/${id}`, options);
 		for (const name of names) await page().locator(node(name)).waitFor();
 	}
 
@@ -631,7 +642,7 @@ describe('the editor (real n8n, Chromium)', () => {
 	it(`publishes with WEBHOOK_URL ${LAN_WEBHOOK_URL}: plain http on a name only n8n's network knows is registered`, async () => {
 		await step('lan', async () => {
 			await n8n!.restart({ env: { WEBHOOK_URL: `${LAN_WEBHOOK_URL}/` } });
-			await openBuilt(built.lan, [TRIGGER]);
+			await openBuilt(built.lan, [TRIGGER], { reload: true });
 			await page().locator('[data-test-id="workflow-open-publish-modal-button"]').click();
 			await page().locator('[data-test-id="workflow-publish-button"]').click();
 			const registered = () =>

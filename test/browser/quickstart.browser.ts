@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { loadExample, type N8nInstance, sandboxCredentialData, toEditorBody } from '../../harness';
 import type { Sandbox } from '../../sandbox/server';
 import { launchChromium, watchPage, type Browser, type Page, type PageEvents } from './chromium';
-import { SCREENSHOTS, signIn, type Stack, startStack, step as stepOn } from './session';
+import {
+	openInEditor,
+	SCREENSHOTS,
+	signIn,
+	type Stack,
+	startStack,
+	step as stepOn,
+} from './session';
 
 const TITLE = 'My first transcript';
 
@@ -49,7 +56,7 @@ describe("README's Quick start (real n8n, Chromium)", () => {
 
 	it('2. adds the trigger: the nodes panel, "Captioning", On transcription transcribed', async () => {
 		await step('add-trigger', async () => {
-			await page().goto(`${n8n!.baseUrl}/home/workflows`);
+			await openInEditor(page(), n8n!, '/home/workflows');
 			// "Build a workflow" on an empty overview, "Create workflow" once there are workflows
 			await page()
 				.locator('[data-test-id="new-workflow-card"], [data-test-id="add-resource-workflow"]')
@@ -156,7 +163,7 @@ describe("README's Quick start (real n8n, Chromium)", () => {
 			const { id } = (await n8n!.rest('POST', '/workflows', toEditorBody(example))) as {
 				id: string;
 			};
-			await page().goto(`${n8n!.baseUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
+			await openInEditor(page(), n8n!, `/workflow/${id}`);
 			for (const node of example.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')) {
 				await page()
 					.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`)

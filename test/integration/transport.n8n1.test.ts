@@ -1,7 +1,8 @@
 // n8n 1.123's request helpers throw their own NodeApiError, whose HTTP error n8n drops (its ExecutionBaseError keeps
 // no `cause` that is an Error) but whose status stays in `httpCode`. The transport keeps that status, so that the
 // trigger can tell a refused callback URI (422) from any other failure on n8n 1.x too.
-import { captioningApiCall, statusOf } from '../../nodes/Captioning/transport';
+import { captioningApiCall } from '../../nodes/Captioning/transport';
+import { statusOf } from '../../nodes/Captioning/transport/errors';
 import { createHarness } from '../helpers/n8nContext';
 
 test('an n8n 1.123 NodeApiError of a 422 keeps its status through the transport', async () => {

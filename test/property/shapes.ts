@@ -4,20 +4,21 @@
 // read (the token flow, the action's Create, the list reader, the receive pipeline), checked to agree with them.
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeTokenFailure } from '../../credentials/CaptioningApi/failures';
-import { readTokenAnswer, type SavedTokens } from '../../credentials/CaptioningApi/grant';
-import { obtainTokens } from '../../credentials/CaptioningApi/tokens';
-import { CredentialError, readCredentials } from '../../credentials/CaptioningApi/values';
-import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
+import { describeTokenFailure } from '../../nodes/Captioning/tokens/failures';
+import { readTokenAnswer, type TokenAnswer } from '../../nodes/Captioning/tokens/answer';
+import type { SavedTokens } from '../../nodes/Captioning/tokens/grant';
+import { obtainTokens } from '../../nodes/Captioning/tokens/obtain';
 import {
+	CredentialError,
 	credentialValues,
+	readCredentials,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+} from '../../nodes/Captioning/tokens/values';
+import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
 import {
 	headerValue,
 	readAnnouncement,
 	readRetryAfter,
-	type TokenAnswer,
 } from '../../nodes/Captioning/shared/schemas';
 import {
 	collectEndpoints,
@@ -28,11 +29,8 @@ import {
 	readEndpointPage,
 	UnexpectedListError,
 } from '../../nodes/Captioning/transport/webhookEndpoints';
-import {
-	type CaptioningContext,
-	captioningApiCall,
-	readFailure,
-} from '../../nodes/Captioning/transport';
+import { type CaptioningContext, captioningApiCall } from '../../nodes/Captioning/transport';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import {
 	pacerFor,
 	pauseBeforeNextRequest,

@@ -15,7 +15,7 @@ import {
 	credentialValues,
 	normaliseBaseUrl,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+} from '../../nodes/Captioning/tokens/values';
 
 const type = new CaptioningApi();
 const values = {

@@ -8,7 +8,7 @@ import {
 	customLimits,
 	limitsProblem,
 	profileProperties,
-} from '../../nodes/Captioning/actions/captionFile/shared';
+} from '../../nodes/Captioning/actions/captionFile/profiles';
 import {
 	boundArray,
 	boundText,
@@ -64,6 +64,90 @@ describe('customLimits', () => {
 			...netflix,
 			minGapMs: Math.round((minGapFrames! * 1000) / frameRate!),
 		});
+	});
+});
+
+describe('Custom Limits: built from the profile registry', () => {
+	const customLimitsParameter = () =>
+		profileProperties.find((p) => p.name === 'customLimits')!.options as INodeProperties[];
+
+	it('shows what the editor showed when its parameters were written by hand', () => {
+		const seconds = (name: string, displayName: string, minValue: number, value: number) => ({
+			displayName,
+			name,
+			type: 'number',
+			typeOptions: { minValue, numberPrecision: 3 },
+			default: value,
+		});
+		expect(customLimitsParameter()).toEqual([
+			{
+				displayName: 'Allow Cues Without a Gap',
+				name: 'allowChained',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
+			},
+			{
+				...seconds('chainGapSeconds', 'Close Gaps Up To (Seconds)', 0, 0.5),
+				description:
+					'Gaps this short or shorter, but longer than Min Gap, should be closed to Min Gap (chaining, as Netflix closes gaps of half a second)',
+			},
+			{
+				displayName: 'Max Characters per Line',
+				name: 'maxCharsPerLine',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 42,
+			},
+			{
+				displayName: 'Max Characters per Second',
+				name: 'maxCharsPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 1 },
+				default: 20,
+				description: 'Reading speed: spaces and punctuation count, line breaks do not',
+			},
+			seconds('maxDurationSeconds', 'Max Duration (Seconds)', 0.1, 7),
+			{
+				displayName: 'Max Lines',
+				name: 'maxLines',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 2,
+			},
+			{
+				displayName: 'Max Words per Minute',
+				name: 'maxWordsPerMinute',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 180,
+			},
+			seconds('minDurationSeconds', 'Min Duration (Seconds)', 0, 0.833),
+			{
+				...seconds('minGapSeconds', 'Min Gap (Seconds)', 0, 0.083),
+				description: 'Shortest time between one cue’s end and the next cue’s start',
+			},
+		]);
+	});
+
+	it('reads back every parameter it shows, and nothing else', () => {
+		const shown = customLimitsParameter().map((p) => p.name);
+		const values = Object.fromEntries(
+			shown.map((name, i) => [name, name === 'allowChained' || i + 1]),
+		);
+		expect(Object.keys(customLimits(values)).sort()).toEqual([
+			'allowChained',
+			'chainGapMs',
+			'maxCharsPerLine',
+			'maxCharsPerSecond',
+			'maxDurationMs',
+			'maxLines',
+			'maxWordsPerMinute',
+			'minDurationMs',
+			'minGapMs',
+		]);
+		expect(customLimits({ ...values, unknown: 5 })).toEqual(customLimits(values));
 	});
 });
 

@@ -10,7 +10,7 @@ import {
 	tokenExpired,
 	tokensMatchValues,
 	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+} from '../../nodes/Captioning/tokens/values';
 import { ASSERTION, creds, input, SECRET } from './credential/helpers';
 
 describe('the fingerprint of the values the tokens belong to', () => {

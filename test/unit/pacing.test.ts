@@ -15,7 +15,7 @@ import {
 	waitUnlessCancelled,
 	WaitCancelledError,
 } from '../../nodes/Captioning/shared/pacing';
-import { readFailure } from '../../nodes/Captioning/transport';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import { readAnnouncement, readRetryAfter } from '../../nodes/Captioning/shared/schemas';
 import { settle } from '../../nodes/Captioning/shared/settle';
 

@@ -10,14 +10,16 @@ import {
 	readErrorWords,
 	readEventType,
 	readId,
-	readOAuthError,
 	readResetAt,
-	readExpiresIn,
 	readText,
 	recordIn,
 	sameResourceType,
-	tokenAnswerSchema,
 } from '../../nodes/Captioning/shared/schemas';
+import {
+	readExpiresIn,
+	readOAuthError,
+	tokenAnswerSchema,
+} from '../../nodes/Captioning/tokens/answer';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,5 +1,5 @@
 // Redirect decisions and the transport's messages, branch by branch.
-import { redirectMessage } from '../../nodes/Captioning/transport';
+import { redirectMessage } from '../../nodes/Captioning/transport/errors';
 import { isRedirect, redirectStep } from '../../nodes/Captioning/transport/redirects';
 
 const BASE = 'https://api.example.com';

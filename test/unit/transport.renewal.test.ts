@@ -1,24 +1,21 @@
 // A call's renewal decisions (nodes/Captioning/transport/renewal.ts) and the terms it shares with the
 // credential (shared/renewal.ts), branch by branch, with the clock passed in.
-import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../nodes/Captioning/shared/credentialValues';
+import { credentialValues, valuesFingerprint } from '../../nodes/Captioning/tokens/values';
 import {
 	callTermsOf,
 	handBack,
 	handedBack,
 	tokenMark,
 	withCallTerms,
-} from '../../nodes/Captioning/shared/renewal';
-import { readFailure } from '../../nodes/Captioning/transport';
+} from '../../nodes/Captioning/tokens/callTerms';
+import { readFailure } from '../../nodes/Captioning/transport/errors';
 import {
 	handOver,
 	nextRenewalStep,
 	renewalMargin,
 	saysTokenRefused,
 	storedIsNewer,
-} from '../../nodes/Captioning/transport/renewal';
+} from '../../nodes/Captioning/tokens/renewal';
 import { input } from './credential/helpers';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');

@@ -130,3 +130,74 @@ export function msToFrames(ms: number, frameRate: number): number {
 export function framesToMs(frames: number, frameRate: number): number {
 	return Math.ceil((frames * 1000) / frameRate - 1e-9);
 }
+
+/** How the editor's Custom Limits show a limit; the default is the default guide's (actions/captionFile/profiles.ts). */
+export interface LimitField {
+	/** The editor's parameter name (it differs where the editor counts seconds: minGapSeconds). */
+	name: string;
+	displayName: string;
+	description?: string;
+	/** The limit is the editor's value times this (seconds to milliseconds: 1000). */
+	scale?: number;
+	minValue?: number;
+	/** Decimal places the editor keeps. */
+	precision?: number;
+	/** The editor's default where the default guide sets no such limit. */
+	fallback?: number;
+}
+
+/** The limits Custom offers, in the order they are read. */
+export const CUSTOM_LIMIT_FIELDS = {
+	maxCharsPerLine: { name: 'maxCharsPerLine', displayName: 'Max Characters per Line', minValue: 1 },
+	maxLines: { name: 'maxLines', displayName: 'Max Lines', minValue: 1 },
+	maxCharsPerSecond: {
+		name: 'maxCharsPerSecond',
+		displayName: 'Max Characters per Second',
+		minValue: 1,
+		precision: 1,
+		description: 'Reading speed: spaces and punctuation count, line breaks do not',
+	},
+	maxWordsPerMinute: {
+		name: 'maxWordsPerMinute',
+		displayName: 'Max Words per Minute',
+		minValue: 1,
+		fallback: 180,
+	},
+	minDurationMs: {
+		name: 'minDurationSeconds',
+		displayName: 'Min Duration (Seconds)',
+		scale: 1000,
+		minValue: 0,
+		precision: 3,
+	},
+	maxDurationMs: {
+		name: 'maxDurationSeconds',
+		displayName: 'Max Duration (Seconds)',
+		scale: 1000,
+		minValue: 0.1,
+		precision: 3,
+	},
+	minGapMs: {
+		name: 'minGapSeconds',
+		displayName: 'Min Gap (Seconds)',
+		scale: 1000,
+		minValue: 0,
+		precision: 3,
+		description: 'Shortest time between one cue’s end and the next cue’s start',
+	},
+	chainGapMs: {
+		name: 'chainGapSeconds',
+		displayName: 'Close Gaps Up To (Seconds)',
+		scale: 1000,
+		minValue: 0,
+		precision: 3,
+		description:
+			'Gaps this short or shorter, but longer than Min Gap, should be closed to Min Gap (chaining, as Netflix closes gaps of half a second)',
+	},
+	allowChained: {
+		name: 'allowChained',
+		displayName: 'Allow Cues Without a Gap',
+		description:
+			'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
+	},
+} as const satisfies { [K in keyof CaptionLimits]?: LimitField };

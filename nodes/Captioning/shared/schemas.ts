@@ -1,6 +1,6 @@
 // Every answer of the service, read by need: one small parser per answer shape takes the members the code uses
 // and nothing else, from the readers below (docs/design.md, "Answers are read by need"). The webhook-endpoint
-// shapes are read the same way in transport/webhookEndpoints.ts.
+// shapes are read the same way in transport/webhookEndpoints.ts, the token answer in tokens/answer.ts.
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -103,36 +103,6 @@ export function parseBody(body: unknown): unknown {
 	} catch {
 		return body;
 	}
-}
-
-/** A member the code can do without, in a zod shape: its value when `read` can use it, else undefined. */
-const byNeed = <T>(read: (value: unknown) => T | undefined) => z.unknown().transform(read);
-
-// ---- the token endpoint (contract 2.1, 4.1, 4.2) ---------------------------------------------------------------
-
-/** A token's lifetime in seconds (`expires_in`): a positive number, or a string that spells one. */
-export function readExpiresIn(value: unknown): number | undefined {
-	const seconds = readCount(value);
-	return seconds !== undefined && seconds > 0 ? seconds : undefined;
-}
-
-/**
- * A token answer. Only `access_token` is required; `expires_in` counts when it is a positive number or a numeric
- * string; `refresh_token` when it is text (RFC 6749 section 6: without one, the client keeps the one it holds).
- * `token_type`, `scope`, `created_at` and anything else decide nothing and are not read.
- */
-export const tokenAnswerSchema = z.object({
-	access_token: z.string().refine((value) => value.trim() !== '', { message: 'is empty' }),
-	expires_in: byNeed(readExpiresIn),
-	refresh_token: byNeed(readText),
-});
-export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
-
-/** An OAuth 2.0 error body (RFC 6749 section 5.2), as far as it is text; used only for wording. */
-export function readOAuthError(body: unknown): { error?: string; description?: string } {
-	const error = readText(memberOf(body, 'error'));
-	const description = readText(memberOf(body, 'error_description'));
-	return { ...(error ? { error } : {}), ...(description ? { description } : {}) };
 }
 
 // ---- API errors (A5) -------------------------------------------------------------------------------------------

@@ -297,6 +297,42 @@ interface OpenedFile {
 	close(): void;
 }
 
+interface FileResponse {
+	statusCode: number;
+	headers: Record<string, string | undefined>;
+	body: Readable;
+}
+
+/** The GET of a signed file, its body as a stream; or why no answer came. */
+async function requestFile(
+	http: Http,
+	url: string,
+	limits: DownloadLimits,
+	signal: AbortSignal,
+): Promise<{ ok: true; response: FileResponse } | DownloadFailure> {
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 30_000,
+		// n8n's helper does not take the execution's signal by itself (httpRequestWithAuthentication does)
+		abortSignal: signal as IHttpRequestOptions['abortSignal'],
+	};
+	try {
+		return { ok: true, response: (await http(options)) as FileResponse };
+	} catch (error) {
+		if (limits.signal?.aborted) return stopped(url);
+		if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
+		return {
+			ok: false,
+			kind: 'network',
+			message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
+		};
+	}
+}
+
 /** The file's answer, checked: a 2xx within the cap by its Content-Length, its body streaming through the cap. */
 async function openSignedFile(
 	http: Http,
@@ -310,29 +346,9 @@ async function openSignedFile(
 	// ours to close the connection with: n8n 2.41 hands out a wrapper whose destroy() leaves the socket open
 	const own = new AbortController();
 	const signal = limits.signal ? AbortSignal.any([limits.signal, own.signal]) : own.signal;
-	let response: { statusCode: number; headers: Record<string, string | undefined>; body: Readable };
-	try {
-		const options: IHttpRequestOptions = {
-			method: 'GET',
-			url,
-			encoding: 'stream',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: 30_000,
-			// n8n's helper does not take the execution's signal by itself (httpRequestWithAuthentication does)
-			abortSignal: signal as IHttpRequestOptions['abortSignal'],
-		};
-		response = (await http(options)) as typeof response;
-	} catch (error) {
-		if (limits.signal?.aborted) return stopped(url);
-		if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
-		return {
-			ok: false,
-			kind: 'network',
-			message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
-		};
-	}
-	const { statusCode, headers, body } = response;
+	const requested = await requestFile(http, url, limits, signal);
+	if (!requested.ok) return requested;
+	const { statusCode, headers, body } = requested.response;
 	// closing the connection makes the body fail; whoever reads it hears of that through the cap
 	body.on('error', () => undefined);
 	const close = () => {

@@ -4,15 +4,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import {
-	type ApiRequest,
-	type ApiResponse,
-	type CaptioningContext,
-	captioningApiCall,
-	statusOf,
-} from './index';
+import { statusOf } from './errors';
+import { captioningApiCall } from './index';
+import type { ApiRequest, ApiResponse, CaptioningContext } from './types';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	headerValue,
 	isObject,

@@ -95,6 +95,47 @@ async function fetchOne(
 	}
 }
 
+/**
+ * Adds the best transcript the files give to the item; a file that cannot be read leaves it to the next. Without
+ * one, returns the format and the reason of the first file that could not give it.
+ */
+function attachTranscript(
+	item: INodeExecutionData,
+	texts: Record<string, DecodedCaptions>,
+	tooLarge: ReadonlySet<string>,
+): [string, string] | undefined {
+	let unreadable: [string, string] | undefined;
+	for (const source of TRANSCRIPT_SOURCES) {
+		if (tooLarge.has(source)) {
+			unreadable ??= [
+				source,
+				`No transcript: the ${source} file is larger than ${formatBytes(TRANSCRIPT_SOURCE_MAX_BYTES)}, the most the trigger reads a transcript from. The file is on the item.`,
+			];
+			continue;
+		}
+		if (texts[source] === undefined) continue;
+		try {
+			const { text, warnings } = texts[source];
+			const transcript = transcriptFromCaptions(source, text);
+			if (transcript === undefined) continue;
+			item.json.transcript = transcript;
+			if (warnings.length) {
+				item.json.warnings = [
+					...(Array.isArray(item.json.warnings) ? (item.json.warnings as string[]) : []),
+					...warnings.map((w) => `The transcript's ${source} file: ${w.message}`),
+				];
+			}
+			return undefined;
+		} catch (error) {
+			unreadable ??= [
+				source,
+				`No transcript: the ${source} file could not be read (${problem(error)}).`,
+			];
+		}
+	}
+	return unreadable;
+}
+
 /** Fetches each file into the item's binary data, all within the budget, and adds the transcript text; never throws. */
 export async function attachDownloads(
 	item: INodeExecutionData,
@@ -124,37 +165,7 @@ export async function attachDownloads(
 		if (file.decoded) texts[file.format] = file.decoded;
 		if (file.tooLargeForText) tooLarge.add(file.format);
 	}
-	// the best transcript the files give; a file that cannot be read leaves it to the next
-	let unreadable: [string, string] | undefined;
-	for (const source of TRANSCRIPT_SOURCES) {
-		if (tooLarge.has(source)) {
-			unreadable ??= [
-				source,
-				`No transcript: the ${source} file is larger than ${formatBytes(TRANSCRIPT_SOURCE_MAX_BYTES)}, the most the trigger reads a transcript from. The file is on the item.`,
-			];
-			continue;
-		}
-		if (texts[source] === undefined) continue;
-		try {
-			const { text, warnings } = texts[source];
-			const transcript = transcriptFromCaptions(source, text);
-			if (transcript === undefined) continue;
-			item.json.transcript = transcript;
-			if (warnings.length) {
-				item.json.warnings = [
-					...(Array.isArray(item.json.warnings) ? (item.json.warnings as string[]) : []),
-					...warnings.map((w) => `The transcript's ${source} file: ${w.message}`),
-				];
-			}
-			unreadable = undefined;
-			break;
-		} catch (error) {
-			unreadable ??= [
-				source,
-				`No transcript: the ${source} file could not be read (${problem(error)}).`,
-			];
-		}
-	}
+	const unreadable = attachTranscript(item, texts, tooLarge);
 	if (unreadable) fail(...unreadable);
 	if (errors.length) item.json.downloadErrors = errors;
 }

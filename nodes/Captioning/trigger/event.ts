@@ -137,55 +137,34 @@ export interface Subject {
 	warnings: string[];
 }
 
-/**
- * The transcription the event is about: the `included` resource whose id is the subject's
- * (`data.relationships.subject.data`), of the subject's type as sameResourceType compares types, or of none: the
- * type tells apart resources that share the id. Without a subject id, the only resource of the subject's type. Anything less than one clear resource is said in `warnings`
- * (docs/design.md, "A delivery's subject").
- */
-export function findSubject(body: unknown): Subject {
-	const ref = memberOf(
-		memberOf(memberOf(memberOf(body, 'data'), 'relationships'), 'subject'),
-		'data',
-	);
-	const refId = readId(memberOf(ref, 'id'));
-	const type = readText(memberOf(ref, 'type')) ?? TRANSCRIPTION_TYPE;
-	const included = memberOf(body, 'included');
-	if (!Array.isArray(included)) {
+type Included = Array<{ resource: Json; at: string }>;
+
+/** Without a subject id: the only resource of the subject's type, when there is exactly one. */
+function onlyOfType(resources: Included, type: string, idValue: unknown): Subject {
+	const only = resources.filter(({ resource }) => sameResourceType(resource.type, type));
+	const said = `The event names no subject (data.relationships.subject.data.id is ${described(idValue)})`;
+	if (only.length !== 1) {
 		return {
-			id: refId,
 			warnings: [
-				`The event has no included resources (included is ${described(included)}): ${EMPTY}.`,
+				`${said} and included holds ${only.length} resources of type ${quoted(type)}: ${EMPTY}.`,
 			],
 		};
 	}
-	const resources = included
-		.map((resource: unknown, index) => ({ resource, at: `included[${index}]` }))
-		.filter((entry): entry is { resource: Json; at: string } => isObject(entry.resource));
-	const ofType = (list: typeof resources) =>
-		list.filter(({ resource }) => sameResourceType(resource.type, type));
-	if (refId === undefined) {
-		const only = ofType(resources);
-		const said = `The event names no subject (data.relationships.subject.data.id is ${described(memberOf(ref, 'id'))})`;
-		if (only.length !== 1) {
-			return {
-				warnings: [
-					`${said} and included holds ${only.length} resources of type ${quoted(type)}: ${EMPTY}.`,
-				],
-			};
-		}
-		const id = readId(only[0].resource.id);
-		return {
-			...only[0],
-			id,
-			warnings: [`${said}: the only transcription in included (${only[0].at}) was read.`],
-		};
-	}
+	const id = readId(only[0].resource.id);
+	return {
+		...only[0],
+		id,
+		warnings: [`${said}: the only transcription in included (${only[0].at}) was read.`],
+	};
+}
+
+/** The resource with the subject's id: of its type, else of none; one of another type is not it. */
+function byIdAndType(resources: Included, refId: string, type: string): Subject {
 	const byId = resources.filter(({ resource }) => readId(resource.id) === refId);
 	const id = quoted(refId);
-	const sameType = ofType(byId);
+	const sameType = byId.filter(({ resource }) => sameResourceType(resource.type, type));
 	const untyped = byId.filter(({ resource }) => readText(resource.type) === undefined);
-	const first = (list: typeof byId, said: string) => ({
+	const first = (list: Included, said: string) => ({
 		...list[0],
 		id: refId,
 		warnings: list.length > 1 ? [`${said}: the first (${list[0].at}) was read.`] : [],
@@ -210,6 +189,35 @@ export function findSubject(body: unknown): Subject {
 			`The event's transcription (id ${id}) is not among its included resources${why}: ${EMPTY}. Raw Body shows the event as it came.`,
 		],
 	};
+}
+
+/**
+ * The transcription the event is about: the `included` resource with the subject's id and type, or with that id
+ * and no type; without a subject id, the only one of its type. Anything less is said in `warnings` (docs/design.md,
+ * "A delivery's subject").
+ */
+export function findSubject(body: unknown): Subject {
+	const ref = memberOf(
+		memberOf(memberOf(memberOf(body, 'data'), 'relationships'), 'subject'),
+		'data',
+	);
+	const refId = readId(memberOf(ref, 'id'));
+	const type = readText(memberOf(ref, 'type')) ?? TRANSCRIPTION_TYPE;
+	const included = memberOf(body, 'included');
+	if (!Array.isArray(included)) {
+		return {
+			id: refId,
+			warnings: [
+				`The event has no included resources (included is ${described(included)}): ${EMPTY}.`,
+			],
+		};
+	}
+	const resources = included
+		.map((resource: unknown, index) => ({ resource, at: `included[${index}]` }))
+		.filter((entry): entry is { resource: Json; at: string } => isObject(entry.resource));
+	return refId === undefined
+		? onlyOfType(resources, type, memberOf(ref, 'id'))
+		: byIdAndType(resources, refId, type);
 }
 
 /** The members of the subject the item promises, each with a warning when it is not what it should be. */

@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkReachability, UnreachableCallbackError } from './reachability';
 import { CREDENTIAL_TYPE } from '../shared/constants';
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	classifyFailure,
 	createEndpoint,
@@ -287,15 +287,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const list = await listEndpoints(this);
 	if (list.supported) {
 		kept.delete(key);
-		// an earlier activation may have registered and then lost its state: never leave two endpoints
-		for (const leftover of endpointsFor(list.endpoints, want)) {
-			if (leftover.id === null) continue;
-			const deletion = await deleteById(this, leftover.id, true);
-			if (deletion.kind === 'unsupported') {
-				warn(this, orphanedEndpointWarning(want, unsupportedReason('DELETE', deletion.status)));
-				break;
-			}
-		}
+		await deleteLeftovers(this, list.endpoints, want);
 	} else {
 		const reusable = kept.get(key);
 		if (reusable && checkStored(reusable, want) === 'current') {
@@ -304,32 +296,53 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		}
 	}
 
-	const registering: Registering = { want, account, staticData, hasLists: list.supported, key };
+	await registerChecked(this, { want, account, staticData, hasLists: list.supported, key });
+	return true;
+}
+
+/** An earlier activation may have registered and then lost its state: never leave two endpoints. */
+async function deleteLeftovers(
+	ctx: IHookFunctions,
+	endpoints: Parameters<typeof endpointsFor>[0],
+	want: Registering['want'],
+): Promise<void> {
+	for (const leftover of endpointsFor(endpoints, want)) {
+		if (leftover.id === null) continue;
+		const deletion = await deleteById(ctx, leftover.id, true);
+		if (deletion.kind === 'unsupported') {
+			warn(ctx, orphanedEndpointWarning(want, unsupportedReason('DELETE', deletion.status)));
+			break;
+		}
+	}
+}
+
+/** Registers, and checks what the service stored: on the token route again when it dropped the query. */
+async function registerChecked(ctx: IHookFunctions, registering: Registering): Promise<void> {
+	const { want, account, staticData } = registering;
 	const route = firstRoute(staticData, account.fingerprint, want.pathUrl !== undefined);
-	const first = await register(this, registering, route);
+	const first = await register(ctx, registering, route);
 	const verdict = judgeStored(first.sent, first.stored, first.route, want.pathUrl !== undefined);
 	if (verdict === 'fail') {
 		// n8n runs delete next, which removes the endpoint where the service lets it
 		const { message, description } = droppedTokenError(first.stored ?? first.sent);
-		throw new NodeOperationError(this.getNode(), message, { description });
+		throw new NodeOperationError(ctx.getNode(), message, { description });
 	}
-	if (verdict === 'reroute') {
-		// the service dropped the query: its endpoint would deliver without the token, so it goes
-		rememberPathRoute(staticData, account.fingerprint);
-		warn(this, reroutedWarning('dropped'));
-		const deletion = await deleteRegistered(this, first.registration);
-		if (deletion.kind === 'unsupported') {
-			warn(
-				this,
-				strippedEndpointWarning(want.webhookUrl, unsupportedReason('DELETE', deletion.status)),
-			);
-		}
-		const second = await register(this, registering, 'path');
-		tell(this, judgeStored(second.sent, second.stored, 'path', true), second);
-	} else {
-		tell(this, verdict, first);
+	if (verdict !== 'reroute') {
+		tell(ctx, verdict, first);
+		return;
 	}
-	return true;
+	// the service dropped the query: its endpoint would deliver without the token, so it goes
+	rememberPathRoute(staticData, account.fingerprint);
+	warn(ctx, reroutedWarning('dropped'));
+	const deletion = await deleteRegistered(ctx, first.registration);
+	if (deletion.kind === 'unsupported') {
+		warn(
+			ctx,
+			strippedEndpointWarning(want.webhookUrl, unsupportedReason('DELETE', deletion.status)),
+		);
+	}
+	const second = await register(ctx, registering, 'path');
+	tell(ctx, judgeStored(second.sent, second.stored, 'path', true), second);
 }
 
 interface Registering {

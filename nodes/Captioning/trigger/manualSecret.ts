@@ -1,6 +1,5 @@
-// Where a manual trigger keeps its Secret Token: from typeVersion 3 in a Captioning Webhook Secret credential (n8n
-// encrypts it and copies it into no execution record), before in the Secret Token parameter, as 0.1.0 saved it.
-// docs/design.md, "Manual registration".
+// Where a manual trigger keeps its Secret Token: a Captioning Webhook Secret credential from typeVersion 3, the
+// Secret Token parameter in 1 and 2 (docs/design.md, "Manual registration").
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { settle } from '../shared/settle';

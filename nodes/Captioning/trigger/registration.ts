@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from '../shared/credentialValues';
+import { normaliseBaseUrl } from '../tokens/values';
 import {
 	readEndpoint,
 	redactCallbackToken,
@@ -27,10 +27,7 @@ export interface Registration extends TriggerUrls {
 	endpointId?: string;
 	/** The webhook URL without the token (what n8n's getNodeWebhookUrl returns). */
 	webhookUrl: string;
-	/**
-	 * 'path': the token is the token route's last segment (`pathUrl`), as the service refused or dropped the
-	 * query. Absent: the token is in the webhook URL's query, as every registration before this was.
-	 */
+	/** 'path': the token is the token route's last segment (`pathUrl`); absent: it is in the webhook URL's query. */
 	tokenRoute?: 'path';
 	/** The token route's URL with `:token`, kept with a registration on that route. */
 	pathUrl?: string;

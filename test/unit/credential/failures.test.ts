@@ -2,7 +2,7 @@
 import {
 	CREDENTIAL_TEST_FAILURES,
 	describeTokenFailure,
-} from '../../../credentials/CaptioningApi/failures';
+} from '../../../nodes/Captioning/tokens/failures';
 import { ASSERTION, creds, SECRET } from './helpers';
 
 describe('describeTokenFailure names the cause and the fix, and no secret', () => {

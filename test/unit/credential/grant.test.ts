@@ -1,11 +1,11 @@
 // One grant's decisions (contract 4.1, 4.2, 5.2), branch by branch.
+import { readTokenAnswer } from '../../../nodes/Captioning/tokens/answer';
 import {
 	grantParameters,
-	readTokenAnswer,
 	shouldFallBackToAssertion,
 	toSavedTokens,
-} from '../../../credentials/CaptioningApi/grant';
-import { valuesFingerprint } from '../../../nodes/Captioning/shared/credentialValues';
+} from '../../../nodes/Captioning/tokens/grant';
+import { valuesFingerprint } from '../../../nodes/Captioning/tokens/values';
 import { ASSERTION, creds, SECRET } from './helpers';
 
 describe('grantParameters (contract 4.1, 4.2)', () => {

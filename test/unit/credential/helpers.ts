@@ -2,7 +2,7 @@
 import {
 	type CaptioningCredentials,
 	readCredentials,
-} from '../../../credentials/CaptioningApi/values';
+} from '../../../nodes/Captioning/tokens/values';
 
 export const SECRET = 'cs-very-secret-123';
 export const ASSERTION = 'as-very-secret-456';

@@ -6,19 +6,16 @@ import {
 	chooseGrant,
 	grantKey,
 	SHARED_GRANT_MS,
-} from '../../../credentials/CaptioningApi/sharing';
-import { obtainTokens } from '../../../credentials/CaptioningApi/tokens';
-import {
-	credentialValues,
-	valuesFingerprint,
-} from '../../../nodes/Captioning/shared/credentialValues';
+} from '../../../nodes/Captioning/tokens/sharing';
+import { obtainTokens } from '../../../nodes/Captioning/tokens/obtain';
+import { credentialValues, valuesFingerprint } from '../../../nodes/Captioning/tokens/values';
 import {
 	callTermsOf,
 	handedBack,
 	RenewalHandBack,
 	tokenMark,
 	withCallTerms,
-} from '../../../nodes/Captioning/shared/renewal';
+} from '../../../nodes/Captioning/tokens/callTerms';
 import { creds } from './helpers';
 
 const SECRET = 'cs-unit-secret-123';

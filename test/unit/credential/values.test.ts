@@ -3,12 +3,10 @@
 import {
 	bearerToken,
 	CredentialError,
-	readCredentials,
-} from '../../../credentials/CaptioningApi/values';
-import {
 	credentialValues,
+	readCredentials,
 	valuesFingerprint,
-} from '../../../nodes/Captioning/shared/credentialValues';
+} from '../../../nodes/Captioning/tokens/values';
 import { input } from './helpers';
 
 describe('readCredentials', () => {

@@ -7,7 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkCaptions } from '../../captions';
-import { inputProperties, profileProperties, readCaptionFile, readProfile } from './shared';
+import { inputProperties, readCaptionFile } from './input';
+import { profileProperties, readProfile } from './profiles';
 
 const DEFAULT_MAX_VIOLATIONS = 1000;
 

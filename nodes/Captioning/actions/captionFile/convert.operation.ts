@@ -24,7 +24,8 @@ import {
 	FILE_OUTPUT_FORMATS,
 	OUTPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { inputProperties, optionProperty, readCaptionFile } from './shared';
+import { inputProperties, type ReadCaptions, readCaptionFile } from './input';
+import { optionProperty } from './options';
 import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
 
 const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
@@ -185,6 +186,36 @@ function runsAsTool(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().type.endsWith('Tool');
 }
 
+/** The document in the format `to`: a file's text or the JSON it gives, with what writing it left out. */
+function convertDocument(
+	ctx: IExecuteFunctions,
+	i: number,
+	{
+		from,
+		to,
+		document,
+		options,
+	}: Pick<ReadCaptions, 'from' | 'document'> & {
+		to: string;
+		options: CaptionOptions;
+	},
+): { value: unknown; warnings: CaptionWarning[] } {
+	const target = captionFormat(to)!;
+	try {
+		if (target.output?.kind === 'json') {
+			return { value: captionData(to, document, options), warnings: [] };
+		}
+		const written = renderCaptions(from, to, document, options);
+		return { value: written.content, warnings: written.warnings };
+	} catch (error) {
+		const message =
+			error instanceof CaptionFormatError
+				? `Cannot convert to ${target.label}: ${error.message}`
+				: error;
+		throw new NodeOperationError(ctx.getNode(), message as string | Error, { itemIndex: i });
+	}
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -211,23 +242,8 @@ export async function execute(
 			},
 		);
 	}
-	let value: unknown;
-	const warnings: CaptionWarning[] = [...read];
-	try {
-		if (target.output?.kind === 'json') {
-			value = captionData(to, document, options);
-		} else {
-			const written = renderCaptions(from, to, document, options);
-			value = written.content;
-			warnings.push(...written.warnings);
-		}
-	} catch (error) {
-		const message =
-			error instanceof CaptionFormatError
-				? `Cannot convert to ${target.label}: ${error.message}`
-				: error;
-		throw new NodeOperationError(this.getNode(), message as string | Error, { itemIndex: i });
-	}
+	const { value, warnings: written } = convertDocument(this, i, { from, to, document, options });
+	const warnings: CaptionWarning[] = [...read, ...written];
 	const noted = { warnings: warnings as unknown as IDataObject[] };
 	if (runsAsTool(this)) {
 		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;

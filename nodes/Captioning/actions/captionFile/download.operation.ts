@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { CAPTION_FORMAT_OPTIONS } from '../../captions/formats';
-import { downloadBinaryOrThrow, maxFileSizeProperty } from './shared';
+import { downloadBinaryOrThrow, maxFileSizeProperty } from './downloads';
 
 const properties: INodeProperties[] = [
 	{

@@ -8,13 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkCaptions, fixCaptions, renderCaptions } from '../../captions';
 import { captionBaseName, captionFormat, FILE_FORMAT_OPTIONS } from '../../captions/formats';
-import {
-	includeVoiceOption,
-	inputProperties,
-	profileProperties,
-	readCaptionFile,
-	readProfile,
-} from './shared';
+import { inputProperties, readCaptionFile } from './input';
+import { includeVoiceOption } from './options';
+import { profileProperties, readProfile } from './profiles';
 
 const MAX_UNFIXABLE_LISTED = 1000;
 

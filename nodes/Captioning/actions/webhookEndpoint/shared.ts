@@ -11,8 +11,7 @@ import {
 /** The listSearch method behind "From List" (Captioning.node.ts registers it under this name). */
 export const SEARCH_METHOD = 'searchWebhookEndpoints';
 
-// a resource locator as n8n's own nodes declare one; a workflow saved with a plain string (0.1.0) still reads,
-// because n8n's extractValue passes a value that is no resource locator through as it is
+// a resource locator as n8n's own nodes declare one; 0.1.0's plain string still reads (docs/design.md)
 export const endpointIdProperty: INodeProperties = {
 	displayName: 'Webhook Endpoint',
 	name: 'endpointId',

@@ -26,10 +26,10 @@ export function dedupeKey(workflowId: unknown, nodeId: unknown, mode: string): s
 
 /** Where each registration keeps its list in the node's static data. */
 export const SEEN_FIELDS = { production: 'recentEvents', test: 'recentTestEvents' } as const;
-/** Where versions before this one kept the production list (an array of [id, seenAtSeconds]). */
+/** Where 0.1.0 kept the production list (an array of [id, seenAtSeconds]; docs/design.md, What 0.1.0 saved). */
 export const LEGACY_SEEN_FIELD = 'seenEvents';
 
-/** Reads and writes the registration's list in the node's static data, taking over an earlier version's. */
+/** Reads and writes the registration's list in the node's static data, taking over 0.1.0's. */
 export function seenStore(
 	staticData: IDataObject,
 	mode: string,

@@ -96,10 +96,7 @@ function mergeSorted(a: string, b: string, nowMinute: number, limit: number): st
 	return out.slice(-limit).join('');
 }
 
-/**
- * The stored list, from what the static data holds: this format, or the array of `[id, seenAtSeconds]`
- * that earlier versions kept under `seenEvents`. Anything else counts as no list.
- */
+/** The stored list from the static data: this format, or 0.1.0's array under `seenEvents`; anything else, none. */
 export function readStoredSeen(value: unknown, nowMinute: number): string {
 	if (typeof value === 'string') return value.length % ENTRY_CHARS === 0 ? value : '';
 	if (!Array.isArray(value)) return '';
@@ -116,10 +113,7 @@ export function readStoredSeen(value: unknown, nowMinute: number): string {
 	return mergeSorted(entries.join(''), '', nowMinute, SEEN_LIMIT);
 }
 
-/**
- * What identifies a stored value without reading it all: a list is its own fingerprint (strings compare by
- * value), an earlier version's array its length and its first and last ids.
- */
+/** What identifies a stored value without reading it all: a list itself, 0.1.0's array its length and end ids. */
 export function storedFingerprint(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
 	if (!Array.isArray(value)) return undefined;

@@ -1,9 +1,7 @@
-// The tokens preAuthentication returns: the credential's values read (values.ts), then one grant shared by the
-// callers that ask together (sharing.ts). A call of the package's transport hands over its terms with the data
-// (nodes/Captioning/shared/renewal.ts): the grant keeps to the call's budget, and what the call decides better is
-// handed back to it.
-import { callTermsOf, handBack, RenewalHandBack } from '../../nodes/Captioning/shared/renewal';
-import { settle } from '../../nodes/Captioning/shared/settle';
+// The tokens preAuthentication returns: the values read, then one grant shared by the callers that ask together;
+// a call of the transport hands its terms over with the data (callTerms.ts).
+import { settle } from '../shared/settle';
+import { callTermsOf, handBack, RenewalHandBack } from './callTerms';
 import type { GrantOptions, Http, SavedTokens } from './grant';
 import { sharedGrant } from './sharing';
 import { readCredentials } from './values';

@@ -1,38 +1,33 @@
 // The renewal decisions of one call (docs/design.md, "A token's way"): what the call hands n8n as its
-// credential, whether an answer refused the token, and what the call does next. Pure: the wiring is index.ts.
+// credential, whether an answer refused the token, and what the call does next. Pure: the transport wires them.
 import { createHash, randomUUID } from 'node:crypto';
 
-import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from '../shared/credentialValues';
-import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from '../shared/renewal';
 import {
 	type Headers,
 	headerValue,
 	isObject,
 	memberOf,
 	parseBody,
-	readOAuthError,
 	readText,
 } from '../shared/schemas';
+import { readOAuthError } from './answer';
+import { type CallTerms, type HandBackReason, tokenMark, withCallTerms } from './callTerms';
+import { RENEW_BEFORE_EXPIRY_MS, renewBeforeCall } from './values';
 
 type Data = Record<string, unknown>;
 
 /** This process's own point in the minute before an expiry (renewalMargin). */
 const PROCESS_SEED = randomUUID();
 
-/**
- * How long before its expiry this process renews a token: a point between 30 and 60 s, the same for one token in
- * one process, spread across processes. In queue mode the first worker to reach its point renews and saves; the
- * others read the new token at their next call instead of spending the same refresh token at the same moment.
- */
+/** How long before its expiry this process renews a token: its own point between 30 and 60 s (queue mode spreads). */
 export function renewalMargin(processSeed: string, token: unknown): number {
 	const hash = createHash('sha256').update(processSeed).update(tokenMark(token)).digest();
 	return RENEW_BEFORE_EXPIRY_MS * (0.5 + (0.5 * hash.readUInt32BE(0)) / 0xffff_ffff);
 }
 
 /**
- * The credential data a call hands n8n: the credential as stored, with the access token emptied when it must be
- * renewed first (n8n runs preAuthentication before the request when it is empty), and the call's terms beside it.
- * `renew` empties it whatever the expiry (the service refused it).
+ * The credential a call hands n8n: as stored, its access token emptied when due (n8n then runs preAuthentication
+ * first) or when `renew` says so, with the call's terms beside it.
  */
 export function handOver(
 	stored: Data,
@@ -53,11 +48,7 @@ const TOKEN_CODE = /^(invalid|expired|revoked)_(access_)?token$|^token_(invalid|
 const TOKEN_WORDS =
 	/\b(invalid|expired|revoked|unknown|malformed)\s+(access\s+|bearer\s+)?token\b|\btoken\s+((is|was|has)\s+)?(been\s+)?(invalid|expired|revoked|invalidated)\b/i;
 
-/**
- * Whether a 400 or 403 says that the token is invalid or expired, as a 401 would: `WWW-Authenticate: Bearer
- * error="invalid_token"`, an OAuth error body `invalid_token`, or a JSON:API error whose code or words say so.
- * Any other 400 or 403 (a refused scope, a bad field) is the service's answer to the call itself.
- */
+/** Whether a 400 or 403 says, as a 401 would, that the token is invalid: its challenge, OAuth error or JSON:API error. */
 export function saysTokenRefused(failure: {
 	status: number;
 	headers: Headers;
@@ -85,11 +76,7 @@ export interface RenewalState {
 
 export type RenewalStep = 'read-stored' | 'await-stored' | 'give-up';
 
-/**
- * What the call does after `reason`: after the service refused its token, it reads the credential as stored once
- * (another process may have saved a newer token; else it renews), as n8n renews once after a 401; after the
- * service refused the refresh token, it looks at the store for what the process that spent it saved, once.
- */
+/** What the call does after `reason`: each refusal is answered by one read of the store, once per call. */
 export function nextRenewalStep(
 	reason: HandBackReason | undefined,
 	state: RenewalState,

@@ -1,31 +1,17 @@
-// How a call and the credential's preAuthentication share a renewal (docs/design.md, "A token's way"). The
-// transport hands n8n its own read of the credential (`credentialsDecrypted`), which n8n 2.41.1 and 1.123.81 both
-// pass on to preAuthentication as the same object. The call's terms are kept beside that object, never in it
-// (n8n 1.123 saves the object it renewed whole), and what preAuthentication hands back to the call is noted there
-// too: n8n 1.123's errors drop the error they wrap, so a thrown hand-back cannot be found by its cause.
+// How a call and preAuthentication share a renewal: the terms are kept beside the credential object the call hands
+// n8n, which n8n passes on as that very object (docs/design.md, "The call's terms", cites the n8n lines).
 import { createHash } from 'node:crypto';
 
 export interface CallTerms {
 	/** When the call must end (epoch milliseconds): a grant's waits come out of the call's budget. */
 	deadline: number;
-	/**
-	 * tokenMark of the access token the call held before it emptied it to ask for a renewal: callers share a
-	 * grant only when they held the same token (credentials/CaptioningApi/sharing.ts).
-	 */
+	/** tokenMark of the token the call held before it emptied it: callers share a grant only when it is the same. */
 	held: string;
-	/**
-	 * A refused refresh is handed back to the call (it looks at the store first), or, once it has looked, falls
-	 * back to the assertion grant as it does for every other caller.
-	 */
+	/** A refused refresh goes back to the call (it looks at the store first); once it has looked, to the assertion. */
 	handBackRefusedRefresh: boolean;
 }
 
-/**
- * - `token-refused`: n8n asks for a renewal after the service refused the token the call sent (a 401): the
- *   transport first sees whether another process saved a newer one;
- * - `refresh-refused`: the service refused the saved refresh token: the transport first sees whether another
- *   process, which spent it, saved what it got for it, before the assertion grant.
- */
+/** What the call decides better: a refused token or refresh token, after which it first reads the store. */
 export type HandBackReason = 'token-refused' | 'refresh-refused';
 
 /** The terms of each credential object a call handed over, and what was handed back to it. */

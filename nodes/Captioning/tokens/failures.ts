@@ -1,9 +1,9 @@
 // What the user reads when the credential fails: a refused or failed grant, and the credential test's read. Each
 // message names the cause and what to change in the credential, and never holds a secret.
-import { networkProblem } from '../../nodes/Captioning/shared/network';
-import { rateLimitMessage, type RetryStop } from '../../nodes/Captioning/shared/pacing';
-import { redact } from '../../nodes/Captioning/shared/redact';
-import { withServiceWords } from '../../nodes/Captioning/shared/words';
+import { networkProblem } from '../shared/network';
+import { rateLimitMessage, type RetryStop } from '../shared/pacing';
+import { redact } from '../shared/redact';
+import { withServiceWords } from '../shared/words';
 import type { CaptioningCredentials } from './values';
 
 /** Contract 4.1: the assertion grant must ask for exactly these scopes. */

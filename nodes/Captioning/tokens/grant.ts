@@ -1,9 +1,8 @@
-// One grant at the token endpoint: its parameters, the call (waiting out a 429 or 503 within the budget of the
-// call it serves, nodes/Captioning/shared/pacing.ts), the answer read by need (shared/schemas.ts), one fall-back
-// from a refresh that yields no token to the assertion, and what the credential saves; failures.ts words a failure.
+// One grant at the token endpoint: its parameters, the call (paced within the budget of the call it serves), its
+// answer (answer.ts), one fall-back from a refresh that yields no token to the assertion, and what is saved.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { networkCode } from '../../nodes/Captioning/shared/network';
+import { networkCode } from '../shared/network';
 import {
 	type HttpFailure,
 	MAX_ATTEMPTS,
@@ -11,18 +10,11 @@ import {
 	RetryStop,
 	sendPaced,
 	WAIT_BUDGET_MS,
-} from '../../nodes/Captioning/shared/pacing';
-import { RenewalHandBack } from '../../nodes/Captioning/shared/renewal';
-import {
-	describeIssues,
-	headerValue,
-	isObject,
-	parseBody,
-	readOAuthError,
-	type TokenAnswer,
-	tokenAnswerSchema,
-} from '../../nodes/Captioning/shared/schemas';
-import { settle } from '../../nodes/Captioning/shared/settle';
+} from '../shared/pacing';
+import { headerValue } from '../shared/schemas';
+import { settle } from '../shared/settle';
+import { readTokenAnswer, type TokenAnswer, type TokenOutcome } from './answer';
+import { RenewalHandBack } from './callTerms';
 import { describeTokenFailure, type Grant, REQUIRED_SCOPE, type TokenFailure } from './failures';
 import { type CaptioningCredentials, CredentialError } from './values';
 
@@ -48,8 +40,6 @@ export function grantParameters(grant: Grant, c: CaptioningCredentials): Record<
 	};
 }
 
-export type TokenOutcome = { ok: true; token: TokenAnswer } | { ok: false; failure: TokenFailure };
-
 /**
  * A refresh that yields no token starts again from the assertion, once, whatever the refusal (docs/design.md);
  * not after the rate limit (the assertion would meet the same limit) or an unreachable service.
@@ -58,34 +48,11 @@ export function shouldFallBackToAssertion(failure: TokenFailure): boolean {
 	return failure.kind !== 'unreachable' && failure.kind !== 'rate-limited';
 }
 
-/**
- * Classifies the token endpoint's answer, reading only what decides: `access_token` (the one required member) on a
- * 2xx, `error` and `error_description` (for wording) otherwise or when there is no usable access token.
- */
-export function readTokenAnswer(status: number, contentType: string, body: unknown): TokenOutcome {
-	if (status >= 500) return { ok: false, failure: { kind: 'server', status } };
-	const json = parseBody(body);
-	if (!isObject(json)) return { ok: false, failure: { kind: 'not-json', status, contentType } };
-	const token = tokenAnswerSchema.safeParse(json);
-	if (status >= 200 && status < 300 && token.success) return { ok: true, token: token.data };
-	const said = readOAuthError(json);
-	if (status >= 300 || said.error) {
-		return { ok: false, failure: { kind: 'refused', status, ...said } };
-	}
-	return {
-		ok: false,
-		failure: {
-			kind: 'invalid-response',
-			detail: token.success ? `HTTP ${status}` : describeIssues(token.error),
-		},
-	};
-}
-
 /** The hidden fields the credential saves after each grant. */
 export interface SavedTokens {
 	accessToken: string;
 	refreshToken: string;
-	/** Epoch milliseconds: the package's calls renew the token shortly before (shared/credentialValues.ts). */
+	/** Epoch milliseconds: the package's calls renew the token shortly before (values.ts). */
 	expiresAt: number;
 	/** A hash of the values the tokens were obtained with (never the values). */
 	tokenFingerprint: string;
@@ -136,55 +103,32 @@ class TokenRequestFailed extends Error {
 	}
 }
 
-/**
- * The token request, sent again after a 429 or 502/503/504 as API calls are (it is safe to repeat: the
- * assertion is not spent, and a refresh token a failed request spent is refused on the repeat, which falls back
- * to the assertion), within the budget of the call it serves.
- */
-async function callTokenEndpoint(
+/** The token request of a grant: a POST with its parameters in the query; an error status is thrown for sendPaced. */
+function tokenRequest(
 	http: Http,
 	grant: Grant,
 	credentials: CaptioningCredentials,
-	options: GrantOptions,
-): Promise<TokenOutcome> {
-	const { now } = options;
-	const sent = await settle(
-		sendPaced(
-			async () => {
-				const response = (await http({
-					method: 'POST',
-					url: `${credentials.baseUrl}/oauth/token`,
-					qs: grantParameters(grant, credentials),
-					headers: { Accept: 'application/json' },
-					json: true,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: 30_000,
-				})) as FullResponse;
-				if (response.statusCode < 400) return response;
-				const { statusCode: status, headers, body: data } = response;
-				throw new TokenRequestFailed({ status, headers, data });
-			},
-			{
-				method: 'POST',
-				repeatable: true,
-				pacer: pacerFor(`${credentials.baseUrl}/oauth/token|${credentials.clientId}`),
-				readFailure: (error) => (error instanceof TokenRequestFailed ? error.failure : undefined),
-				now,
-				sleep: options.sleep,
-				limits: {
-					budgetMs:
-						options.deadline === undefined ? WAIT_BUDGET_MS : Math.max(0, options.deadline - now()),
-					maxAttempts: MAX_ATTEMPTS,
-				},
-			},
-		),
-	);
-	if (sent.ok) {
-		const { statusCode, headers, body } = sent.value;
-		return readTokenAnswer(statusCode, headerValue(headers, 'content-type') ?? '', body);
-	}
-	const stop = sent.error;
+): () => Promise<FullResponse> {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${credentials.baseUrl}/oauth/token`,
+		qs: grantParameters(grant, credentials),
+		headers: { Accept: 'application/json' },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 30_000,
+	};
+	return async () => {
+		const response = (await http(request)) as FullResponse;
+		if (response.statusCode < 400) return response;
+		const { statusCode: status, headers, body: data } = response;
+		throw new TokenRequestFailed({ status, headers, data });
+	};
+}
+
+/** What a token request that sendPaced gave up on comes to: unreachable, rate-limited, or its last answer. */
+function stoppedOutcome(stop: unknown): TokenOutcome {
 	if (!(stop instanceof RetryStop) || !stop.failure) {
 		const cause = stop instanceof RetryStop ? stop.error : stop;
 		return { ok: false, failure: { kind: 'unreachable', code: networkCode(cause) } };
@@ -203,9 +147,40 @@ async function callTokenEndpoint(
 }
 
 /**
- * The grant `chosen`, and the assertion grant once after a refresh that yielded no token (`onRefreshRefused` is
- * told of that refresh token first; a call that renews for itself gets a RenewalHandBack instead). Throws a
- * CredentialError that names the cause and the fix.
+ * The token request, sent again after a 429 or 502/503/504 as API calls are (safe to repeat: the assertion is not
+ * spent, and a spent refresh token is refused on the repeat), within the budget of the call it serves.
+ */
+async function callTokenEndpoint(
+	http: Http,
+	grant: Grant,
+	credentials: CaptioningCredentials,
+	options: GrantOptions,
+): Promise<TokenOutcome> {
+	const { now } = options;
+	const send = tokenRequest(http, grant, credentials);
+	const sent = await settle(
+		sendPaced(send, {
+			method: 'POST',
+			repeatable: true,
+			pacer: pacerFor(`${credentials.baseUrl}/oauth/token|${credentials.clientId}`),
+			readFailure: (error) => (error instanceof TokenRequestFailed ? error.failure : undefined),
+			now,
+			sleep: options.sleep,
+			limits: {
+				budgetMs:
+					options.deadline === undefined ? WAIT_BUDGET_MS : Math.max(0, options.deadline - now()),
+				maxAttempts: MAX_ATTEMPTS,
+			},
+		}),
+	);
+	if (!sent.ok) return stoppedOutcome(sent.error);
+	const { statusCode, headers, body } = sent.value;
+	return readTokenAnswer(statusCode, headerValue(headers, 'content-type') ?? '', body);
+}
+
+/**
+ * The grant `chosen`, then the assertion once after a refresh that yielded no token (a call that renews for
+ * itself gets a RenewalHandBack instead); else a CredentialError that names the cause and the fix.
  */
 export async function grantTokens(
 	http: Http,

@@ -1,15 +1,13 @@
-// Which grant (refresh when the saved refresh token belongs to the current values and was not dropped, else the
-// assertion), and one grant (grant.ts) for the callers that ask together. A refresh token that yielded no token is
-// dropped: never sent again by this process.
+// Which grant, and one grant for the callers that ask together; a refresh token that yielded no token is dropped,
+// never sent again by this process.
 import { createHash } from 'node:crypto';
 
-import { RenewalHandBack, tokenMark } from '../../nodes/Captioning/shared/renewal';
+import { RenewalHandBack, tokenMark } from './callTerms';
 import type { Grant } from './failures';
 import { type GrantOptions, grantTokens, type Http, type SavedTokens } from './grant';
 import type { CaptioningCredentials } from './values';
 
-/** Refresh tokens that yielded no token, by hash, oldest first: the saved one may still be such a token when the
- * assertion grant after it failed too (nothing was saved then). */
+// refresh tokens that yielded no token, by hash, oldest first: still saved when the assertion after them failed too
 const dropped = new Set<string>();
 const MAX_DROPPED = 1_000;
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -21,11 +19,7 @@ function dropRefreshToken(token: string): void {
 
 const isDropped = (token: string) => dropped.has(hashOf(token));
 
-/**
- * Section 5.2: renew with the refresh token when there is one, it was obtained with the current values and it was
- * not dropped (a refresh with it yielded no token); else start from the assertion (a refresh token of the old values
- * would keep serving the old account).
- */
+/** Section 5.2: the refresh token when it is the current values' and was not dropped; else the assertion. */
 export function chooseGrant(
 	credentials: CaptioningCredentials,
 	isRefused: (refreshToken: string) => boolean = () => false,
@@ -45,11 +39,7 @@ interface SharedGrant {
 }
 const grants = new Map<string, SharedGrant>();
 
-/**
- * Whether a caller may take a grant another caller started: only while it is fresh, and only when the caller holds
- * the access token the starter held (it read the credential before the grant was saved). A caller with any other
- * token, the one that grant issued (the service refused it) or a newer one, gets a grant of its own.
- */
+/** Whether a caller may take a grant another started: while it is fresh, and when both held the same token. */
 export function canShareGrant(
 	shared: Pick<SharedGrant, 'settledAt' | 'startedWith'> | undefined,
 	callerHeld: string,
@@ -74,10 +64,7 @@ function forgetOldGrants(nowMs: number) {
 	}
 }
 
-/**
- * Executions that start together on a credential without a token all run preAuthentication before the first
- * token is saved: within a process they share one grant instead of each asking for one.
- */
+/** One grant for the executions of a process that ask together, before the first token is saved. */
 export async function sharedGrant(
 	http: Http,
 	credentials: CaptioningCredentials,
@@ -85,8 +72,7 @@ export async function sharedGrant(
 ): Promise<SavedTokens> {
 	const { now } = options;
 	const grant = chooseGrant(credentials, isDropped);
-	// a call that read the refresh token before another call of this process saw it refused looks at the store
-	// too (what the process that spent it saved), rather than going to the assertion grant at once
+	// a call that read a refresh token this process saw refused looks at the store too, before the assertion
 	if (options.handsBack && grant === 'assertion' && chooseGrant(credentials) === 'refresh_token') {
 		throw new RenewalHandBack('refresh-refused');
 	}
