@@ -97,6 +97,38 @@ export function renderCaptions(
 	return { content, warnings: warnings.list() };
 }
 
+/** The caption file formats cues can be written in without a file read first (captions from items). */
+export const WRITABLE_FILE_FORMATS: readonly CaptionFormat[] = CAPTION_FORMATS.filter(
+	(format) => format.render && format.output?.kind === 'file' && !format.needsWords,
+);
+
+/**
+ * Writes cues that come from no caption file (captions from items) as a file of a format: its content, file type and
+ * what writing could not keep as it was. Throws `CaptionFormatError` for a format that is not a caption file.
+ */
+export function writeCaptionFile(
+	to: string,
+	document: CaptionDocument,
+	options: CaptionOptions = {},
+): ConvertedCaptions {
+	const target = WRITABLE_FILE_FORMATS.find((format) => format.id === to);
+	if (!target) {
+		throw new CaptionFormatError(
+			`Cannot write captions as "${to}": the caption files this package writes are ${WRITABLE_FILE_FORMATS.map((format) => `${format.id} (${format.label})`).join(', ')}.`,
+		);
+	}
+	const warnings = new Warnings();
+	const content = target.render!(document, readOptions(options), (warning) =>
+		warnings.add(warning),
+	);
+	return {
+		content,
+		warnings: capWarnings(document.warnings, warnings.list()),
+		mimeType: target.mimeType,
+		fileExtension: target.extension,
+	};
+}
+
 /**
  * Converts a caption file into another format: its content, file type, and what reading and writing could not
  * keep (`warnings`). Throws `CaptionFormatError` for unsupported pairs, invalid options and content that cannot be

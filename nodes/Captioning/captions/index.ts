@@ -58,6 +58,13 @@ export {
 export { DEFAULT_CUE_LAYOUT, spreadWords, wordsToCues, wordsToJson } from './words';
 export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
 export { cuesToSegments, cuesToText, transcriptPieces } from './text';
+export {
+	type CueItem,
+	cueItemSchema,
+	type CuesFromItems,
+	cuesFromItems,
+	type CuesFromItemsOptions,
+} from './items';
 export { CHARS_PER_TOKEN, cuesToChunks, estimateTokens, type TranscriptChunk } from './chunks';
 export {
 	captionData,
@@ -68,6 +75,8 @@ export {
 	type RenderedCaptions,
 	renderCaptions,
 	transcriptFromCaptions,
+	WRITABLE_FILE_FORMATS,
+	writeCaptionFile,
 } from './convert';
 export {
 	CAPTION_PROFILES,

@@ -30,11 +30,12 @@ export function graphemeCount(text: string): number {
 	return Array.from(graphemes.segment(text)).length;
 }
 
-// continuation dots before a word open it ("...the"): they are not the closing punctuation of the word before
-const OPENING_DOTS = /^(?:\.{2,}|…)[\p{L}\p{N}]/u;
+// a token of punctuation alone closes the word before it; one with a word in it ("...the", "}0") is a word of its
+// own, and joining it would change both words
+const HAS_WORD = /[\p{L}\p{N}]/u;
 
 function needsSpace(left: string, right: string): boolean {
-	if (CLOSING_PUNCTUATION.test(right) && !OPENING_DOTS.test(right)) return false;
+	if (CLOSING_PUNCTUATION.test(right) && !HAS_WORD.test(right)) return false;
 	const last = left.slice(-1);
 	if (UNSPACED.test(last)) return false;
 	// a Latin sentence or clause followed by CJK text still reads better with a space
