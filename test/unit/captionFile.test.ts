@@ -58,8 +58,6 @@ describe('customLimits', () => {
 		// Netflix counts its gap in frames (2 at any rate); Custom in seconds: 2 frames at 24 fps, 0.083 s
 		const { frameRate, minGapFrames, ...netflix } = captionProfile(DEFAULT_PROFILE_ID)!.limits;
 		delete netflix.allowChained;
-		// the line-break rule is not among the custom limits yet
-		delete netflix.lineBreaks;
 		expect(shown).toEqual({
 			...netflix,
 			minGapMs: Math.round((minGapFrames! * 1000) / frameRate!),
@@ -87,6 +85,14 @@ describe('Custom Limits: built from the profile registry', () => {
 				default: false,
 				description:
 					'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
+			},
+			{
+				displayName: 'Check Line Breaks',
+				name: 'lineBreaks',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether a line may not end on a word that belongs with the next (an article, a subject pronoun, an auxiliary, a preposition) where another break fits, as the Netflix and BBC guides ask',
 			},
 			{
 				...seconds('chainGapSeconds', 'Close Gaps Up To (Seconds)', 0, 0.5),

@@ -200,4 +200,10 @@ export const CUSTOM_LIMIT_FIELDS = {
 		description:
 			'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
 	},
+	lineBreaks: {
+		name: 'lineBreaks',
+		displayName: 'Check Line Breaks',
+		description:
+			'Whether a line may not end on a word that belongs with the next (an article, a subject pronoun, an auxiliary, a preposition) where another break fits, as the Netflix and BBC guides ask',
+	},
 } as const satisfies { [K in keyof CaptionLimits]?: LimitField };
