@@ -274,6 +274,34 @@ function expectedChunkLines(vtt: string, minutes: number): string[] {
 	);
 }
 
+/** What the translation example's stand-in does to a text: each vowel doubled, accented (written again here). */
+const pseudoTranslated = (text: string) =>
+	text.replace(/[aeiouAEIOU]/g, (vowel) => {
+		const lower = vowel.toLowerCase();
+		const accents: Record<string, string> = { a: 'àá', e: 'éè', i: 'íì', o: 'óò', u: 'úù' };
+		const pair = accents[lower];
+		return vowel === lower ? pair : `${pair[0].toUpperCase()}${pair[1]}`;
+	});
+
+/**
+ * Checks the translation example's run: Translated WebVTT has every cue of the source WebVTT at its times, its text
+ * the stand-in translation of the source's, and Check Translation measured that file.
+ */
+function expectTranslated(execution: ExecutionSummary, sourceVtt: string): void {
+	const [file] = outputOf(execution, 'Translated WebVTT');
+	expect(file.binary.vtt).toMatchObject({ fileName: 'translated-captions.vtt', mimeType: 'text/vtt' });
+	const written = vttCues(Buffer.from(file.binary.vtt.data ?? '', 'base64').toString('utf8'));
+	const source = vttCues(sourceVtt);
+	expect(source.length).toBeGreaterThan(1);
+	expect(written.map((cue) => [cue.startTime, cue.endTime])).toEqual(
+		source.map((cue) => [cue.startTime, cue.endTime]),
+	);
+	expect(written.map((cue) => cue.text)).toEqual(source.map((cue) => pseudoTranslated(cue.text)));
+	expect(file.json).toMatchObject({ format: 'vtt', cues: source.length });
+	const [checked] = outputOf(execution, 'Check Translation');
+	expect(checked.json.check).toMatchObject({ cues: source.length, format: 'vtt' });
+}
+
 /** The minutes per chunk the AI example's Read Captions is set to. */
 const chunkMinutesOf = (workflow: ExampleWorkflow) =>
 	Number(findNode(workflow, 'Read Captions').parameters.chunkMinutes);
@@ -462,7 +490,7 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the six examples, each using the package and otherwise only core nodes', () => {
+	it('has the seven examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
@@ -473,6 +501,7 @@ describe('examples/ (real n8n)', () => {
 			'publish-captions.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
+			'translate-captions.json',
 		]);
 		for (const file of files) {
 			const workflow = loadExample(file);
@@ -725,6 +754,22 @@ describe('examples/ (real n8n)', () => {
 		expect(srt.replace(/\s+/g, ' ')).toContain('A second sentence follows it.');
 	});
 
+	it('runs translate-captions, writing the translated WebVTT at the times of the service’s', async () => {
+		const { id } = imported.get('translate-captions.json')!;
+		await whileActive(id, async () => {
+			const transcriptionId = await simulateTranscription(
+				'Translated: captions',
+				'The captions are translated now. Every cue keeps its time on screen, and the lines break again where they should.',
+			);
+			const [execution] = await instance().waitForExecutions(id);
+			expect([execution.status, execution.data.resultData.error?.message]).toEqual([
+				'success',
+				undefined,
+			]);
+			expectTranslated(execution, service().transcriptions.get(transcriptionId)!.files.vtt.content);
+		});
+	});
+
 	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the transcript in chunks', async () => {
 		await ensureOpenAiCredential();
 		const workflow = loadExample('summarise-with-ai-agent.json');
@@ -902,6 +947,13 @@ describe('examples/ (real n8n)', () => {
 				title: event.json.title,
 				executionId: execution.id,
 			});
+		});
+
+		it('translate-captions: segments, the stand-in translation, Create From Items and Check from the pinned WebVTT', async () => {
+			const workflow = loadExample('translate-captions.json');
+			const event = pinnedEvent(workflow);
+			const execution = await runPinned(workflow);
+			expectTranslated(execution, decoded(event, 'vtt'));
 		});
 
 		it('called the service for none of it: the pinned event stood in for the service', () => {
