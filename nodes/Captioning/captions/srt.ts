@@ -21,43 +21,72 @@ interface SrtFormatOptions {
 // text in angle brackets is dialogue (e.g. "<year over year>") and stays.
 const MARKUP =
 	/<\/?(?:b|br|c|font|i|lang|rt|ruby|s|span|u|v)(?:[\s.][^<>]*)?\/?>|<\d+(?::\d+)+[.,]\d+>|\{\\[^{}]*\}/gi;
-// The tags that carry a style: <i>, </b>, and ASS's {\i1}, {\b0}, {\u1}.
-const STYLE_TAG = /^<(\/?)([ibu])>$|^\{\\([ibu])([01])\}$/i;
-const LINE_BREAK_TAG = /^<br[\s/]*>$/i;
 const STYLE_OF: Record<string, keyof TextStyle> = { i: 'italic', b: 'bold', u: 'underline' };
 
 // lines as SRT keeps them: trimmed, empty ones left out (an empty line ends the cue)
 const keptLines = trimmedLines;
 
+/** How deep each style is nested where the text is read (a count: <i><i>x</i> stays italic). */
+interface Depth {
+	italic: number;
+	bold: number;
+	underline: number;
+}
+
+function addPiece(pieces: TextRun[], text: string, depth: Depth): void {
+	if (text === '') return;
+	const piece: TextRun = { text };
+	if (depth.italic > 0) piece.italic = true;
+	if (depth.bold > 0) piece.bold = true;
+	if (depth.underline > 0) piece.underline = true;
+	pieces.push(piece);
+}
+
+/**
+ * What a tag does to the styles: <i> opens italics, </i> closes them, {\i1} and {\i0} as ASS writes them; `br` for a
+ * line break; undefined for markup without a style (<font>, {\an8}, a timestamp), which is left out.
+ */
+function tagEffect(tag: string): { style: keyof TextStyle; on: boolean } | 'br' | undefined {
+	const code = tag.charCodeAt(1);
+	if (tag.charCodeAt(0) === 123) {
+		// {\i1}
+		if (tag.length !== 5) return undefined;
+		const style = STYLE_OF[tag[2].toLowerCase()];
+		const flag = tag[3];
+		return style && (flag === '0' || flag === '1') ? { style, on: flag === '1' } : undefined;
+	}
+	const closing = code === 47;
+	const name = tag.slice(closing ? 2 : 1, tag.length - 1).toLowerCase();
+	if (name.startsWith('br') && /^br[\s/]*$/.test(name)) return 'br';
+	const style = name.length === 1 ? STYLE_OF[name] : undefined;
+	return style ? { style, on: !closing } : undefined;
+}
+
 /** The text of a cue's lines without their tags, as pieces with their styles; `<br>` as a line break. */
 function piecesOf(raw: string): { plain: string; pieces: TextRun[] } {
-	const depth = { italic: 0, bold: 0, underline: 0 };
+	const depth: Depth = { italic: 0, bold: 0, underline: 0 };
 	const pieces: TextRun[] = [];
 	let plain = '';
 	let last = 0;
-	const addText = (text: string) => {
-		if (text === '') return;
+	MARKUP.lastIndex = 0;
+	for (let match = MARKUP.exec(raw); match !== null; match = MARKUP.exec(raw)) {
+		const text = raw.slice(last, match.index);
 		plain += text;
-		const piece: TextRun = { text };
-		if (depth.italic > 0) piece.italic = true;
-		if (depth.bold > 0) piece.bold = true;
-		if (depth.underline > 0) piece.underline = true;
-		pieces.push(piece);
-	};
-	for (const match of raw.matchAll(MARKUP)) {
-		addText(raw.slice(last, match.index));
+		addPiece(pieces, text, depth);
 		last = match.index + match[0].length;
-		if (LINE_BREAK_TAG.test(match[0])) {
-			addText('\n');
-			continue;
+		const effect = tagEffect(match[0]);
+		if (effect === 'br') {
+			plain += '\n';
+			addPiece(pieces, '\n', depth);
+		} else if (effect) {
+			depth[effect.style] = effect.on
+				? depth[effect.style] + 1
+				: Math.max(0, depth[effect.style] - 1);
 		}
-		const style = STYLE_TAG.exec(match[0]);
-		if (!style) continue;
-		const name = STYLE_OF[(style[2] ?? style[3]).toLowerCase()];
-		const on = style[2] !== undefined ? style[1] === '' : style[4] === '1';
-		depth[name] = on ? depth[name] + 1 : Math.max(0, depth[name] - 1);
 	}
-	addText(raw.slice(last));
+	const rest = raw.slice(last);
+	plain += rest;
+	addPiece(pieces, rest, depth);
 	return { plain, pieces };
 }
 

@@ -37,8 +37,17 @@ export function toRuns(pieces: readonly TextRun[]): TextRun[] | undefined {
 	for (const piece of pieces) {
 		if (piece.text === '') continue;
 		const last = runs[runs.length - 1];
-		if (last && sameStyle(last, piece)) last.text += piece.text;
-		else runs.push({ text: piece.text, ...styleOf(piece) });
+		if (last && sameStyle(last, piece)) {
+			last.text += piece.text;
+			continue;
+		}
+		// each style written out, not spread: a reader makes a run or two of every styled cue
+		const run: TextRun = { text: piece.text };
+		if (piece.italic) run.italic = true;
+		if (piece.bold) run.bold = true;
+		if (piece.underline) run.underline = true;
+		if (piece.voice !== undefined) run.voice = piece.voice;
+		runs.push(run);
 	}
 	return runs.some(isStyled) ? runs : undefined;
 }
