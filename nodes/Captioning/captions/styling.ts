@@ -52,6 +52,11 @@ export function toRuns(pieces: readonly TextRun[]): TextRun[] | undefined {
 	return runs.some(isStyled) ? runs : undefined;
 }
 
+// The styles a run wants, in the order tags open them, for each combination (bold 1, italic 2, underline 4).
+const WANTED: readonly StyleName[][] = Array.from({ length: 8 }, (_, mask) =>
+	STYLES.filter((_, bit) => (mask & (1 << bit)) !== 0),
+);
+
 export interface StyleTags {
 	open: Record<StyleName, string>;
 	close: Record<StyleName, string>;
@@ -76,22 +81,15 @@ export function taggedText(
 	let out = '';
 	const open: StyleName[] = [];
 	for (const run of runs) {
+		const wanted = WANTED[(run.bold ? 1 : 0) | (run.italic ? 2 : 0) | (run.underline ? 4 : 0)];
 		let common = 0;
-		let wanted = 0;
-		for (const name of STYLES) {
-			if (!run[name]) continue;
-			if (common === wanted && open[common] === name) common++;
-			wanted++;
+		while (common < open.length && common < wanted.length && open[common] === wanted[common]) {
+			common++;
 		}
 		while (open.length > common) out += tags.close[open.pop()!];
-		if (open.length < wanted) {
-			let seen = 0;
-			for (const name of STYLES) {
-				if (!run[name]) continue;
-				if (seen++ < common) continue;
-				open.push(name);
-				out += tags.open[name];
-			}
+		for (let at = common; at < wanted.length; at++) {
+			open.push(wanted[at]);
+			out += tags.open[wanted[at]];
 		}
 		out += escape(run.text);
 	}

@@ -357,14 +357,15 @@ function collectBlock(reading: Reading, inHeader: boolean): void {
 					buffer = '';
 				}
 			}
-			buffer = buffer === '' ? line : `${buffer}\n${line}`;
+			// a cue's text is taken from the file in one slice at the end: no string built a line at a time
+			if (!cue) buffer = buffer === '' ? line : `${buffer}\n${line}`;
 			previous = lines.mark();
 		}
 		if (seenEof) break;
 	}
 	if (inHeader) return;
 	if (cue) {
-		addCue(reading, cue, buffer, textStart.index);
+		addCue(reading, cue, lines.textBetween(textStart, previous), textStart.index);
 	} else if (kind === 'style') {
 		reading.styles.push(buffer);
 	} else if (kind === 'region') {

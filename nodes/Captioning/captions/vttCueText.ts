@@ -1,7 +1,7 @@
 // WebVTT cue text: read as the WebVTT cue text parser builds it (https://w3c.github.io/webvtt/#cue-text-parsing-rules)
 // into plain text with runs of italics, bold, underline and voice; written back as tags. One scan of the payload with
 // indexOf, no regular expression per token: a styled file is read as fast as a plain one (BENCHMARKS.md, item 7).
-import { HTML_TAGS, runsOf, taggedText, toRuns, voiceGroups } from './styling';
+import { HTML_TAGS, runsOf, taggedText, voiceGroups } from './styling';
 import type { Cue, TextRun } from './types';
 
 const NAMED_ENTITIES: Record<string, string> = {
@@ -61,18 +61,41 @@ function annotation(tag: string): string {
 	return text === '' ? '' : decodeEntities(text.replace(/\s+/g, ' ').trim());
 }
 
-/** The state of one reading: the elements open, innermost last, and what has been read. */
+/** An element open where the text is read: its name, and the voice of a `v`. */
+interface Open {
+	name: string;
+	voice?: string;
+}
+
+/**
+ * The state of one reading: the elements open, innermost last, and the runs read so far, each new piece of text
+ * joined to the last run when it has the same style (no list of pieces copied into runs afterwards). One reading
+ * at a time, so one state, reset for each cue: a cue costs its runs, not a reader's arrays and sets.
+ */
 class CueTextReading {
-	readonly open: Array<{ name: string; voice?: string }> = [];
+	readonly open: Open[] = [];
 	italic = 0;
 	bold = 0;
 	underline = 0;
 	ruby = 0;
 	voice: string | undefined;
 	text = '';
-	readonly pieces: TextRun[] = [];
-	readonly voices = new Set<string>();
+	runs: TextRun[] = [];
+	styled = false;
+	/** The voice of the text read, '' while none, undefined once several have spoken. */
+	onlyVoice: string | undefined = '';
 	rubyText: string[] = [];
+
+	reset(): void {
+		this.open.length = 0;
+		this.italic = this.bold = this.underline = this.ruby = 0;
+		this.voice = undefined;
+		this.text = '';
+		this.runs = [];
+		this.styled = false;
+		this.onlyVoice = '';
+		this.rubyText = [];
+	}
 
 	addText(raw: string): void {
 		const text = decodeEntities(raw);
@@ -82,15 +105,29 @@ class CueTextReading {
 			return;
 		}
 		this.text += text;
-		const piece: TextRun = { text };
-		if (this.italic > 0) piece.italic = true;
-		if (this.bold > 0) piece.bold = true;
-		if (this.underline > 0) piece.underline = true;
-		if (this.voice !== undefined) {
-			piece.voice = this.voice;
-			if (text.trim() !== '') this.voices.add(this.voice);
+		const { italic, bold, underline, voice } = this;
+		if (voice !== undefined && text.trim() !== '') {
+			if (this.onlyVoice === '') this.onlyVoice = voice;
+			else if (this.onlyVoice !== voice) this.onlyVoice = undefined;
 		}
-		this.pieces.push(piece);
+		const last = this.runs[this.runs.length - 1];
+		if (
+			last !== undefined &&
+			(last.italic === true) === italic > 0 &&
+			(last.bold === true) === bold > 0 &&
+			(last.underline === true) === underline > 0 &&
+			last.voice === voice
+		) {
+			last.text += text;
+			return;
+		}
+		const run: TextRun = { text };
+		if (italic > 0) run.italic = true;
+		if (bold > 0) run.bold = true;
+		if (underline > 0) run.underline = true;
+		if (voice !== undefined) run.voice = voice;
+		if (italic > 0 || bold > 0 || underline > 0 || voice !== undefined) this.styled = true;
+		this.runs.push(run);
 	}
 
 	startTag(tag: string): void {
@@ -114,17 +151,13 @@ class CueTextReading {
 		const current = open[open.length - 1];
 		if (current?.name === name) {
 			this.pop();
-		} else if (
-			name === 'ruby' &&
-			current?.name === 'rt' &&
-			open[open.length - 2]?.name === 'ruby'
-		) {
+		} else if (name === 'ruby' && current?.name === 'rt' && open[open.length - 2]?.name === 'ruby') {
 			this.pop();
 			this.pop();
 		}
 	}
 
-	private push(element: { name: string; voice?: string }): void {
+	private push(element: Open): void {
 		this.open.push(element);
 		this.count(element.name, 1);
 		if (element.name === 'v') this.voice = element.voice;
@@ -166,18 +199,100 @@ class CueTextReading {
 
 	result(unclosed: CueText['unclosed']): CueText {
 		const result: CueText = { text: this.text };
-		const pieces = this.pieces;
-		if (this.voices.size <= 1) {
+		const { onlyVoice } = this;
+		if (onlyVoice !== undefined) {
 			// one speaker (or none): the cue's voice, not the runs'
-			if (this.voices.size === 1) [result.voice] = this.voices;
-			for (const piece of pieces) delete piece.voice;
+			if (onlyVoice !== '') result.voice = onlyVoice;
+			if (this.runs.some((run) => run.voice !== undefined)) {
+				const runs: TextRun[] = [];
+				for (const run of this.runs) {
+					delete run.voice;
+					const last = runs[runs.length - 1];
+					if (last && last.italic === run.italic && last.bold === run.bold && last.underline === run.underline) {
+						last.text += run.text;
+					} else {
+						runs.push(run);
+					}
+				}
+				this.runs = runs;
+				this.styled = runs.some((run) => run.italic || run.bold || run.underline);
+			}
 		}
-		const runs = toRuns(pieces);
-		if (runs) result.runs = runs;
+		if (this.styled) result.runs = this.runs.slice();
 		if (this.rubyText.length > 0) result.rubyText = this.rubyText.join(' ');
 		if (unclosed) result.unclosed = unclosed;
 		return result;
 	}
+}
+
+const reading = new CueTextReading();
+
+// the element an ASCII letter after "<" or "</" names among <b>, <i> and <u>: 1, 2 and 3 (two bits); others 0
+const simpleElement = (code: number) => (code === 105 ? 2 : code === 98 ? 1 : code === 117 ? 3 : 0);
+// the runs being read, kept between cues: each cue's are copied out at their own length
+const scratchRuns: TextRun[] = [];
+
+/**
+ * The usual styled cue, with no tags but <b>, <i>, <u> and their end tags and no character reference, read as the
+ * full reader reads it (an end tag closes only the innermost element) in one scan whose state is numbers: the open
+ * elements two bits each in one integer, innermost lowest. Undefined for any other cue, which the full reader reads.
+ */
+function simpleStyledText(payload: string): CueText | undefined {
+	let text = '';
+	let count = 0;
+	let styled = false;
+	let open = 0;
+	let depth = 0;
+	let italic = 0;
+	let bold = 0;
+	let underline = 0;
+	let at = 0;
+	for (;;) {
+		const lt = payload.indexOf('<', at);
+		const end = lt === -1 ? payload.length : lt;
+		if (end > at) {
+			const piece = payload.slice(at, end);
+			text += piece;
+			const last = count > 0 ? scratchRuns[count - 1] : undefined;
+			if (
+				last !== undefined &&
+				(last.italic === true) === italic > 0 &&
+				(last.bold === true) === bold > 0 &&
+				(last.underline === true) === underline > 0
+			) {
+				last.text += piece;
+			} else {
+				const run: TextRun = { text: piece };
+				if (italic > 0) run.italic = true;
+				if (bold > 0) run.bold = true;
+				if (underline > 0) run.underline = true;
+				if (italic > 0 || bold > 0 || underline > 0) styled = true;
+				scratchRuns[count++] = run;
+			}
+		}
+		if (lt === -1) break;
+		const closing = payload.charCodeAt(lt + 1) === 47;
+		const nameAt = closing ? lt + 2 : lt + 1;
+		const element = simpleElement(payload.charCodeAt(nameAt));
+		if (element === 0 || payload.charCodeAt(nameAt + 1) !== 62) return undefined;
+		if (!closing) {
+			if (depth === 15) return undefined;
+			open = (open << 2) | element;
+			depth++;
+		} else if (depth > 0 && (open & 3) === element) {
+			open >>= 2;
+			depth--;
+		} else {
+			at = nameAt + 2;
+			continue;
+		}
+		const by = closing ? -1 : 1;
+		if (element === 2) italic += by;
+		else if (element === 1) bold += by;
+		else underline += by;
+		at = nameAt + 2;
+	}
+	return styled ? { text, runs: scratchRuns.slice(0, count) } : { text };
 }
 
 /**
@@ -188,8 +303,11 @@ class CueTextReading {
  * after a tag without its ">" is kept as text (`unclosed`), where the spec reads it as the tag's annotation.
  */
 export function parseCueText(payload: string): CueText {
-	if (!payload.includes('<') && !payload.includes('&')) return { text: payload };
-	const reading = new CueTextReading();
+	const entities = payload.includes('&');
+	if (!entities && !payload.includes('<')) return { text: payload };
+	const simple = entities ? undefined : simpleStyledText(payload);
+	if (simple) return simple;
+	reading.reset();
 	let unclosed: CueText['unclosed'];
 	let at = 0;
 	while (at < payload.length) {
@@ -209,7 +327,6 @@ export function parseCueText(payload: string): CueText {
 		else reading.startTag(tag);
 		at = gt + 1;
 	}
-	// multi-voice pieces keep their voices; toRuns joins neighbours of one style and voice
 	return reading.result(unclosed);
 }
 
@@ -230,6 +347,9 @@ export function voiceTag(voice: string): string {
 
 /** Runs as WebVTT cue text: styles as <i>, <b>, <u>, always well nested, each speaker's part in its <v>. */
 export function runsToVtt(runs: readonly TextRun[]): string {
+	let voiced = false;
+	for (const run of runs) if (run.voice !== undefined) voiced = true;
+	if (!voiced) return taggedText(runs, HTML_TAGS, escapeVttText);
 	let out = '';
 	for (const group of voiceGroups(runs)) {
 		const text = taggedText(group.runs, HTML_TAGS, escapeVttText);
