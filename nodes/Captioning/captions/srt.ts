@@ -319,6 +319,8 @@ function lossOf(before: string, after: string): string {
 	return parts.join('; ');
 }
 
+const asItIs = (text: string) => text;
+
 /** A cue's text as SRT writes it, its speaker's name first when asked: tags for styles, lines kept. */
 function srtBody(cue: Cue, text: string, includeVoice: boolean): string {
 	if (!includeVoice && !cue.runs) return text;
@@ -326,7 +328,7 @@ function srtBody(cue: Cue, text: string, includeVoice: boolean): string {
 		text === cue.text ? cue : carryStyles([cue], [{ ...cue, text }])[0];
 	const runs = includeVoice ? namedRuns(styled) : runsOf(styled);
 	// tags never join the text around them into another: each starts with "<" and is whole
-	return taggedText(runs, HTML_TAGS, (part) => part);
+	return taggedText(runs, HTML_TAGS, asItIs);
 }
 
 /**

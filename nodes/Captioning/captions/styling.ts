@@ -78,23 +78,39 @@ export function taggedText(
 	tags: StyleTags,
 	escape: (text: string) => string,
 ): string {
+	const table = transitions(tags);
 	let out = '';
-	const open: StyleName[] = [];
+	let open = 0;
 	for (const run of runs) {
-		const wanted = WANTED[(run.bold ? 1 : 0) | (run.italic ? 2 : 0) | (run.underline ? 4 : 0)];
-		let common = 0;
-		while (common < open.length && common < wanted.length && open[common] === wanted[common]) {
-			common++;
-		}
-		while (open.length > common) out += tags.close[open.pop()!];
-		for (let at = common; at < wanted.length; at++) {
-			open.push(wanted[at]);
-			out += tags.open[wanted[at]];
-		}
-		out += escape(run.text);
+		const wanted = (run.bold ? 1 : 0) | (run.italic ? 2 : 0) | (run.underline ? 4 : 0);
+		out += table[open * 8 + wanted] + escape(run.text);
+		open = wanted;
 	}
-	while (open.length > 0) out += tags.close[open.pop()!];
-	return out;
+	return out + table[open * 8];
+}
+
+const TRANSITIONS = new WeakMap<StyleTags, readonly string[]>();
+
+/**
+ * The tags that go from the styles open (a combination, bold 1, italic 2, underline 4) to those a run wants, for
+ * each of the 64 pairs: the styles after the common start of both closed innermost first, the wanted ones opened.
+ * Made once for each set of tags, so a cue costs one look-up a run.
+ */
+function transitions(tags: StyleTags): readonly string[] {
+	let table = TRANSITIONS.get(tags);
+	if (table) return table;
+	table = Array.from({ length: 64 }, (_, pair) => {
+		const open = WANTED[pair >> 3];
+		const wanted = WANTED[pair & 7];
+		let common = 0;
+		while (common < open.length && common < wanted.length && open[common] === wanted[common]) common++;
+		let out = '';
+		for (let at = open.length - 1; at >= common; at--) out += tags.close[open[at]];
+		for (let at = common; at < wanted.length; at++) out += tags.open[wanted[at]];
+		return out;
+	});
+	TRANSITIONS.set(tags, table);
+	return table;
 }
 
 /** The runs in groups of one voice each, in order (a cue of one speaker is one group without a voice). */
