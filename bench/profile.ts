@@ -16,7 +16,12 @@ import { type BuiltPackages, buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/b
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import { postOnce, runLoad } from './lib/load';
-import { perRequestTable, type ProfileWindow, type TableRow } from './lib/profileTable';
+import {
+	perRequestTable,
+	type ProfileWindow,
+	referenceOf,
+	type TableRow,
+} from './lib/profileTable';
 import { countStatements, type QueryCount } from './lib/queries';
 import {
 	findPidByCommandLine,
@@ -77,8 +82,14 @@ const MARKERS: Marker[] = [
 	{ label: 'ours: trigger/token.js', url: `${OURS}trigger/token.js` },
 	{ label: 'ours: trigger/body.js', url: `${OURS}trigger/body.js` },
 	{ label: 'ours: trigger/event.js', url: `${OURS}trigger/event.js` },
-	{ label: 'ours: trigger/dedupe/claims.js (in-process claims)', url: `${OURS}trigger/dedupe/claims.js` },
-	{ label: 'ours: trigger/dedupe/storedList.js (stored list)', url: `${OURS}trigger/dedupe/storedList.js` },
+	{
+		label: 'ours: trigger/dedupe/claims.js (in-process claims)',
+		url: `${OURS}trigger/dedupe/claims.js`,
+	},
+	{
+		label: 'ours: trigger/dedupe/storedList.js (stored list)',
+		url: `${OURS}trigger/dedupe/storedList.js`,
+	},
 	{ label: 'ours: zod', url: '/node_modules/zod/' },
 	{ label: 'floor: webhook()', url: 'n8n-nodes-bench-floor/' },
 	{
@@ -430,10 +441,11 @@ function printProfile(
 	const widths = [58, ...Array(columns.length + 1).fill(14)];
 	const line = (cells: Array<string | number>) =>
 		cells.map((c, i) => String(c).padEnd(widths[i])).join('');
-	process.stdout.write(`\n${line(['ms per request', ...columns, 'ours − floor'])}\n`);
+	const difference = `ours − ${referenceOf(columns) ?? 'floor'}`;
+	process.stdout.write(`\n${line(['ms per request', ...columns, difference])}\n`);
 	for (const entry of table) {
 		process.stdout.write(
-			`${line([entry.row, ...columns.map((c) => entry[c]), entry['ours − floor'] ?? ''])}\n`,
+			`${line([entry.row, ...columns.map((c) => entry[c]), entry[difference] ?? ''])}\n`,
 		);
 	}
 	for (const [key, q] of Object.entries(queries ?? {})) {

@@ -4,14 +4,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 
 import type { MachineInfo, LoadSample } from './lib/machine';
 import {
-	goalVerdict,
+	type Decision,
+	decide,
+	fixedRounds,
+	GOAL,
 	type GoalVerdict,
-	medianInterval,
-	round,
-	roundSummary,
-	summarize,
-	type Summary,
-} from './lib/stats';
+	type Judged,
+	lookConfidence,
+	lookRounds,
+	type StopRule,
+} from './lib/goal';
+import { medianInterval, round, roundSummary, summarize, type Summary } from './lib/stats';
 import type { RateLimitRun, TokenEconomyRun } from './measure/api';
 import { type CaptionBench, captionFigures, type CaptionFigures } from './measure/captions';
 import type { IsolateCount } from './measure/isolates';
@@ -123,6 +126,10 @@ export interface Results {
 		isolateCycle: Array<{ cpuMsPerCycle: number; wallMsPerCycle: number }>;
 		/** Item 7 (the caption library), when it ran. */
 		captions?: CaptionBench;
+		/** Item 1's goal at each look of the stop rule, per setting (bench/lib/goal.ts). */
+		decisions?: Record<string, Decision[]>;
+		/** The measured requests every run of a setting sent. */
+		requestsPerRun?: Record<string, number>;
 	};
 }
 
@@ -144,28 +151,19 @@ export const RATIOS: Array<[TargetKey, TargetKey]> = [
 	['floorV1', 'floor'],
 ];
 
-/**
- * The goal item 1 is judged by: ours at least 0.95 of the floor that carries a credential, in each setting. Decided
- * by the median of the paired ratios: met when its 95 % interval lies at or above 0.95, not met below, undecided
- * astride (more rounds narrow it). `floorCred/floor` is the method's check: a floor cannot be faster for carrying
- * a credential, so an interval wholly above 1 means the runs are biased, not the targets.
- */
-export const GOAL = { ratio: 'ours/floorCred', threshold: 0.95, check: 'floorCred/floor' } as const;
-
-/** A ratio's paired values summarised, with the median's distribution-free 95 % interval (and a goal's verdict). */
+/** A ratio's paired values summarised, with the median's distribution-free 95 % interval. */
 export interface RatioFigure extends Summary {
 	interval95?: { low: number; high: number; confidence: number };
-	verdict?: GoalVerdict;
 }
 
-/** `a/b` over the rounds of `runs` (one setting, one concurrency): spread, interval, and the verdict on `goal`. */
+/** `a/b` of `figure` over the rounds of `runs` (one setting, one concurrency): spread and interval. */
 export function ratioFigure(
 	runs: ThroughputRun[],
 	key: string,
-	goal?: number,
+	figure: RatioOf = 'eventsPerSecond',
 ): RatioFigure | undefined {
 	const [a, b] = key.split('/') as [TargetKey, TargetKey];
-	const ratios = pairedRatios(runs, a, b);
+	const ratios = pairedRatios(runs, a, b, figure);
 	if (!ratios.length) return undefined;
 	const interval = medianInterval(ratios);
 	return {
@@ -179,26 +177,59 @@ export function ratioFigure(
 					},
 				}
 			: {}),
-		...(goal === undefined ? {} : { verdict: goalVerdict(ratios, goal) }),
 	};
+}
+
+/** The figure a paired ratio divides: events/s, or n8n's CPU per request. */
+export type RatioOf = 'eventsPerSecond' | 'n8nCpuMsPerRequest';
+
+/**
+ * Item 1's goal's paired ratios in `runs` (one setting; its first concurrency), up to round `rounds`: n8n's CPU per
+ * request and events/s of ours ÷ the floor with a credential.
+ */
+export function goalRatios(
+	runs: ThroughputRun[],
+	rounds = Infinity,
+): { cpu: number[]; throughput: number[] } {
+	const concurrency = runs[0]?.concurrency;
+	const mine = runs.filter((r) => r.concurrency === concurrency && r.round <= rounds);
+	const ratios = (figure: RatioOf) => pairedRatios(mine, GOAL.numerator, GOAL.denominator, figure);
+	return { cpu: ratios('n8nCpuMsPerRequest'), throughput: ratios('eventsPerSecond') };
+}
+
+/** The stop rule a run of results used (fixed rounds for results written before it had one). */
+function ruleOf(results: Results, runs: ThroughputRun[]): StopRule {
+	const recorded = (results.settings as { stopRule?: StopRule }).stopRule;
+	return recorded ?? fixedRounds(new Set(runs.map((r) => r.round)).size);
+}
+
+/** The goal as the setting's last look decided it (results without looks: judged once on all their rounds). */
+export function finalDecision(results: Results, setting: string): Decision | undefined {
+	const recorded = results.raw.decisions?.[setting];
+	if (recorded?.length) return recorded[recorded.length - 1];
+	const runs = results.raw.throughput[setting] ?? [];
+	if (!runs.some((r) => r.target === GOAL.numerator)) return undefined;
+	const rounds = Math.max(0, ...runs.map((r) => r.round));
+	return decide(rounds, goalRatios(runs, rounds), ruleOf(results, runs));
 }
 
 /** The ratios the summary section and bench/summary.json name; the rest of RATIOS are "other". */
 const HEADLINE_RATIOS = ['ours/floor', 'ours/floorCred', 'ours/webhook', 'floor/webhook'];
 
-/** events/s of `numerator` ÷ events/s of `denominator` for each round in which both ran. */
+/** `figure` of `numerator` ÷ the same of `denominator` for each round in which both ran. */
 export function pairedRatios(
 	runs: ThroughputRun[],
 	numerator: TargetKey,
 	denominator: TargetKey,
+	figure: RatioOf = 'eventsPerSecond',
 ): number[] {
 	const ratios: number[] = [];
 	for (const run of runs.filter((r) => r.target === numerator)) {
 		const partner = runs.find(
 			(r) => r.target === denominator && r.round === run.round && r.concurrency === run.concurrency,
 		);
-		if (partner && partner.eventsPerSecond > 0) {
-			ratios.push(run.eventsPerSecond / partner.eventsPerSecond);
+		if (partner && partner[figure] > 0 && Number.isFinite(run[figure])) {
+			ratios.push(run[figure] / partner[figure]);
 		}
 	}
 	return ratios;
@@ -361,14 +392,43 @@ export interface SettingSummary {
 	otherRatios: Record<string, number>;
 	/** Every ratio of RATIOS that ran: the paired values' median, quartiles, min–max and 95 % interval. */
 	ratioSpreads: Record<string, RatioFigure>;
-	/** GOAL in this setting: ours ÷ the floor with a credential ≥ 0.95, and the method's check. */
-	goal?: {
-		ratio: string;
-		threshold: number;
-		verdict: GoalVerdict;
-		/** floorCred ÷ floor's interval lies wholly above 1: the runs favour one position, the method is suspect. */
-		methodSuspect: boolean;
-	};
+	/** Item 1's goal in this setting, as the last look of the stop rule decided it (bench/lib/goal.ts). */
+	goal?: GoalSummary;
+}
+
+/** One figure of the goal in bench/summary.json. */
+export interface JudgedSummary {
+	/** What is divided, ours ÷ floorCred in runs made back to back. */
+	ratio: string;
+	bound: 'atMost' | 'atLeast';
+	threshold: number;
+	n: number;
+	median: number;
+	/** The median's distribution-free interval at the look's confidence. */
+	interval?: { low: number; high: number; confidence: number };
+	verdict: GoalVerdict;
+}
+
+export interface GoalSummary {
+	/** met: both figures met; not met: either not; undecided: the cap was reached first. */
+	verdict: GoalVerdict;
+	rounds: number;
+	/** The measured requests every run of the setting sent. */
+	requestsPerRun?: number;
+	stopRule: StopRule;
+	/** The rounds the rule looks after, and each look's confidence (alpha shared out over them). */
+	looks: number[];
+	confidence: number;
+	/** The primary figure: n8n's CPU per request. */
+	cpu: JudgedSummary;
+	/** The secondary figure: events/s. */
+	throughput: JudgedSummary;
+	/** floorCred ÷ floor (events/s); suspect: its interval lies wholly above 1, the runs favour one position. */
+	check?: RatioFigure & { suspect: boolean };
+	/** The 1-minute load average while the setting's rounds ran. */
+	load?: { min: number; median: number; max: number };
+	/** CPU seconds per second the rest of the machine used during the goal's runs (bench/measure/throughput.ts). */
+	othersCpu?: { min: number; median: number; max: number };
 }
 
 export interface BenchSummary {
@@ -472,6 +532,7 @@ function settingSummary(results: Results, setting: string): SettingSummary | und
 	const [concurrency, figures] = Object.entries(byConcurrency ?? {})[0] ?? [];
 	const runs = results.raw.throughput[setting] ?? [];
 	const ratio = (key: string) => figures?.ratios[key]?.median;
+	const goal = goalSummary(results, setting);
 	return {
 		label: results.n8nSettings[setting]?.label ?? setting,
 		env: results.n8nSettings[setting]?.env ?? {},
@@ -491,32 +552,91 @@ function settingSummary(results: Results, setting: string): SettingSummary | und
 				.filter(([key]) => !HEADLINE_RATIOS.includes(key))
 				.map(([key, value]) => [key, value.median]),
 		),
-		...goalFigures(runs.filter((r) => String(r.concurrency) === concurrency)),
+		ratioSpreads: ratioSpreadsOf(runs.filter((r) => String(r.concurrency) === concurrency)),
+		...(goal ? { goal } : {}),
 	};
 }
 
-/** The spreads of every ratio that ran, and GOAL's verdict and check (SettingSummary). */
-function goalFigures(runs: ThroughputRun[]): Pick<SettingSummary, 'ratioSpreads' | 'goal'> {
-	const ratioSpreads: Record<string, RatioFigure> = {};
+/** The spreads of every ratio that ran (events/s; `cpu ` + the goal's ratio: n8n CPU per request). */
+function ratioSpreadsOf(runs: ThroughputRun[]): Record<string, RatioFigure> {
+	const spreads: Record<string, RatioFigure> = {};
 	for (const [a, b] of RATIOS) {
 		const figure = ratioFigure(runs, `${a}/${b}`);
-		if (figure) ratioSpreads[`${a}/${b}`] = figure;
+		if (figure) spreads[`${a}/${b}`] = figure;
 	}
-	const goal = ratioFigure(runs, GOAL.ratio, GOAL.threshold);
-	const check = ratioSpreads[GOAL.check];
+	const cpu = ratioFigure(runs, GOAL_RATIO, 'n8nCpuMsPerRequest');
+	if (cpu) spreads[`cpu ${GOAL_RATIO}`] = cpu;
+	return spreads;
+}
+
+const GOAL_RATIO = `${GOAL.numerator}/${GOAL.denominator}`;
+
+const judgedSummary = (
+	judged: Judged,
+	criterion: typeof GOAL.cpu | typeof GOAL.throughput,
+	what: string,
+): JudgedSummary => ({
+	ratio: `${GOAL_RATIO} ${what}`,
+	bound: criterion.bound,
+	threshold: criterion.threshold,
+	n: judged.n,
+	median: round(judged.median),
+	...(judged.interval
+		? {
+				interval: {
+					low: round(judged.interval.low),
+					high: round(judged.interval.high),
+					confidence: round(judged.interval.confidence, 4),
+				},
+			}
+		: {}),
+	verdict: judged.verdict,
+});
+
+/** The 1-minute load while a setting's rounds ran (the samples its rounds took). */
+function settingLoad(results: Results, setting: string): GoalSummary['load'] {
+	const loads = results.load
+		.filter((l) => l.phase.startsWith(`${setting}: round`))
+		.map((l) => l.load[0]);
+	if (!loads.length) return undefined;
+	return { min: Math.min(...loads), median: summarize(loads).median, max: Math.max(...loads) };
+}
+
+/** The goal's verdict, its two figures with their intervals, and the method's check (SettingSummary). */
+export function goalSummary(results: Results, setting: string): GoalSummary | undefined {
+	const decision = finalDecision(results, setting);
+	if (!decision) return undefined;
+	const runs = results.raw.throughput[setting] ?? [];
+	const rule = ruleOf(results, runs);
+	const concurrency = runs[0]?.concurrency;
+	const check = ratioFigure(
+		runs.filter((r) => r.concurrency === concurrency),
+		GOAL.check,
+	);
 	return {
-		ratioSpreads,
-		...(goal
-			? {
-					goal: {
-						ratio: GOAL.ratio,
-						threshold: GOAL.threshold,
-						verdict: goal.verdict!,
-						methodSuspect: (check?.interval95?.low ?? 0) > 1,
-					},
-				}
-			: {}),
+		verdict: decision.verdict,
+		rounds: decision.rounds,
+		requestsPerRun: results.raw.requestsPerRun?.[setting],
+		stopRule: rule,
+		looks: lookRounds(rule),
+		confidence: round(lookConfidence(rule), 4),
+		cpu: judgedSummary(decision.cpu, GOAL.cpu, 'n8n CPU per request'),
+		throughput: judgedSummary(decision.throughput, GOAL.throughput, 'events/s'),
+		...(check ? { check: { ...check, suspect: (check.interval95?.low ?? 0) > 1 } } : {}),
+		load: settingLoad(results, setting),
+		othersCpu: othersCpuOf(runs),
 	};
+}
+
+/** The rest of the machine's CPU rate over the goal's runs, when the runs recorded it. */
+function othersCpuOf(runs: ThroughputRun[]): GoalSummary['othersCpu'] {
+	const rates = runs
+		.filter((r) => r.target === GOAL.numerator || r.target === GOAL.denominator)
+		.map((r) => r.othersCpuPerSecond)
+		.filter((v): v is number => v !== undefined && Number.isFinite(v));
+	if (!rates.length) return undefined;
+	const { min, median, max } = s(rates, 2);
+	return { min, median, max };
 }
 
 /** Per target, the median of the figure `pick` takes. */
@@ -623,40 +743,54 @@ function floorSummarySection({ summary }: Results): Section | undefined {
 	};
 }
 
-/** "median (IQR p25–p75; min–max; 95 % interval of the median) n" of a ratio. */
-const ratioSpread = (f: RatioFigure | undefined) =>
-	f
-		? `${fmt(f.median, 2)} (IQR ${fmt(f.p25, 2)}–${fmt(f.p75, 2)}; ${fmt(f.min, 2)}–${fmt(f.max, 2)}; ` +
-			`median within ${f.interval95 ? `${fmt(f.interval95.low, 2)}–${fmt(f.interval95.high, 2)}` : '– (too few rounds)'}) n=${f.n}`
-		: '–';
+/** "median (low–high at c %) verdict" of one figure of the goal. */
+const judgedText = (j: JudgedSummary) =>
+	`${fmt(j.median, 3)} (${j.interval ? `${fmt(j.interval.low, 3)}–${fmt(j.interval.high, 3)}` : 'no interval'}) ${j.verdict}`;
 
-/** GOAL per setting: the paired ratio's spread and verdict, and the method's check beside it. */
+/** Item 1's goal per setting: the verdict, both figures with their intervals, the rounds, the load, the check. */
 function goalSection(results: Results): Section | undefined {
-	const rows = Object.entries(results.raw.throughput).flatMap(([setting, runs]) => {
-		const concurrency = runs[0]?.concurrency;
-		const mine = runs.filter((r) => r.concurrency === concurrency);
-		const goal = ratioFigure(mine, GOAL.ratio, GOAL.threshold);
+	const rows = Object.keys(results.raw.throughput).flatMap((setting) => {
+		const goal = goalSummary(results, setting);
 		if (!goal) return [];
-		const check = ratioFigure(mine, GOAL.check);
+		const range = (r: { min: number; median: number; max: number } | undefined) =>
+			r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
 		return [
 			[
 				settingLabel(setting),
-				ratioSpread(goal),
-				goal.verdict ?? '',
-				ratioSpread(check),
-				(check?.interval95?.low ?? 0) > 1 ? 'suspect: the floor gains from a credential' : 'ok',
+				goal.verdict,
+				judgedText(goal.cpu),
+				judgedText(goal.throughput),
+				`${goal.rounds} × ${goal.requestsPerRun ?? '?'}`,
+				range(goal.load),
+				range(goal.othersCpu),
+				goal.check ? `${fmt(goal.check.median, 2)}${goal.check.suspect ? ' (suspect)' : ''}` : '–',
 			],
 		];
 	});
 	if (!rows.length) return undefined;
+	const first = goalSummary(results, Object.keys(results.raw.throughput)[0])!;
 	return {
-		title: `Goal: ${GOAL.ratio} ≥ ${GOAL.threshold} in each setting (paired ratios of back-to-back runs)`,
-		header: ['n8n setting', GOAL.ratio, 'goal', `check: ${GOAL.check}`, 'method'],
+		title:
+			`Goal: ours ÷ floorCred at most ${GOAL.cpu.threshold} in n8n CPU per request and at least ` +
+			`${GOAL.throughput.threshold} in events/s, in each setting (paired ratios of back-to-back runs)`,
+		header: [
+			'n8n setting',
+			'goal',
+			'n8n CPU per request: median (interval)',
+			'events/s: median (interval)',
+			'rounds × requests',
+			'1-minute load',
+			"others' CPU/s",
+			'check: floorCred ÷ floor',
+		],
 		rows,
 		notes: [
-			'met when the 95 % interval of the median of the paired ratios lies at or above the goal, not met when ' +
-				'below, undecided astride; the interval is distribution-free (order statistics), so 6 rounds at least, ' +
-				'and an even number keeps the alternating order balanced',
+			`each figure is the median of one ratio per round with its distribution-free interval at ` +
+				`${(first.confidence * 100).toFixed(1)} % (${GOAL.alpha * 100} % shared over the looks after rounds ` +
+				`${first.looks.join(', ')}); met when both intervals lie on the goal's side, not met when either lies on ` +
+				"the other, undecided when the cap came first; others' CPU/s: what the rest of the machine used during " +
+				"the goal's runs (2: both cores); the check, events/s of the floor with a credential ÷ the bare floor, " +
+				'is suspect when its interval lies wholly above 1',
 		],
 	};
 }
@@ -892,8 +1026,10 @@ function header(results: Results): string[] {
 	const v = results.versions;
 	const loads = results.load.map((l) => l.load[0]);
 	const wait = results.quietWait;
+	const minutes = Math.round((results.durationSeconds ?? 0) / 60);
 	return [
-		`${results.date}: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${v.node}, n8n ${v.n8n}, ` +
+		`\`${results.command}\`, ${results.date}, ${minutes} min`,
+		`${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${v.node}, n8n ${v.n8n}, ` +
 			`n8n-nodes-captioning ${v.package}`,
 		`1-minute load during the run: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} ` +
 			`(at start ${loads[0]?.toFixed(2)}); figures are median (min–max) over repetitions`,

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
@@ -22,7 +22,7 @@ import {
 	machineInfo,
 	waitForQuietMachine,
 } from './lib/machine';
-import { createCaptioningCredential } from './lib/n8n';
+import { createCaptioningCredential, tokenRouteOf } from './lib/n8n';
 import {
 	measureRateLimit,
 	measureTokenEconomy,
@@ -34,12 +34,22 @@ import { type LatencyRound, measureLatency } from './measure/latency';
 import { measureCaptions } from './measure/captions';
 import { measureReceiveCost, type ReceiveCost } from './measure/receive-cost';
 import {
+	type Decision,
+	DEFAULT_STOP_RULE,
+	fixedRounds,
+	GOAL,
+	lookRounds,
+	type StopRule,
+	lookAfter,
+} from './lib/goal';
+import {
 	createTarget,
 	idleCpuRate,
 	isPrimed,
 	measureRun,
 	measuringOrder,
 	primeTarget,
+	requestsPerRun,
 	roundOrder,
 	savedStaticDataBytes,
 	selectTargets,
@@ -53,6 +63,7 @@ import {
 	buildBenchSummary,
 	buildCaptionsSummary,
 	buildSummary,
+	goalRatios,
 	type PrimingRecord,
 	printTable,
 	renderMarkdown,
@@ -71,8 +82,22 @@ const { values } = parseArgs({
 			type: 'string',
 			description: 'n8n settings for items 1, 5, 6: default,lazy,legacy',
 		},
-		rounds: { type: 'string' },
-		duration: { type: 'string', description: 'seconds per throughput run' },
+		rounds: {
+			type: 'string',
+			description:
+				'item 1: this many rounds exactly (one look at the goal); default: the stop rule',
+		},
+		'figure-rounds': {
+			type: 'string',
+			description: 'item 1: rounds in which every target runs; later rounds run the goal pair only',
+		},
+		'max-rounds': { type: 'string', description: 'item 1: the stop rule cap (default 24)' },
+		requests: {
+			type: 'string',
+			description:
+				'measured requests per throughput run; default: --duration seconds at the floor rate',
+		},
+		duration: { type: 'string', description: 'seconds a throughput run aims at' },
 		warmup: { type: 'string', description: 'seconds of warm-up before each throughput run' },
 		pause: {
 			type: 'string',
@@ -118,10 +143,21 @@ for (const key of settingKeys) {
 		throw new Error(`unknown --settings value ${key}: default, lazy or legacy`);
 }
 
+/** Item 1's rounds: a fixed number (--rounds, --quick), or the stop rule of bench/lib/goal.ts up to its cap. */
+function stopRule(): StopRule {
+	if (quick) return fixedRounds(1);
+	if (values.rounds) return fixedRounds(Number(values.rounds));
+	const cap = Number(values['max-rounds'] ?? DEFAULT_STOP_RULE.cap);
+	return { ...DEFAULT_STOP_RULE, first: Math.min(DEFAULT_STOP_RULE.first, cap), cap };
+}
+
+const rule = stopRule();
 const settings = {
 	quick,
-	// 8: an even number balances the alternating order; ≥ 6 gives the goal's ratio a 95 % interval (report.ts GOAL)
-	rounds: Number(values.rounds ?? (quick ? 1 : 8)),
+	stopRule: rule,
+	/** Rounds in which every target runs (and item 5 with them); later ones run the goal's pair alone. */
+	figureRounds: Math.min(rule.cap, Number(values['figure-rounds'] ?? rule.first)),
+	requestsPerRun: values.requests === undefined ? undefined : Number(values.requests),
 	warmupSeconds: Number(values.warmup ?? (quick ? 1 : 3)),
 	pauseSeconds: Number(values.pause ?? 0),
 	durationSeconds: Number(values.duration ?? (quick ? 4 : 10)),
@@ -173,6 +209,13 @@ const outFile = resolve(
 					? 'bench/results.captions.json'
 					: 'bench/results.json',
 		),
+);
+/** Written after each setting of items 1 and 5 (`--report` renders it): what a run that dies later leaves. */
+const partialFile = join(
+	PROJECT_ROOT,
+	'bench',
+	'tmp',
+	basename(outFile).replace(/\.json$/, '.partial.json'),
 );
 const summaryFile = resolve(
 	values['summary-out'] ??
@@ -265,10 +308,11 @@ async function reportOnly(file: string) {
 
 async function main() {
 	if (values.report) return await reportOnly(values.report);
-	if (only.has(1) && settings.rounds % 2 === 1 && settings.rounds > 1) {
+	const oddLook = lookRounds(settings.stopRule).find((r) => r % 2 === 1 && r > 1);
+	if (only.has(1) && oddLook !== undefined) {
 		log(
-			`--rounds ${settings.rounds} is odd: neighbours run in one order once more than in the other, which can ` +
-				'bias their ratios; an even number balances it',
+			`item 1 looks at the goal after round ${oddLook}, an odd number: neighbours have then run in one order ` +
+				'once more than in the other, which can bias their ratios; an even number balances it',
 		);
 	}
 	const quietWait = values['wait-quiet']
@@ -286,7 +330,27 @@ async function main() {
 		if ([1, 2, 3, 5, 6].some((item) => only.has(item))) {
 			packages = await buildForN8n();
 			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
-			await n8nItems(packages, template, raw);
+			if (only.has(6) && targets.ours) {
+				targets.oursTokenRoute = {
+					...targets.ours,
+					label: `${targets.ours.label}, its token route`,
+				};
+			}
+			const built = packages;
+			// a run that dies later keeps the settings done so far
+			const checkpoint = async () => {
+				const partial = assembleResults({
+					measuringSince,
+					quietWait,
+					n8nDir,
+					packages: built,
+					targets,
+					template,
+					raw,
+				});
+				await writeJson(partialFile, partial);
+			};
+			await n8nItems(packages, template, raw, checkpoint);
 		}
 	} finally {
 		await packages?.remove();
@@ -328,6 +392,8 @@ function emptyRaw(): Results['raw'] {
 		rateLimit: [],
 		receiveCost: [],
 		isolateCycle: [],
+		decisions: {},
+		requestsPerRun: {},
 	};
 }
 
@@ -378,6 +444,7 @@ async function n8nItems(
 	packages: BuiltPackages,
 	template: EventTemplate,
 	raw: Results['raw'],
+	checkpoint: () => Promise<void>,
 ): Promise<void> {
 	let apiDone = !(only.has(2) || only.has(3));
 	for (const setting of only.has(1) || only.has(5) ? settingKeys : []) {
@@ -388,6 +455,7 @@ async function n8nItems(
 				apiDone = true;
 			}
 		});
+		await checkpoint();
 	}
 	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
 	// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
@@ -433,7 +501,7 @@ async function createLasting(bench: Bench, specs: TargetSpec[]): Promise<Map<Tar
 	return live;
 }
 
-/** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds. */
+/** Items 1 and 5 in one n8n: the targets, the steady state primed, then interleaved rounds until the goal is decided. */
 async function floorComparison(
 	n8n: N8nInstance,
 	pid: number,
@@ -449,14 +517,21 @@ async function floorComparison(
 		const idleRate = (raw.idleCpuRate[setting] = await idleCpuRate(pid));
 		const runs: ThroughputRun[] = (raw.throughput[setting] = []);
 		const latency: LatencyRound[] = (raw.latency[setting] = []);
-		for (let round = 1; round <= settings.rounds; round++) {
+		const decisions: Decision[] = ((raw.decisions ??= {})[setting] = []);
+		const requests = ((raw.requestsPerRun ??= {})[setting] = only.has(1)
+			? await calibrate(bench, specs, live)
+			: 0);
+		for (let round = 1; round <= settings.stopRule.cap; round++) {
 			markLoad(`${setting}: round ${round}`);
+			const figures = round <= settings.figureRounds;
+			const inRound = figures ? specs : specs.filter((s) => GOAL_PAIR.includes(s.key));
 			for (const concurrency of only.has(1) ? settings.concurrencies : []) {
-				for (const spec of roundOrder(measuringOrder(specs), round)) {
-					runs.push(await throughputRun(bench, pid, idleRate, spec, live, concurrency, round));
+				for (const spec of roundOrder(measuringOrder(inRound), round)) {
+					const at = { concurrency, round, requests };
+					runs.push(await throughputRun(bench, pid, idleRate, spec, live, at));
 				}
 			}
-			if (only.has(5)) {
+			if (only.has(5) && figures) {
 				const options = {
 					round,
 					events: settings.latency.eventsPerRound,
@@ -465,6 +540,16 @@ async function floorComparison(
 				};
 				latency.push(...(await measureLatency(n8n, [...live.values()], template, options)));
 			}
+			if (!only.has(1)) {
+				if (round >= settings.figureRounds) break;
+				continue;
+			}
+			const look = lookAfter(round, goalRatios(runs), settings.stopRule);
+			if (look.decision) {
+				decisions.push(look.decision);
+				log(describeDecision(setting, look.decision, requests));
+			}
+			if (look.stop && round >= settings.figureRounds) break;
 		}
 		for (const record of priming) {
 			const { workflowId } = live.get(record.target)!;
@@ -472,6 +557,37 @@ async function floorComparison(
 		}
 		for (const target of live.values()) await n8n.deactivateWorkflow(target.workflowId);
 	});
+}
+
+/** The goal's pair (ours and the floor with a credential): the targets the rounds after the figure rounds run. */
+const GOAL_PAIR: readonly TargetKey[] = [GOAL.numerator, GOAL.denominator];
+
+/** The measured requests of every run in this setting: --requests, or --duration seconds at the floor's rate. */
+async function calibrate(
+	bench: Bench,
+	specs: TargetSpec[],
+	live: Map<TargetKey, Target>,
+): Promise<number> {
+	if (settings.requestsPerRun !== undefined) return settings.requestsPerRun;
+	const reference =
+		live.get(GOAL.denominator) ?? live.get(specs.find((s) => live.has(s.key))!.key)!;
+	const requests = await requestsPerRun(reference, {
+		concurrency: settings.concurrencies[0],
+		seconds: settings.durationSeconds,
+		warmupMs: settings.warmupSeconds * 1000,
+		template: bench.template,
+	});
+	log(`${bench.setting}: ${requests} measured requests per run (${reference.key}'s rate)`);
+	return requests;
+}
+
+function describeDecision(setting: string, d: Decision, requests: number): string {
+	const side = (j: Decision['cpu']) =>
+		`${j.median.toFixed(3)} (${j.interval ? `${j.interval.low.toFixed(3)}-${j.interval.high.toFixed(3)}` : 'no interval'}) ${j.verdict}`;
+	return (
+		`${setting}: after ${d.rounds} rounds of ${requests} requests, ours/floorCred CPU per request ` +
+		`${side(d.cpu)}, events/s ${side(d.throughput)}: ${d.verdict}`
+	);
 }
 
 /** Distinct events through each target measured primed (ours in its steady state); what n8n saved after. */
@@ -502,8 +618,7 @@ async function throughputRun(
 	idleRate: number,
 	spec: TargetSpec,
 	live: Map<TargetKey, Target>,
-	concurrency: number,
-	round: number,
+	{ concurrency, round, requests }: { concurrency: number; round: number; requests: number },
 ): Promise<ThroughputRun> {
 	const { n8n, setting } = bench;
 	const fresh = spec.dedupe === 'fresh';
@@ -512,9 +627,9 @@ async function throughputRun(
 		: live.get(spec.key)!;
 	const run = await measureRun(n8n, pid, idleRate, target, {
 		concurrency,
+		requests,
 		pauseMs: settings.pauseSeconds * 1000,
 		warmupMs: settings.warmupSeconds * 1000,
-		durationMs: settings.durationSeconds * 1000,
 		template: bench.template,
 		round,
 	});
@@ -523,8 +638,9 @@ async function throughputRun(
 	log(
 		`${setting} round ${round} c=${concurrency} ${spec.key.padEnd(9)} ${run.eventsPerSecond.toFixed(1)} ev/s ` +
 			`p50 ${run.p50Ms.toFixed(0)} ms p99 ${run.p99Ms.toFixed(0)} ms, ` +
-			`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(1)} ms/req, errors ${run.errors}, ` +
-			`executions ${run.executionsFinished} (${run.executionsFailed} failed)`,
+			`n8n CPU ${run.n8nCpuMsPerRequest.toFixed(2)} ms/req over ${run.windowSeconds.toFixed(1)} s, ` +
+			`errors ${run.errors}, executions ${run.executionsFinished} (${run.executionsFailed} failed, ` +
+			`${run.unfinishedAtClose} unfinished at close), others ${run.othersCpuPerSecond?.toFixed(2)} CPU/s`,
 	);
 	if (run.errors > 0 || run.executionsFailed > 0) {
 		throw new Error(
@@ -544,8 +660,14 @@ async function isolateCounts(
 	let counts: IsolateCount[] = [];
 	await withSandbox(n8n, setting, template, 'bench diag', async (bench) => {
 		const live = await createLasting(bench, measuredSpecs(packages));
+		const ours = live.get('ours');
+		// both routes: n8n resolves every webhook description of the node for a request to either
+		const targets = [
+			...live.values(),
+			...(ours ? [{ ...ours, key: 'oursTokenRoute' as const, url: tokenRouteOf(ours.url) }] : []),
+		];
 		markLoad(`item 6 (${setting}): isolates per request`);
-		counts = await countIsolates(n8n, [...live.values()], template, settings.isolateCountRequests);
+		counts = await countIsolates(n8n, targets, template, settings.isolateCountRequests);
 	});
 	for (const c of counts) {
 		log(

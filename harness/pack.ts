@@ -2,7 +2,16 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+	copyFile,
+	mkdir,
+	mkdtemp,
+	readFile,
+	rename,
+	rm,
+	symlink,
+	writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -156,6 +165,70 @@ async function keepTarball(inputs: string, tarball: string): Promise<void> {
 		await rm(join(PACKED, entry), { recursive: true, force: true });
 	}
 	await rename(partial, join(PACKED, inputs));
+}
+
+/**
+ * Builds `dist/` in a copy of the package's sources (not this checkout) with this checkout's tools: `tsc -p
+ * tsconfig.build.json`, then the gulp asset copy, the steps every version of the package's build has taken.
+ * `afterBuild` runs while the copy still resolves this checkout's node_modules (to load what was built).
+ */
+export async function buildSources(
+	directory: string,
+	afterBuild?: () => Promise<void>,
+): Promise<void> {
+	const link = join(directory, 'node_modules');
+	await symlink(join(PROJECT_ROOT, 'node_modules'), link, 'dir');
+	try {
+		const bin = join(PROJECT_ROOT, 'node_modules', '.bin');
+		await run(join(bin, 'tsc'), ['-p', 'tsconfig.build.json'], directory);
+		await run(join(bin, 'gulp'), ['build:assets'], directory);
+		await afterBuild?.();
+	} finally {
+		await rm(link);
+	}
+}
+
+/** Makes sure the clone has `commit`: a shallow clone (CI's checkout) fetches it from origin. */
+async function ensureCommit(commit: string): Promise<void> {
+	const present = await run('git', ['cat-file', '-e', `${commit}^{commit}`], PROJECT_ROOT).then(
+		() => true,
+		() => false,
+	);
+	if (present) return;
+	await run('git', ['fetch', '--no-tags', '--depth=1', 'origin', commit], PROJECT_ROOT).catch(
+		(error: Error) => {
+			throw new Error(
+				`commit ${commit} is not in this clone and could not be fetched from origin (a shallow clone: ` +
+					`git fetch --unshallow): ${error.message}`,
+			);
+		},
+	);
+}
+
+/**
+ * The package as it was at `commit` of this repository (an earlier release), built and packed into a temp dir;
+ * removePacked() removes it.
+ */
+export async function packCommit(commit: string): Promise<string> {
+	await ensureCommit(commit);
+	const root = await mkdtemp(join(tmpdir(), 'captioning-release-'));
+	try {
+		const sources = join(root, 'sources');
+		await mkdir(sources);
+		await run(
+			'bash',
+			['-c', `git -C "$0" archive "$1" | tar -x -C "$2"`, PROJECT_ROOT, commit, sources],
+			root,
+		);
+		await buildSources(sources);
+		const tarball = await packDirectory(sources, root, { ignoreScripts: true });
+		await assertTarballHasN8nEntries(tarball);
+		await rm(sources, { recursive: true, force: true });
+		return tarball;
+	} catch (error) {
+		await rm(root, { recursive: true, force: true });
+		throw error;
+	}
 }
 
 /** Removes the temp folder packProject() made for `tarball`, if there is one. */

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Deliverer, type DeliveryAttempt } from './delivery';
 import { EventLog, type SentEvent } from './eventLog';
 import {
+	type Answer,
 	AnswerError,
 	HttpError,
 	JSON_TYPE,
@@ -24,7 +25,9 @@ import { DEFAULT_TEXT, type GeneratedTranscript, generateTranscript } from './tr
 import {
 	defaultVariants,
 	deliveryContentType,
+	echoRequest,
 	encodeNumbers,
+	endpointIdFor,
 	eventIdAllocator,
 	includedResources,
 	parseVariantPatch,
@@ -233,9 +236,16 @@ export class Sandbox {
 		return this.deliverer.log;
 	}
 
-	/** A new endpoint's id: a UUID, or with `members=loose` the next whole number, as a service that numbers rows. */
+	/**
+	 * A new endpoint's id: a UUID; with `endpoint-ids` an integer past 2^32 or a zero-padded number; with
+	 * `members=loose` the next whole number, as a service that numbers rows.
+	 */
 	newEndpointId(): string {
-		return this.current.members === 'loose' ? String(++this.endpointSequence) : randomUUID();
+		if (this.current['endpoint-ids'] === 'uuid' && this.current.members !== 'loose') {
+			return randomUUID();
+		}
+		const n = ++this.endpointSequence;
+		return endpointIdFor(this.current['endpoint-ids'], n) ?? String(n);
 	}
 
 	/** The service's clock; tests move it forward instead of sleeping until tokens or URLs expire. */
@@ -478,7 +488,7 @@ export class Sandbox {
 			throw new HttpError(404, 'not_found', `No route matches ${method} ${url.pathname}.`);
 		} catch (error) {
 			if (error instanceof AnswerError) {
-				if (!res.headersSent) sendAnswer(res, error.answer);
+				if (!res.headersSent) sendAnswer(res, this.echoed(req, url, error.answer));
 				return;
 			}
 			const httpError =
@@ -487,9 +497,18 @@ export class Sandbox {
 					: new HttpError(500, 'internal_error', 'The sandbox failed to handle this request.');
 			if (!(error instanceof HttpError))
 				process.stderr.write(`[sandbox] ${(error as Error).stack}\n`);
-			if (!res.headersSent)
-				send(res, httpError.status, jsonApiError(httpError), undefined, httpError.headers);
+			if (!res.headersSent) {
+				const { status, headers } = httpError;
+				sendAnswer(res, this.echoed(req, url, { status, body: jsonApiError(httpError), headers }));
+			}
 		}
+	}
+
+	/** An error answer as the error-echo reading writes it (the control API never echoes). */
+	private echoed(req: IncomingMessage, url: URL, answer: Answer): Answer {
+		if (answer.status < 400 || url.pathname.startsWith('/_sandbox/')) return answer;
+		const request = { authorization: req.headers.authorization, query: url.search.slice(1) };
+		return { ...answer, body: echoRequest(this.current['error-echo'], answer.body, request) };
 	}
 
 	private tokenEndpoint(
@@ -509,10 +528,11 @@ export class Sandbox {
 		if (this.current['token-rate-limit'] !== 'none') this.tokenRequests.set(clientId, ordinal);
 		if (tokenRequestLimited(this.current['token-rate-limit'], ordinal)) {
 			this.stats.rateLimited++;
-			return sendAnswer(res, TOKEN_RATE_LIMITED);
+			return sendAnswer(res, this.echoed(req, url, TOKEN_RATE_LIMITED));
 		}
 		if (this.tokenFault === 'http500') {
-			return send(res, 500, { errors: [{ status: '500', title: 'Internal Server Error' }] });
+			const failed = { errors: [{ status: '500', title: 'Internal Server Error' }] };
+			return sendAnswer(res, this.echoed(req, url, { status: 500, body: failed }));
 		}
 		if (this.tokenFault === 'html') {
 			// what a wrong Base URL typically answers: somebody's web page
@@ -537,7 +557,8 @@ export class Sandbox {
 			this.stats.failedGrants++;
 			const { status, ...body } = result;
 			const refusal = tokenRefusalStatus(this.current['token-refusal'], status);
-			return send(res, refusal, body, JSON_TYPE, noStore);
+			const answer = { status: refusal, body, contentType: JSON_TYPE, headers: noStore };
+			return sendAnswer(res, this.echoed(req, url, answer));
 		}
 		if (url.searchParams.get('grant_type') === 'assertion') this.stats.assertionGrants++;
 		else this.stats.refreshGrants++;
@@ -704,6 +725,15 @@ export class Sandbox {
 				return json(200, { endpoints: [...this.endpoints.values()] });
 			case route === 'GET /_sandbox/stats':
 				return json(200, this.stats);
+			case route === 'GET /_sandbox/redirect': {
+				// a redirect from the service's own origin to anywhere: what a hostile or compromised file route does
+				const to = url.searchParams.get('to');
+				if (!to) throw new HttpError(400, 'invalid_request', 'to must be the URL to redirect to.');
+				const status = Number(url.searchParams.get('status') ?? 302);
+				return send(res, [301, 302, 303, 307, 308].includes(status) ? status : 302, '', JSON_TYPE, {
+					location: to,
+				});
+			}
 			case route === 'GET /_sandbox/variants':
 				return json(200, { variants: this.current, dimensions: VARIANT_DIMENSIONS });
 			case route === 'POST /_sandbox/variants':

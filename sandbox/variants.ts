@@ -33,6 +33,11 @@ export const VARIANT_DIMENSIONS = {
 	 */
 	members: ['contract', 'loose'],
 	/**
+	 * The ids of new webhook endpoints (A7, A9): UUIDs, `bigint`: integers past 2^32 sent as JSON numbers (a Rails
+	 * bigint primary key), or `zero-padded`: numeric strings with leading zeros, which are part of the id.
+	 */
+	'endpoint-ids': ['uuid', 'bigint', 'zero-padded'],
+	/**
 	 * JSON:API resource types in deliveries (A21): as 2.3 and 2.4 show them (`webhook_event`, `transcription`),
 	 * plural (`webhook_events`, `transcriptions`), or capitalised (`WebhookEvent`, `Transcription`).
 	 */
@@ -61,6 +66,12 @@ export const VARIANT_DIMENSIONS = {
 	 * `strip` it (store, echo and deliver to the URI without its query) or `refuse` it (422).
 	 */
 	'callback-query': ['keep', 'strip', 'refuse'],
+	/**
+	 * What an error answer says of the request (issue 38): `none`, or `request`: every 4xx/5xx of the API, the token
+	 * endpoint and the signed files echoes the request's Authorization header and query string, as they came, in
+	 * base64 and in hex, in each error's `detail` and `meta`, an OAuth error's `error_description`, and `message`.
+	 */
+	'error-echo': ['none', 'request'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type VariantDimension = keyof typeof VARIANT_DIMENSIONS;
@@ -358,19 +369,47 @@ function looseResource(resource: unknown): unknown {
  * enabled_events, links.next) keeps its meaning.
  */
 export function withMembers(variant: Variants['members'], answer: Answer): Answer {
-	const body = answer.body;
-	if (variant === 'contract' || body === undefined) return answer;
-	if (Array.isArray(body)) return { ...answer, body: body.map(looseResource) };
-	// under a Rails root key, the resources inside it are loosened
-	const list = isRecord(body) ? body[LIST_ROOT_KEY] : undefined;
-	if (Array.isArray(list)) return { ...answer, body: { [LIST_ROOT_KEY]: list.map(looseResource) } };
-	const record = isRecord(body) ? body[ROOT_KEY] : undefined;
-	if (isRecord(record)) return { ...answer, body: { [ROOT_KEY]: looseResource(record) } };
+	if (variant === 'contract') return answer;
+	const loosened = eachResource(answer, looseResource);
+	const body = loosened.body;
+	// a JSON:API document gets members of its own around the resources
 	if (isRecord(body) && 'data' in body) {
-		const data = Array.isArray(body.data) ? body.data.map(looseResource) : looseResource(body.data);
-		return { ...answer, body: { jsonapi: { version: '1.1' }, ...body, data, meta: null } };
+		return { ...loosened, body: { jsonapi: { version: '1.1' }, ...body, meta: null } };
 	}
-	return { ...answer, body: looseResource(body) };
+	return loosened;
+}
+
+/** The answer with `change` applied to each endpoint resource in it: a list, a root key's, `data`'s, or the body. */
+function eachResource(answer: Answer, change: (resource: unknown) => unknown): Answer {
+	const body = answer.body;
+	if (body === undefined) return answer;
+	if (Array.isArray(body)) return { ...answer, body: body.map(change) };
+	const list = isRecord(body) ? body[LIST_ROOT_KEY] : undefined;
+	if (Array.isArray(list)) return { ...answer, body: { [LIST_ROOT_KEY]: list.map(change) } };
+	const record = isRecord(body) ? body[ROOT_KEY] : undefined;
+	if (isRecord(record)) return { ...answer, body: { [ROOT_KEY]: change(record) } };
+	if (isRecord(body) && 'data' in body) {
+		const data = Array.isArray(body.data) ? body.data.map(change) : change(body.data);
+		return { ...answer, body: { ...body, data } };
+	}
+	return { ...answer, body: change(body) };
+}
+
+/** A new endpoint's id as the `endpoint-ids` reading numbers them, `n` being the service's sequence. */
+export function endpointIdFor(variant: Variants['endpoint-ids'], n: number): string | undefined {
+	if (variant === 'bigint') return String(2 ** 32 + n);
+	if (variant === 'zero-padded') return String(n).padStart(12, '0');
+	return undefined;
+}
+
+/** With `endpoint-ids=bigint`, every endpoint's id is sent as the JSON integer it spells. */
+export function withEndpointIds(variant: Variants['endpoint-ids'], answer: Answer): Answer {
+	if (variant !== 'bigint') return answer;
+	const integer = (id: unknown) =>
+		typeof id === 'string' && /^[1-9]\d*$/.test(id) ? Number(id) : id;
+	return eachResource(answer, (resource) =>
+		isRecord(resource) ? { ...resource, id: integer(resource.id) } : resource,
+	);
 }
 
 /** The message of a `refuse`d callback_uri, as a service that forbids query strings would word it. */
@@ -575,4 +614,53 @@ export function includedResources(
 		attributes: { name: 'Sandbox user' },
 	};
 	return variant === 'related' ? [media, subject, user] : [media, user];
+}
+
+// ---- error echoes (issue 38) ---------------------------------------------------------------------------------------
+
+/** What an echoing service repeats of a request. */
+export interface EchoedRequest {
+	authorization?: string;
+	/** The query string without its "?". */
+	query: string;
+}
+
+/** The words an echoing service adds to an error. */
+function echoWords(request: EchoedRequest): string {
+	const auth = request.authorization ?? '';
+	return `request had Authorization: ${auth}, base64 ${Buffer.from(auth).toString('base64')}, hex ${Buffer.from(auth).toString('hex')}; query: ${request.query}`;
+}
+
+/** An error body as the `request` reading writes it: the request's credentials repeated everywhere a client reads. */
+export function echoRequest(
+	variant: Variants['error-echo'],
+	body: unknown,
+	request: EchoedRequest,
+): unknown {
+	if (variant === 'none' || typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return body;
+	}
+	const words = echoWords(request);
+	const meta = {
+		authorization: request.authorization ?? null,
+		authorization_base64: Buffer.from(request.authorization ?? '').toString('base64'),
+		query: request.query,
+	};
+	const document = body as Record<string, unknown>;
+	const errors = Array.isArray(document.errors)
+		? document.errors.map((error: Record<string, unknown>) => ({
+				...error,
+				detail: `${String(error.detail ?? error.title ?? 'error')} (${words})`,
+				meta,
+			}))
+		: undefined;
+	return {
+		...document,
+		...(errors ? { errors } : {}),
+		...(typeof document.error === 'string'
+			? { error_description: `${String(document.error_description ?? document.error)} (${words})` }
+			: {}),
+		message: words,
+		request: meta,
+	};
 }

@@ -2,7 +2,7 @@
 // contract does not show (A9), each answered in the shape the variants choose.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { HttpError, readBody, send, sendAnswer } from './http';
+import { type Answer, HttpError, readBody, send, sendAnswer } from './http';
 import {
 	absentRouteAnswer,
 	creationAnswer,
@@ -13,6 +13,7 @@ import {
 	readAnswer,
 	storedCallbackUri,
 	type Variants,
+	withEndpointIds,
 	withMembers,
 } from './variants';
 
@@ -134,6 +135,10 @@ export function parseEndpointForm(
 	return { callbackUri, events: [...new Set(events)] as EventType[] };
 }
 
+/** An endpoint answer as the `members` and `endpoint-ids` readings write it. */
+const asStored = (variants: Variants, answer: Answer) =>
+	withEndpointIds(variants['endpoint-ids'], withMembers(variants.members, answer));
+
 /** Serves an authenticated request on /webhook_endpoints[/{id}] for `clientId`. */
 export async function serveEndpoints(
 	store: EndpointStore,
@@ -168,7 +173,7 @@ export async function serveEndpoints(
 			store.endpoints.set(endpoint.id, endpoint);
 			const flat = flatEndpoint(endpoint);
 			const created = creationAnswer(store.variants.create, flat, selfUrlOf(endpoint.id));
-			return sendAnswer(res, withMembers(store.variants.members, created));
+			return sendAnswer(res, asStored(store.variants, created));
 		}
 		if (method === 'GET') {
 			// a list in one answer ignores page parameters, as it always did
@@ -181,7 +186,7 @@ export async function serveEndpoints(
 				.filter((e) => e.clientId === clientId)
 				.map(flatEndpoint);
 			const list = listAnswer(store.variants, mine, page, collectionUrl, selfUrlOf);
-			return sendAnswer(res, withMembers(store.variants.members, list));
+			return sendAnswer(res, asStored(store.variants, list));
 		}
 		throw new HttpError(
 			405,
@@ -197,7 +202,7 @@ export async function serveEndpoints(
 	}
 	if (method === 'GET') {
 		const read = readAnswer(store.variants.resource, flatEndpoint(endpoint), selfUrlOf(id));
-		return sendAnswer(res, withMembers(store.variants.members, read));
+		return sendAnswer(res, asStored(store.variants, read));
 	}
 	if (method === 'DELETE') {
 		store.endpoints.delete(id);

@@ -1,16 +1,17 @@
 // Builds the package in a temp copy (never touching the checkout's dist/), packs it as npm would publish it, and
 // packs the floor (bench/lib/floor.ts) beside it.
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
-import { assertTarballHasN8nEntries, packDirectory, PROJECT_ROOT } from '../../harness';
+import {
+	assertTarballHasN8nEntries,
+	buildSources,
+	packDirectory,
+	PROJECT_ROOT,
+} from '../../harness';
 import { writeFloorPackage } from './floor';
-
-const execFileAsync = promisify(execFile);
 
 export const SHIPPED_TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
 export const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
@@ -27,15 +28,6 @@ const SOURCES = [
 	'nodes',
 	'credentials',
 ];
-
-async function run(command: string, args: string[], cwd: string): Promise<void> {
-	try {
-		await execFileAsync(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
-	} catch (error) {
-		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-		throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${stdout}\n${stderr}`);
-	}
-}
 
 /** The typeVersions the built trigger declares, and the one n8n gives a new node. */
 export interface TriggerVersions {
@@ -95,21 +87,19 @@ export async function buildPackages(options: { previewV2?: boolean } = {}): Prom
 		for (const entry of SOURCES) {
 			await cp(join(PROJECT_ROOT, entry), join(buildDir, entry), { recursive: true });
 		}
-		await symlink(join(PROJECT_ROOT, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
-		const bin = join(PROJECT_ROOT, 'node_modules', '.bin');
-		await run(join(bin, 'tsc'), ['-p', 'tsconfig.build.json'], buildDir);
-		await run(join(bin, 'gulp'), ['build:assets'], buildDir);
 		const triggerFile = join(buildDir, TRIGGER_FILE);
-		if (options.previewV2) {
-			await writeFile(triggerFile, previewVersion2(await readFile(triggerFile, 'utf8')));
-		}
-		const { CaptioningTrigger } = createRequire(join(buildDir, 'package.json'))(triggerFile) as {
-			CaptioningTrigger: new () => {
-				description: { version: number | number[]; defaultVersion?: number };
+		let trigger: TriggerVersions = { versions: [], defaultVersion: 0 };
+		await buildSources(buildDir, async () => {
+			if (options.previewV2) {
+				await writeFile(triggerFile, previewVersion2(await readFile(triggerFile, 'utf8')));
+			}
+			const { CaptioningTrigger } = createRequire(join(buildDir, 'package.json'))(triggerFile) as {
+				CaptioningTrigger: new () => {
+					description: { version: number | number[]; defaultVersion?: number };
+				};
 			};
-		};
-		const trigger = triggerVersions(new CaptioningTrigger().description);
-		await rm(join(buildDir, 'node_modules'));
+			trigger = triggerVersions(new CaptioningTrigger().description);
+		});
 		// built above: the package's prepack (a build of the whole project) is not for this copy
 		const shipped = await packDirectory(buildDir, root, { ignoreScripts: true });
 		await assertTarballHasN8nEntries(shipped);

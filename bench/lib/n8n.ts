@@ -217,6 +217,21 @@ export function triggerUrl(sandbox: Sandbox, n8n: N8nInstance, webhookId: string
 	return endpoint.callbackUri;
 }
 
+/**
+ * The same trigger's token route, for a URL with the token in its query (`<base>/<id>/webhook?token=T`):
+ * `<base>/<id>/<id>/T`, which n8n routes to the same node (docs/design.md, "Where the token travels").
+ */
+export function tokenRouteOf(queryUrl: string): string {
+	const url = new URL(queryUrl);
+	const token = url.searchParams.get('token');
+	const match = /^(.*)\/([^/]+)\/webhook$/.exec(url.pathname);
+	if (!token || !match)
+		throw new Error(`not a trigger URL with a token: ${url.origin}${url.pathname}`);
+	url.pathname = `${match[1]}/${match[2]}/${match[2]}/${encodeURIComponent(token)}`;
+	url.search = '';
+	return url.toString();
+}
+
 /** Executions of a workflow newer than `afterId` (ids grow), newest first. */
 export async function executionsAfter(
 	n8n: N8nInstance,

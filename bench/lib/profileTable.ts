@@ -76,15 +76,22 @@ function windowRows(w: ProfileWindow): Array<[string, number]> {
 	];
 }
 
-/** Medians per column (0 where a column has none), and ours − floor where both are there. */
+/** What ours is read against: the floor with a credential (item 1's goal) when profiled, else the bare floor. */
+export function referenceOf(columns: readonly string[]): string | undefined {
+	return ['floorCred', 'floor'].find((c) => columns.includes(c));
+}
+
+/** Medians per column (0 where a column has none), and ours − the reference where both are there. */
 function tableRow(row: string, byColumn: Map<string, number[]>, columns: string[]): TableRow {
 	const entry: TableRow = { row };
 	for (const column of columns) {
 		const list = byColumn.get(column) ?? [];
 		entry[column] = list.length ? Math.round(summarize(list).median * 100) / 100 : 0;
 	}
-	if (typeof entry.ours === 'number' && typeof entry.floor === 'number') {
-		entry['ours − floor'] = Math.round((entry.ours - entry.floor) * 100) / 100;
+	const reference = referenceOf(columns);
+	const [ours, other] = [entry.ours, reference && entry[reference]];
+	if (reference && typeof ours === 'number' && typeof other === 'number') {
+		entry[`ours − ${reference}`] = Math.round((ours - other) * 100) / 100;
 	}
 	return entry;
 }

@@ -83,17 +83,3 @@ export function medianInterval(
 	}
 	return best;
 }
-
-export type GoalVerdict = 'met' | 'not met' | 'undecided';
-
-/**
- * Whether the median of `ratios` is at least `goal`: met when the median's 95 % interval lies at or above it, not
- * met when it lies below, undecided when it straddles it (or there are too few values for an interval).
- */
-export function goalVerdict(ratios: readonly number[], goal: number): GoalVerdict {
-	const interval = medianInterval(ratios);
-	if (!interval) return 'undecided';
-	if (interval.low >= goal) return 'met';
-	if (interval.high < goal) return 'not met';
-	return 'undecided';
-}

@@ -15,8 +15,16 @@ import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
 import type { EventTemplate } from '../lib/event';
 import { FLOOR_BEST_VERSION } from '../lib/floor';
 import { runLoad } from '../lib/load';
-import { processGroupCpuSeconds, sleep } from '../lib/machine';
 import {
+	cpuSecondsOf,
+	groupPids,
+	machineBusySeconds,
+	ownCpuSeconds,
+	sleep,
+	waitForQuiet,
+} from '../lib/machine';
+import {
+	executionsAfter,
 	floorWorkflow,
 	newestExecutionId,
 	TRIGGER_NODE_NAME,
@@ -29,6 +37,8 @@ import {
 
 export type TargetKey =
 	| 'ours'
+	/** Item 6 only: ours' workflow, delivered to on its token route (`<id>/<id>/<token>`) instead of the query. */
+	| 'oursTokenRoute'
 	| 'oursFresh'
 	| 'oursV1'
 	| 'floor'
@@ -312,61 +322,110 @@ export interface ThroughputRun {
 	round: number;
 	concurrency: number;
 	target: TargetKey;
+	/** The measured requests' 2xx answers over the time they took. */
 	eventsPerSecond: number;
 	p50Ms: number;
 	p99Ms: number;
-	/** 2xx answers in the window; all 2xx of the run (each started one execution). */
+	/** 2xx answers in the measured window (every run of a setting sends the same number); all 2xx of the run. */
 	requests: number;
 	totalOk: number;
 	errors: number;
 	firstError?: string;
+	/** Executions the measured requests started that finished (all must, and succeed). */
 	executionsFinished: number;
 	executionsFailed: number;
-	/** n8n's process-group CPU (all threads, task runner included) per request, idle rate subtracted. */
+	/** Of those, the ones not yet finished when the CPU window closed (their rest is not counted). */
+	unfinishedAtClose: number;
+	/** n8n's process-group CPU (all threads, task runner included) per measured request, idle rate subtracted. */
 	n8nCpuMsPerRequest: number;
-	/** Last answer to last execution finished. */
+	/** First request to n8n quiet again, and last answer to quiet: the window the CPU is read over. */
+	windowSeconds: number;
 	drainSeconds: number;
+	/**
+	 * CPU seconds per second the rest of the machine used during the window (other work: the neighbours'), from
+	 * /proc/stat less n8n and this benchmark; 2 means both cores were busy with it.
+	 */
+	othersCpuPerSecond?: number;
 	/** 1-minute load average when the run ended. */
 	load1?: number;
 }
 
-/** n8n's CPU rate while nothing is sent (timers, the task runner's heartbeat), in CPU seconds per second. */
-export async function idleCpuRate(pid: number, seconds = 5): Promise<number> {
-	const cpu0 = processGroupCpuSeconds(pid);
+/**
+ * n8n's CPU rate while nothing is sent (timers, the task runner's heartbeat), in CPU seconds per second: read
+ * over `seconds` once what came before has settled.
+ */
+export async function idleCpuRate(pid: number, seconds = 5, settleMs = 3000): Promise<number> {
+	await sleep(settleMs);
+	const pids = groupPids(pid);
+	const cpu0 = cpuSecondsOf(pids);
 	const t0 = Date.now();
 	await sleep(seconds * 1000);
-	return (processGroupCpuSeconds(pid) - cpu0) / ((Date.now() - t0) / 1000);
+	return (cpuSecondsOf(pids) - cpu0) / ((Date.now() - t0) / 1000);
 }
 
+/** The CPU rate below which n8n counts as quiet: its idle rate with a margin, and at least a tick per sample. */
+export function quietRate(idleRate: number): number {
+	return Math.max(0.1, 1.5 * idleRate + 0.05);
+}
+
+export interface RunOptions {
+	concurrency: number;
+	/** The measured requests: every run of a setting sends the same number, so fixed costs weigh alike. */
+	requests: number;
+	/** Quiet before the run, outside the measurement. */
+	pauseMs?: number;
+	/** Load before the measured requests, not counted (connections, JIT, pools); drained before they start. */
+	warmupMs: number;
+	template: EventTemplate;
+	round: number;
+}
+
+/**
+ * One run: the warm-up, drained until n8n is quiet; then the measured requests, n8n's CPU read from /proc from the
+ * first of them until n8n is quiet again (no call to n8n's API inside that window: polling it costs n8n CPU too);
+ * then the executions checked through the API.
+ */
 export async function measureRun(
 	n8n: N8nInstance,
 	pid: number,
 	idleRate: number,
 	target: Target,
-	options: {
-		concurrency: number;
-		/** Quiet before the run, outside the measurement: what the previous run left has time to finish. */
-		pauseMs?: number;
-		warmupMs: number;
-		durationMs: number;
-		template: EventTemplate;
-		round: number;
-	},
+	options: RunOptions,
 ): Promise<ThroughputRun> {
 	if (options.pauseMs) await sleep(options.pauseMs);
+	const quiet = { quietRate: quietRate(idleRate) };
+	if (options.warmupMs > 0) {
+		await runLoad({
+			url: target.url,
+			concurrency: options.concurrency,
+			warmupMs: 0,
+			durationMs: options.warmupMs,
+			body: options.template.next,
+		});
+	}
+	const pids = groupPids(pid);
+	// the warm-up's last requests (cut off by its end) have started their executions once n8n is quiet: the
+	// measured ones are newer; asking n8n costs CPU, so the window opens at the next quiet
+	await waitForQuiet(pids, quiet);
 	const before = await newestExecutionId(n8n);
-	const cpu0 = processGroupCpuSeconds(pid);
-	const t0 = Date.now();
+	const start = await waitForQuiet(pids, quiet);
+	const machine0 = machineSample(pids);
 	const load = await runLoad({
 		url: target.url,
 		concurrency: options.concurrency,
-		warmupMs: options.warmupMs,
-		durationMs: options.durationMs,
+		warmupMs: 0,
+		durationMs: 3_600_000,
+		maxRequests: options.requests,
 		body: options.template.next,
 	});
+	const end = await waitForQuiet(pids, quiet);
+	const othersCpuPerSecond = othersRate(machine0, machineSample(pids));
+	const finishedAtClose = (await executionsAfter(n8n, target.workflowId, before)).filter(
+		(e) => e.stoppedAt,
+	).length;
 	const executions = await waitForFinished(n8n, target.workflowId, before, load.totalOk);
-	const drainedAt = Date.now();
-	const cpuSeconds = processGroupCpuSeconds(pid) - cpu0 - idleRate * ((drainedAt - t0) / 1000);
+	const windowSeconds = (end.atMs - start.atMs) / 1000;
+	const cpuSeconds = end.cpuSeconds - start.cpuSeconds - idleRate * windowSeconds;
 	return {
 		round: options.round,
 		concurrency: options.concurrency,
@@ -380,9 +439,48 @@ export async function measureRun(
 		firstError: load.firstError,
 		executionsFinished: executions.length,
 		executionsFailed: executions.filter((e) => e.status !== 'success').length,
+		unfinishedAtClose: Math.max(0, executions.length - finishedAtClose),
 		n8nCpuMsPerRequest: executions.length ? (cpuSeconds * 1000) / executions.length : Number.NaN,
-		drainSeconds: (drainedAt - load.finishedAt) / 1000,
+		windowSeconds,
+		drainSeconds: (end.atMs - load.finishedAt) / 1000,
+		othersCpuPerSecond,
 	};
+}
+
+interface MachineSample {
+	atMs: number;
+	machine: number;
+	n8n: number;
+	own: number;
+}
+
+const machineSample = (pids: readonly number[]): MachineSample => ({
+	atMs: Date.now(),
+	machine: machineBusySeconds(),
+	n8n: cpuSecondsOf(pids),
+	own: ownCpuSeconds(),
+});
+
+/** CPU seconds per second the rest of the machine used between two samples: neither n8n nor this benchmark. */
+export function othersRate(a: MachineSample, b: MachineSample): number {
+	const seconds = (b.atMs - a.atMs) / 1000;
+	const others = b.machine - a.machine - (b.n8n - a.n8n) - (b.own - a.own);
+	return seconds > 0 ? Math.max(0, others / seconds) : Number.NaN;
+}
+
+/** The measured requests per run for a setting: what the target answers in `seconds` at its warm-up's rate. */
+export async function requestsPerRun(
+	target: Target,
+	options: { concurrency: number; seconds: number; warmupMs: number; template: EventTemplate },
+): Promise<number> {
+	const load = await runLoad({
+		url: target.url,
+		concurrency: options.concurrency,
+		warmupMs: 0,
+		durationMs: Math.max(options.warmupMs, 3000),
+		body: options.template.next,
+	});
+	return Math.max(50, Math.round(load.eventsPerSecond * options.seconds));
 }
 
 /**

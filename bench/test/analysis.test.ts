@@ -5,11 +5,12 @@ import { previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { perRequestTable, type ProfileWindow } from '../lib/profileTable';
 import { countStatements, statementKey } from '../lib/queries';
-import { goalVerdict, medianInterval } from '../lib/stats';
+import { tokenRouteOf } from '../lib/n8n';
+import { medianInterval } from '../lib/stats';
 import {
 	buildBenchSummary,
 	buildSummary,
-	GOAL,
+	goalRatios,
 	pairedRatios,
 	ratioFigure,
 	type Results,
@@ -33,8 +34,21 @@ import {
 	type ThroughputRun,
 } from '../measure/throughput';
 
-const run = (target: ThroughputRun['target'], round: number, eventsPerSecond: number) =>
-	({ target, round, concurrency: 4, eventsPerSecond, p50Ms: 100, p99Ms: 200 }) as ThroughputRun;
+const run = (
+	target: ThroughputRun['target'],
+	round: number,
+	eventsPerSecond: number,
+	n8nCpuMsPerRequest = 10,
+) =>
+	({
+		target,
+		round,
+		concurrency: 4,
+		eventsPerSecond,
+		n8nCpuMsPerRequest,
+		p50Ms: 100,
+		p99Ms: 200,
+	}) as ThroughputRun;
 
 describe('triggerVersions', () => {
 	it('takes a single version as the default', () => {
@@ -205,32 +219,41 @@ describe('medianInterval', () => {
 	});
 });
 
-describe('goalVerdict', () => {
-	it('is met when the whole interval is at or above the goal', () => {
-		expect(goalVerdict([0.95, 0.96, 0.97, 0.98, 0.99, 1, 1.1], 0.95)).toBe('met');
-	});
-	it('is not met when the whole interval is below it', () => {
-		expect(goalVerdict([0.8, 0.85, 0.9, 0.91, 0.92, 0.93, 0.94], 0.95)).toBe('not met');
-	});
-	it('is undecided astride the goal, and with too few rounds', () => {
-		expect(goalVerdict([0.9, 0.96, 0.97, 0.98, 0.99, 1, 1.1], 0.95)).toBe('undecided');
-		expect(goalVerdict([1, 1, 1, 1, 1], 0.95)).toBe('undecided');
+describe('ratioFigure', () => {
+	it('summarises the paired ratios of events/s or of n8n CPU per request, with the median’s 95 % interval', () => {
+		const runs = [0.9, 0.96, 1, 1.02, 0.97, 0.99, 1.05, 0.98].flatMap((ratio, i) => [
+			run('ours', i + 1, 100 * ratio, 12 / ratio),
+			run('floorCred', i + 1, 100, 12),
+		]);
+		const figure = ratioFigure(runs, 'ours/floorCred')!;
+		expect(figure).toMatchObject({ n: 8, median: 0.985, min: 0.9, max: 1.05 });
+		expect(figure.interval95).toMatchObject({ low: 0.9, high: 1.05 });
+		expect(ratioFigure(runs, 'ours/floorCred', 'n8nCpuMsPerRequest')).toMatchObject({
+			n: 8,
+			min: 0.952,
+			max: 1.111,
+		});
+		expect(ratioFigure(runs, 'ours/floor')).toBeUndefined();
 	});
 });
 
-describe('ratioFigure', () => {
-	it('summarises the paired ratios of a goal with their interval and verdict', () => {
-		const runs = [0.9, 0.96, 1, 1.02, 0.97, 0.99, 1.05, 0.98].flatMap((ratio, i) => [
-			run('ours', i + 1, 100 * ratio),
-			run('floorCred', i + 1, 100),
-		]);
-		const figure = ratioFigure(runs, GOAL.ratio, GOAL.threshold)!;
-		expect(figure).toMatchObject({ n: 8, median: 0.985, min: 0.9, max: 1.05 });
-		expect(figure.interval95).toMatchObject({ low: 0.9, high: 1.05 });
-		expect(figure.verdict).toBe('undecided');
-		expect(ratioFigure(runs, 'ours/floor')).toBeUndefined();
-		// a ratio judged by no goal has no verdict
-		expect(ratioFigure(runs, GOAL.ratio)).not.toHaveProperty('verdict');
+describe('goalRatios', () => {
+	it('pairs ours with the floor with a credential per round, CPU and events/s, at the first concurrency', () => {
+		const runs = [
+			run('floorCred', 1, 50, 10),
+			run('ours', 1, 45, 11),
+			run('ours', 2, 60, 9),
+			run('floorCred', 2, 50, 10),
+			// a second concurrency and a round past the limit are left out
+			{ ...run('ours', 1, 1, 1), concurrency: 16 },
+			{ ...run('floorCred', 1, 1, 1), concurrency: 16 },
+			run('ours', 3, 50, 10),
+			run('floorCred', 3, 50, 10),
+		];
+		const ratios = goalRatios(runs, 2);
+		expect(ratios.throughput).toEqual([0.9, 1.2]);
+		expect(ratios.cpu.map((r) => Math.round(r * 100) / 100)).toEqual([1.1, 0.9]);
+		expect(goalRatios(runs).cpu).toHaveLength(3);
 	});
 });
 
@@ -318,6 +341,73 @@ describe('buildBenchSummary', () => {
 			p50ms: { ours: 20 },
 		});
 		expect(summary.load).toMatchObject({ min: 1, max: 3, median: 2 });
+	});
+
+	it('records the goal as the last look decided it, with both intervals, the check and the load of its rounds', () => {
+		// 8 rounds: CPU ratios 0.97-1.04 (met), events/s 0.96-1.03 (met), the check 0.9-1.1
+		const cpu = [0.98, 1.0, 1.01, 0.99, 1.03, 1.02, 0.97, 1.04];
+		const eps = [0.96, 1.0, 1.01, 0.99, 1.03, 1.02, 0.97, 1.0];
+		const check = [0.9, 1.0, 1.1, 1.0, 0.95, 1.05, 1.0, 1.0];
+		const runs = cpu.flatMap((c, i) => [
+			run('ours', i + 1, 50 * eps[i], 10 * c),
+			run('floorCred', i + 1, 50, 10),
+			run('floor', i + 1, 50 / check[i], 10),
+		]);
+		const rule = { first: 8, step: 4, cap: 24 };
+		const results = {
+			schema: 2,
+			date: '2026-01-01T00:00:00.000Z',
+			durationSeconds: 1,
+			command: 'npm run bench -- --only 1,6',
+			machine: { cpuModel: 'x', cores: 2, memoryGiB: 1, kernel: 'k', platform: 'p' },
+			load: [
+				{ phase: 'start', at: 'a', load: [5, 1, 1] },
+				...cpu.map((_, i) => ({
+					phase: `legacy: round ${i + 1}`,
+					at: 'a',
+					load: [1 + i / 10, 1, 1],
+				})),
+				{ phase: 'lazy: round 1', at: 'a', load: [9, 1, 1] },
+			],
+			versions: {},
+			settings: { stopRule: rule },
+			targets: {},
+			n8nSettings: { legacy: { label: 'legacy', env: {} } },
+			summary: { throughput: {}, isolates: {}, latency: {} },
+			raw: {
+				throughput: { legacy: runs },
+				idleCpuRate: {},
+				priming: {},
+				isolates: {},
+				latency: {},
+				tokenEconomy: [],
+				rateLimit: [],
+				receiveCost: [],
+				isolateCycle: [],
+				requestsPerRun: { legacy: 580 },
+			},
+		} as unknown as Results;
+		results.summary = buildSummary(results);
+		const goal = buildBenchSummary(results).legacy!.goal!;
+		expect(goal).toMatchObject({
+			verdict: 'met',
+			rounds: 8,
+			requestsPerRun: 580,
+			looks: [8, 12, 16, 20, 24],
+			confidence: 0.99,
+			cpu: {
+				ratio: 'ours/floorCred n8n CPU per request',
+				bound: 'atMost',
+				threshold: 1.05,
+				n: 8,
+				median: 1.005,
+				interval: { low: 0.97, high: 1.04, confidence: 0.9922 },
+				verdict: 'met',
+			},
+			throughput: { bound: 'atLeast', threshold: 0.95, median: 1, verdict: 'met' },
+			check: { median: 1, min: 0.9, max: 1.1, suspect: false },
+			load: { min: 1, median: 1.35, max: 1.7 },
+		});
 	});
 });
 
@@ -458,6 +548,21 @@ describe('perRequestTable', () => {
 		expect(row('  self: n8n')).toMatchObject({ ours: 6 });
 		expect(row('execution data, bytes')).toMatchObject({ ours: 900 });
 	});
+	it('reads ours against the floor with a credential when it was profiled', () => {
+		const { columns, table } = perRequestTable([
+			window('ours', 100),
+			window('floor', 100, { groupCpuMs: 1500 }),
+			window('floorCred', 100, { groupCpuMs: 1800 }),
+		]);
+		expect(columns).toEqual(['ours', 'floor', 'floorCred']);
+		expect(table.find((r) => String(r.row).startsWith('CPU, n8n process group'))).toEqual({
+			row: 'CPU, n8n process group (all threads, task runner)',
+			ours: 20,
+			floor: 15,
+			floorCred: 18,
+			'ours − floorCred': 2,
+		});
+	});
 	it('keeps functions of ours from 0.01 ms per request', () => {
 		const { table } = perRequestTable([window('ours', 100)]);
 		expect(table.map((r) => r.row)).toContain('  ours, function: webhook t.js:1');
@@ -499,6 +604,18 @@ describe('selectTargets', () => {
 	it('names an unknown key and the choices', () => {
 		expect(() => selectTargets(specs, 'ours,flor')).toThrow(
 			/unknown --targets flor: choose from ours,/,
+		);
+	});
+});
+
+describe('tokenRouteOf', () => {
+	it('moves the query’s token to the token route of the same trigger', () => {
+		const id = '0f6c7c2e-2b1a-4c1e-9b0e-1d2c3b4a5f60';
+		expect(tokenRouteOf(`http://127.0.0.1:5678/webhook/${id}/webhook?token=a-b_c`)).toBe(
+			`http://127.0.0.1:5678/webhook/${id}/${id}/a-b_c`,
+		);
+		expect(() => tokenRouteOf(`http://127.0.0.1:5678/webhook/${id}/webhook`)).toThrow(
+			'not a trigger URL with a token',
 		);
 	});
 });

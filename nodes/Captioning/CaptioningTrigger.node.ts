@@ -14,6 +14,7 @@ import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 import { CAPTION_FORMAT_OPTIONS } from './captions/formats';
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
 import {
+	allowedHostsProperty,
 	attachDownloads,
 	checkExists,
 	DEFAULT_MAX_FILE_MB,
@@ -21,10 +22,12 @@ import {
 	type Clock,
 	create,
 	dedupeKey,
+	downloadPolicy,
 	givenToken,
 	manualSecret,
 	maxBytesFrom,
 	migrateRegistration,
+	n8nResolver,
 	OPEN_MANUAL_WARNING,
 	readRawBody,
 	receiveDelivery,
@@ -104,14 +107,14 @@ export class CaptioningTrigger implements INodeType {
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 			// the token route: the token as the last path segment, for services that refuse or drop a callback
-			// URI's query (docs/design.md, "Where the token travels"); $webhookId keeps its path one per node,
-			// as n8n's Form Trigger does
+			// URI's query. A static path, so that n8n evaluates nothing for it per request; n8n keeps it under the
+			// node's webhook ID (one per node) and routes it at <id>/<id>/<token>, as the expression path of
+			// earlier versions (docs/design.md, "Where the token travels")
 			{
 				name: TOKEN_ROUTE,
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				isFullPath: true,
-				path: `={{$webhookId}}/:${TOKEN_PARAMETER}`,
+				path: `:${TOKEN_PARAMETER}`,
 				ndvHideUrl: true,
 			},
 		],
@@ -191,6 +194,11 @@ export class CaptioningTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						...allowedHostsProperty,
+						description:
+							'The trigger fetches files from public addresses and from the origin of the credential’s Base URL only. List other trusted file servers here: host names (any port, or host:port), *.suffixes, addresses or ranges, separated by commas.',
+					},
+					{
 						displayName: 'Download Caption Files',
 						name: 'downloadFormats',
 						type: 'multiOptions',
@@ -257,10 +265,12 @@ export class CaptioningTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const mode = this.getMode();
 
+		const registration = this.getNodeParameter('registration', 'api');
 		const decision = await receiveDelivery(
 			{
-				registration: this.getNodeParameter('registration', 'api'),
-				manualToken: await manualSecret(this),
+				registration,
+				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
+				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
 				typeVersion: this.getNode().typeVersion,
 				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
 				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
@@ -294,15 +304,22 @@ export class CaptioningTrigger implements INodeType {
 		// without files to fetch, n8n answers once the execution exists: a crash before that is redelivered
 		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
 		const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
+		const { policy, problems } = await downloadPolicy(this);
 		await attachDownloads(
 			decision.item,
 			decision.downloads,
 			{
 				http: (o) => this.helpers.httpRequest(o),
+				resolve: n8nResolver(this.helpers),
 				prepareBinaryData: (data, fileName, mimeType) =>
 					this.helpers.prepareBinaryData(data, fileName, mimeType),
 			},
-			{ maxBytes: maxBytesFrom(maxFileSize), budgetMs: DOWNLOAD_BUDGET_MS },
+			{
+				maxBytes: maxBytesFrom(maxFileSize),
+				budgetMs: DOWNLOAD_BUDGET_MS,
+				policy,
+				policyProblems: problems,
+			},
 		);
 		// the files are on the item: answered here, just before n8n creates the execution, so that n8n saves the
 		// event's id with this answer (it does not after an execution started) and a redelivery after a restart

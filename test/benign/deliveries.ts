@@ -60,6 +60,23 @@ export interface BenignDelivery extends RawRequest {
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/**
+ * Whether n8n itself refuses the delivery before the trigger runs: n8n 1.x parses an application/json body
+ * without stripping a byte order mark (n8n 2.x strips one: body-parser.js's stripBom) and answers 422 "Failed to
+ * parse request body" (webhook-helpers' parseRequestBody, for every typeVersion above 1). No node code runs.
+ */
+export function refusedByN8n(delivery: BenignDelivery, n8nMajor: number): boolean {
+	const type = delivery.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
+	return (
+		n8nMajor < 2 &&
+		delivery.variations.includes('wire: UTF-8 BOM') &&
+		type.split(';')[0].trim().toLowerCase() === 'application/json'
+	);
+}
+
+/** n8n 1.x's answer to such a delivery, which the suite expects instead of the trigger's. */
+export const N8N_1_BOM_REFUSAL = /^\{"code":422,"message":"Failed to parse request body"/;
+
 function queryFor(target: BenignTarget, wire: Wire): string {
 	const token = `token=${encodeURIComponent(target.token)}`;
 	switch (wire.query) {

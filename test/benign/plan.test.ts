@@ -14,6 +14,7 @@ import {
 	planDeliveries,
 	planDownloads,
 	planProblems,
+	refusedByN8n,
 	templatesFrom,
 } from './deliveries';
 import { CONTENT_DISPOSITIONS } from './files';
@@ -60,6 +61,28 @@ beforeAll(async () => {
 afterAll(async () => {
 	await sandbox?.stop();
 	await receiver?.close();
+});
+
+describe('what n8n itself refuses before the trigger runs', () => {
+	it('on n8n 1.x, a byte order mark before an application/json body (n8n 2.x strips it); nothing else', () => {
+		const plan = planDeliveries(target, { seed: 13, total: 1_200 });
+		const refused = plan.filter((d) => refusedByN8n(d, 1));
+		expect(refused.length).toBeGreaterThan(10);
+		for (const d of refused) {
+			expect(d.variations).toContain('wire: UTF-8 BOM');
+			expect(d.headers.find(([n]) => n === 'content-type')?.[1]).toMatch(/^application\/json/i);
+		}
+		// the same mark under application/vnd.api+json reaches the trigger, which reads it
+		expect(
+			plan.filter(
+				(d) =>
+					d.variations.includes('wire: UTF-8 BOM') &&
+					!refusedByN8n(d, 1) &&
+					d.headers.some(([n, v]) => n === 'content-type' && v === 'application/vnd.api+json'),
+			).length,
+		).toBeGreaterThan(0);
+		expect(plan.filter((d) => refusedByN8n(d, 2))).toEqual([]);
+	});
 });
 
 describe('the deliveries phase', () => {

@@ -394,6 +394,8 @@ describe('Captioning package in a real n8n', () => {
 						url: '={{ $json.body.url }}',
 						format: 'vtt',
 						binaryPropertyName: 'vtt',
+						// the sandbox runs on this machine: a trusted file server the user lists
+						options: { allowedHosts: new URL(sb().url).host },
 					},
 				},
 				{

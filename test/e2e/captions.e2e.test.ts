@@ -67,6 +67,7 @@ function convertWorkflow(to: string, file: boolean): Record<string, unknown> {
 				resource: 'captionFile',
 				operation: 'convert',
 				inputSource: 'url',
+				allowedHosts: new URL(sb().url).host,
 				url: '={{ $json.body.url }}',
 				from: 'auto',
 				to,
@@ -133,6 +134,7 @@ function qualityWorkflow(): Record<string, unknown> {
 		node('Check', {
 			operation: 'check',
 			inputSource: 'url',
+			allowedHosts: new URL(sb().url).host,
 			url: '={{ $json.body.url }}',
 			options: {},
 		}),
@@ -140,6 +142,7 @@ function qualityWorkflow(): Record<string, unknown> {
 			operation: 'fix',
 			profile: "={{ $('Webhook').item.json.body.profile }}",
 			inputSource: 'url',
+			allowedHosts: new URL(sb().url).host,
 			url: "={{ $('Webhook').item.json.body.url }}",
 			to: 'vtt',
 			outputBinaryPropertyName: 'fixed',

@@ -48,12 +48,14 @@ const REGISTRATION_DIMENSIONS: VariantDimension[] = [
 	'resource',
 	'list',
 	'members',
+	'endpoint-ids',
 ];
 // Readings of how tokens are refused, limited or revoked do not touch the registration at all: one cycle
 const TOKEN_DIMENSIONS: VariantDimension[] = [
 	'expired-token',
 	'token-rate-limit',
 	'earlier-tokens',
+	'error-echo',
 ];
 const cyclesFor = (variants: Partial<Variants>) =>
 	REGISTRATION_DIMENSIONS.some((dimension) => variants[dimension] !== undefined)
@@ -81,6 +83,11 @@ const CASES: Array<[string, Variant]> = [
 	[
 		'create=no-content,manage=absent-404,token-refusal=401',
 		{ create: 'no-content', manage: 'absent-404', 'token-refusal': '401' },
+	],
+	// a refused query route: the trigger logs the service's words, which repeat the request's credentials
+	[
+		'error-echo=request,callback-query=refuse',
+		{ 'error-echo': 'request', 'callback-query': 'refuse' },
 	],
 ];
 
@@ -575,7 +582,93 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 				callback_uri: endpoint.callbackUri,
 				enabled_events: ['transcription.transcribed'],
 			});
-			expect(Object.hasOwn(res.body as object, 'note')).toBe(!givesId);
+			// a body that describes the endpoint needs no note; an empty one (Location alone included) says what it lacks
+			const describes = givesId && variants.create !== 'location';
+			expect(Object.hasOwn(res.body as object, 'note')).toBe(!describes);
+			if (!describes) {
+				const note = (res.body as { note: string }).note;
+				expect(note.includes('did not include the endpoint’s ID')).toBe(!givesId);
+				expect(note).toContain('callback_uri is the one sent');
+			}
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+
+	if (variants['error-echo']) {
+		test('errors of a service that echoes the request hold none of the credential’s values', async () => {
+			const flow = await createActionWorkflow(`Echo, ${name}`, [
+				{
+					id: randomUUID(),
+					name: 'Get Missing',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'webhookEndpoint',
+						operation: 'get',
+						endpointId: { __rl: true, mode: 'id', value: 'no-such-endpoint' },
+					},
+					credentials: { captioningApi: credential },
+				},
+			]);
+			// the Get fails, with the service's echo in its answer: the final scan reads this execution and the log
+			await flow.call({});
+			const [execution] = await listExecutions(instance(), {
+				workflowId: flow.id,
+				includeData: true,
+			});
+			const text = JSON.stringify(execution);
+			expect(text).toContain('no-such-endpoint');
+			expect(text).not.toMatch(/request had Authorization: Bearer [^[]/);
+			await instance().deactivateWorkflow(flow.id);
+		});
+	}
+
+	if (variants['endpoint-ids']) {
+		test('Create, Get and Delete keep the id as the service wrote it: past 2^32, or with its zeros', async () => {
+			const uri = `${receiver!.url}/ids-${variants['endpoint-ids']}`;
+			const byId = (nodeName: string, operation: 'get' | 'delete') => ({
+				id: randomUUID(),
+				name: nodeName,
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				parameters: {
+					resource: 'webhookEndpoint',
+					operation,
+					endpointId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				},
+				credentials: { captioningApi: credential },
+			});
+			const flow = await createActionWorkflow(`Ids, ${name}`, [
+				createNode('Create Endpoint', uri),
+				byId('Get Endpoint', 'get'),
+				byId('Delete Endpoint', 'delete'),
+			]);
+			const from = sb().requestLog.length;
+			const [endpoint] = endpointsTo(uri);
+			expect(endpoint).toBeUndefined();
+			const res = await flow.call({});
+			expect(res.status).toBe(200);
+			const created = sb()
+				.requestLog.slice(from)
+				.filter((r) => r.path.startsWith('/webhook_endpoints'))
+				.map((r) => `${r.method} ${r.path} ${r.status}`);
+			const [execution] = await instance().waitForExecutions(flow.id, { count: 1 });
+			const id = firstItemOf(execution, 'Create Endpoint').json.id as string;
+			if (variants['endpoint-ids'] === 'bigint') {
+				expect(id).toMatch(/^\d{10}$/);
+				expect(BigInt(id) > 2n ** 32n).toBe(true);
+			} else {
+				expect(id).toMatch(/^0{9}\d{3}$/);
+			}
+			// the id went back to the service exactly as it came: the read and the delete found the endpoint
+			expect(created).toEqual([
+				'POST /webhook_endpoints 201',
+				`GET /webhook_endpoints/${id} 200`,
+				`DELETE /webhook_endpoints/${id} 204`,
+			]);
+			expect(firstItemOf(execution, 'Get Endpoint').json).toMatchObject({ id, callback_uri: uri });
+			expect(res.body).toEqual({ id, deleted: true });
+			expect(endpointsTo(uri)).toEqual([]);
 			await instance().deactivateWorkflow(flow.id);
 		});
 	}
@@ -625,7 +718,8 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 				expect.stringContaining(
 					variants['callback-query'] === 'strip'
 						? 'The captioning service stored the callback URI without its query string'
-						: 'The captioning service refused a callback URI with a query string (HTTP 422: callback_uri must not contain a query string)',
+						: // an echoing service's words follow its own, redacted
+							`The captioning service refused a callback URI with a query string (HTTP 422: callback_uri must not contain a query string${variants['error-echo'] ? ' (request had Authorization: Bearer [redacted]' : ')'}`,
 				),
 			]);
 			const body = {
@@ -865,8 +959,21 @@ test('no secret, token or callback token shows in n8n logs or in execution data'
 	// the scan reads the right material
 	expect(logs).toContain('stays registered');
 	expect(executionText).toContain('transcription.transcribed');
-	const found = (text: string) =>
-		secrets.filter((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
+	// as it is, URL-encoded, in hex, and inside any run of base64 (an echoed Basic or Bearer header)
+	const decodedRuns = (text: string) =>
+		(text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []).map((run) =>
+			Buffer.from(run, 'base64').toString('latin1'),
+		);
+	const found = (text: string) => {
+		const decoded = decodedRuns(text);
+		return secrets.filter(
+			(secret) =>
+				text.includes(secret) ||
+				text.includes(encodeURIComponent(secret)) ||
+				text.includes(Buffer.from(secret).toString('hex')) ||
+				decoded.some((run) => run.includes(secret)),
+		);
+	};
 	expect(found(logs)).toEqual([]);
 	expect(found(executionText)).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { Captioning } from '../../nodes/Captioning/Captioning.node';
 import { parseSrt, parseVtt } from '../../nodes/Captioning/captions';
 import { longTranscript } from '../../sandbox/longTranscript';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { allowingHost } from '../helpers/allowedHost';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { startReceiver } from '../helpers/receiver';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
@@ -37,7 +38,10 @@ async function run(
 	items: INodeExecutionData[] = [{ json: {} }],
 	type = 'captioning',
 ): Promise<INodeExecutionData[]> {
-	const node = h.makeNode(type, { resource: 'captionFile', ...parameters } as INodeParameters);
+	const node = h.makeNode(type, {
+		resource: 'captionFile',
+		...allowingHost(parameters, sandbox.url),
+	} as INodeParameters);
 	const [output] = await captioning.execute.call(h.executeContext(node, items));
 	return output;
 }
@@ -507,6 +511,20 @@ describe('Convert', () => {
 		);
 		expect(file.binary).toBeUndefined();
 		expect(parseSrt(file.json.content as string).length).toBeGreaterThan(1);
+	});
+
+	test('as an AI tool: 20,000 warnings stay inside Max Output Characters, as a count and the first few', async () => {
+		// a cue, then 20,000 blocks that are not cues: each one a warning of the WebVTT reader
+		const content = `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nKept\n\n${'not a cue\n\n'.repeat(20_000)}`;
+		const [answer] = await run(
+			{ operation: 'convert', inputSource: 'text', content, to: 'text', toolMaxChars: 20_000 },
+			[{ json: {} }],
+			'captioningTool',
+		);
+		expect(answer.json.warningCount).toBe(20_000);
+		expect((answer.json.warnings as unknown[]).length).toBe(5);
+		expect(answer.json.text).toBe('Kept');
+		expect(JSON.stringify(answer.json).length).toBeLessThanOrEqual(20_000);
 	});
 });
 

@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { allowingHost } from '../helpers/allowedHost';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import {
 	type Sandbox,
@@ -33,7 +34,7 @@ async function run(
 	settings: { continueOnFail?: boolean } = {},
 ) {
 	const node = {
-		...h.makeNode('captioning', parameters as INodeParameters),
+		...h.makeNode('captioning', allowingHost(parameters, sandbox.url) as INodeParameters),
 		...(settings.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const ctx = h.executeContext(node, items);
@@ -226,13 +227,14 @@ describe('Webhook Endpoint', () => {
 
 /** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
 const MATRIX: Array<[string, Partial<Variants>]> = [
-	...(['create', 'manage', 'resource', 'list', 'members'] as const).flatMap((dimension) =>
-		VARIANT_DIMENSIONS[dimension]
-			.filter((_value, index) => index > 0 || dimension === 'create')
-			.map((value): [string, Partial<Variants>] => [
-				`${dimension}=${value}`,
-				{ [dimension]: value },
-			]),
+	...(['create', 'manage', 'resource', 'list', 'members', 'endpoint-ids'] as const).flatMap(
+		(dimension) =>
+			VARIANT_DIMENSIONS[dimension]
+				.filter((_value, index) => index > 0 || dimension === 'create')
+				.map((value): [string, Partial<Variants>] => [
+					`${dimension}=${value}`,
+					{ [dimension]: value },
+				]),
 	),
 	['create=empty manage=absent-405', { create: 'empty', manage: 'absent-405' }],
 	['create=no-content manage=absent-404', { create: 'no-content', manage: 'absent-404' }],
@@ -265,19 +267,23 @@ describe.each(MATRIX)('Webhook Endpoint with %s', (_name, variants) => {
 		await setUp({ variants });
 		const [item] = await create(1);
 		const [endpoint] = sandbox.endpoints.values();
+		const whole = ['jsonapi', 'flat', 'root-key'].includes(variants.create ?? 'jsonapi');
 		expect(endpoint.callbackUri).toBe('https://example.com/hooks/1?token=secret-1&keep=a+b');
 		expect(item.json).toEqual({
 			id: givesId ? endpoint.id : null,
 			callback_uri: 'https://example.com/hooks/1?token=[redacted]&keep=a+b',
 			enabled_events: ['transcription.transcribed'],
-			// only a whole resource in the answer says when it was created
-			...(['jsonapi', 'flat', 'root-key'].includes(variants.create ?? 'jsonapi')
-				? said(endpoint.createdAt)
-				: {}),
-			...(givesId
+			// only a whole resource in the answer says when it was created, and what was stored
+			...(whole ? said(endpoint.createdAt) : {}),
+			...(givesId && whole
 				? {}
 				: {
-						note: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.',
+						note: [
+							givesId
+								? ''
+								: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard. ',
+							'The service’s answer did not show the callback URI it stored: callback_uri is the one sent. The service’s answer did not show the enabled_events it stored: enabled_events are the ones sent.',
+						].join(''),
 					}),
 		});
 		expect(JSON.stringify(item.json)).not.toContain('secret-1');

@@ -1,10 +1,12 @@
-// n8n 2.x's SSRF protection over the package's downloads: n8n-core 2.41.1's helpers.httpRequest applies it by itself
-// (@n8n/backend-network's OutboundHttp) when N8N_SSRF_PROTECTION_ENABLED=true, which n8n reads when the helper is
-// first used; this file's module registry is its own, so the setting holds here only. A blocked download says so,
-// and how to allow a trusted file server, instead of "network error".
+// n8n 2.x's SSRF protection over the package's downloads: n8n-core 2.41.1's helpers.httpRequest (and its resolver)
+// apply it by themselves (@n8n/backend-network's OutboundHttp) when N8N_SSRF_PROTECTION_ENABLED=true, which n8n reads
+// when the helper is first used; this file's module registry is its own, so the setting holds here only. Both
+// policies apply: an address the package's Allowed File Hosts lets through is still refused by n8n's, and the
+// download says so, and how to allow a trusted file server, instead of "network error".
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { n8nResolver } from '../../nodes/Captioning/transport/outbound';
 import { attachDownloads } from '../../nodes/Captioning/trigger/downloads';
 import { createHarness } from '../helpers/n8nContext';
 
@@ -32,7 +34,7 @@ test('the action: a blocked address is an error that names the setting and the w
 		url: METADATA,
 		format: 'vtt',
 		binaryPropertyName: 'data',
-		options: {},
+		options: { allowedHosts: '169.254.169.254' },
 	};
 	const node = h.makeNode('captioning', parameters as INodeParameters);
 	const error = await captioning.execute
@@ -54,10 +56,16 @@ test('the trigger: a blocked address is a downloadErrors entry, and the item goe
 		[{ format: 'vtt', url: 'http://127.0.0.1:9/a.vtt' }],
 		{
 			http: (o) => ctx.helpers.httpRequest(o),
+			resolve: n8nResolver(ctx.helpers),
 			prepareBinaryData: (data, fileName, mimeType) =>
 				ctx.helpers.prepareBinaryData(data, fileName, mimeType),
 		},
-		{ maxBytes: 1024 * 1024, budgetMs: 5_000 },
+		{
+			maxBytes: 1024 * 1024,
+			budgetMs: 5_000,
+			// the service's own origin, allowed by the package's policy, and still refused by n8n's
+			policy: { baseUrl: 'http://127.0.0.1:9', allowed: [], setting: 'Allowed File Hosts' },
+		},
 	);
 	expect(item.json.downloadErrors).toEqual([
 		{
@@ -67,4 +75,11 @@ test('the trigger: a blocked address is a downloadErrors entry, and the item goe
 			),
 		},
 	]);
+});
+
+test('with the protection on, the resolver the package asks is n8n’s own: a name of a blocked address is refused', async () => {
+	const ctx = h.executeContext(h.makeNode('captioning', {}), [{ json: {} }]);
+	await expect(n8nResolver(ctx.helpers)!('localhost')).rejects.toMatchObject({
+		name: 'SsrfBlockedIpError',
+	});
 });

@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { Captioning } from '../../nodes/Captioning/Captioning.node';
+import { allowingHost } from '../helpers/allowedHost';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 
 const MB = 1024 * 1024;
@@ -107,10 +108,13 @@ afterEach(async () => {
 /** Runs the node once; a `url` starting with "/" is on the file server. */
 async function run(parameters: IDataObject, signal?: AbortSignal): Promise<INodeExecutionData[]> {
 	const url = String(parameters.url ?? '');
-	const node = h.makeNode('captioning', {
-		...parameters,
-		...(url.startsWith('/') ? { url: `${files.url}${url}` } : {}),
-	} as INodeParameters);
+	const node = h.makeNode(
+		'captioning',
+		allowingHost(
+			{ ...parameters, ...(url.startsWith('/') ? { url: `${files.url}${url}` } : {}) },
+			files.url,
+		) as INodeParameters,
+	);
 	const ctx = h.executeContext(node, [{ json: {} }], undefined, 'manual', signal);
 	const [output] = await captioning.execute.call(ctx);
 	return output;

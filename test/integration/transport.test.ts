@@ -142,6 +142,76 @@ describe("the service's words never carry the callback token into an error or a 
 	});
 });
 
+describe('a service that echoes the request: no credential value in any form reaches an error', () => {
+	/** Every form of a value a scan looks for: as it is, URL-encoded, base64 and hex, and inside decoded base64. */
+	const holds = (text: string, value: string) => {
+		const decoded = (text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []).map((run) =>
+			Buffer.from(run, 'base64').toString('latin1'),
+		);
+		return [text, ...decoded].some(
+			(t) =>
+				t.includes(value) ||
+				t.includes(encodeURIComponent(value)) ||
+				t.includes(Buffer.from(value).toString('hex')),
+		);
+	};
+
+	test('a 422 that repeats the Authorization header and the form, in detail, meta and message', async () => {
+		service = await loopback((req, body, res) => {
+			if (grants(req, res)) return;
+			const auth = req.headers.authorization ?? '';
+			const echo = `Authorization: ${auth} (base64 ${Buffer.from(auth).toString('base64')}, hex ${Buffer.from(auth).toString('hex')}); body: ${body}; ${'padding '.repeat(60)}`;
+			json(res, 422, {
+				errors: [
+					{ status: '422', title: 'Unprocessable', detail: echo, meta: { authorization: auth } },
+				],
+				message: echo,
+				error: echo,
+				description: echo,
+			});
+		});
+		const h = createHarness(values(service.url));
+		const ctx = h.executeContext(h.makeNode('credentialProbe'), [{ json: {} }]);
+		const error = (await captioningApiCall
+			.call(ctx, {
+				method: 'POST',
+				path: '/webhook_endpoints',
+				form: [['callback_uri', 'https://n8n.example.com/x?token=cb-token-0123456789']],
+			})
+			.catch((e: unknown) => e)) as Error & {
+			description?: string;
+			messages?: string[];
+			errorResponse?: unknown;
+			context?: unknown;
+		};
+		const everything = JSON.stringify({
+			message: error.message,
+			description: error.description,
+			messages: error.messages,
+			response: error.errorResponse,
+			context: error.context,
+			json: (error as unknown as { toJSON(): unknown }).toJSON(),
+		});
+		for (const value of [
+			'loopback-access-token',
+			'loopback-secret-value',
+			'loopback-assertion-value',
+			'loopback-refresh-token',
+			'cb-token-0123456789',
+		]) {
+			expect({ value, shown: holds(everything, value) }).toEqual({ value, shown: false });
+		}
+		// the service's own words, bounded, after redaction
+		expect(error.message).toMatch(
+			/^The service rejected POST \/webhook_endpoints \(HTTP 422\): Authorization: Bearer \[redacted\]/,
+		);
+		expect(error.description!.length).toBeLessThanOrEqual(300);
+		expect(everything).not.toContain(
+			'padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding padding',
+		);
+	});
+});
+
 describe('one Base URL rule for every caller', () => {
 	test('a Base URL typed with spaces and trailing slashes works for the action node, its paging and the trigger', async () => {
 		sandbox = await startSandbox({ rateLimit: null, variants: { list: 'paged' } });

@@ -1,5 +1,6 @@
 // The Captioning Trigger against the sandbox over real HTTP: its lifecycle (webhookMethods in n8n-core's real
 // HookContext) and its receiving side (webhook() in n8n-core's real WebhookContext behind a real HTTP server).
+import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -338,6 +339,22 @@ describe('receiving', () => {
 		expect(item.averageConfidence).toBeGreaterThan(0.8);
 	});
 
+	test('an automatic trigger of typeVersion 3 asks n8n for no credential while it receives', async () => {
+		await setUp();
+		// from 3 on, a manual trigger's Secret Token is a credential: an automatic one has none to ask for
+		node.typeVersion = 3;
+		await activate();
+		const asked = jest.spyOn(WebhookContext.prototype, 'getCredentials');
+		try {
+			await sandbox.transcribe();
+			await sandbox.idle();
+			expect(server.executions).toHaveLength(2);
+			expect(asked).not.toHaveBeenCalled();
+		} finally {
+			asked.mockRestore();
+		}
+	});
+
 	test('JSON:API bodies (application/vnd.api+json) are read from the raw body', async () => {
 		await setUp({}, { deliveryContentType: 'application/vnd.api+json' });
 		await activate();
@@ -528,10 +545,11 @@ type Variant = Partial<Variants>;
 
 /** Every value of create, manage, resource and list one at a time (the defaults once), and the harsh mixes. */
 const MATRIX: Array<[string, Variant]> = [
-	...(['create', 'manage', 'resource', 'list', 'members'] as const).flatMap((dimension) =>
-		VARIANT_DIMENSIONS[dimension]
-			.filter((_value, index) => index > 0 || dimension === 'create')
-			.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
+	...(['create', 'manage', 'resource', 'list', 'members', 'endpoint-ids'] as const).flatMap(
+		(dimension) =>
+			VARIANT_DIMENSIONS[dimension]
+				.filter((_value, index) => index > 0 || dimension === 'create')
+				.map((value): [string, Variant] => [`${dimension}=${value}`, { [dimension]: value }]),
 	),
 	['create=empty manage=absent-405', { create: 'empty', manage: 'absent-405' }],
 	['create=no-content manage=absent-404', { create: 'no-content', manage: 'absent-404' }],
@@ -948,6 +966,41 @@ describe('the token route, Listen for test event, and services that keep the que
 		// the same event again: acknowledged as a duplicate, so the route and the token were accepted
 		expect(res.status).toBe(200);
 		expect(await json(res)).toEqual({ received: true, duplicate: true });
+	});
+});
+
+describe('a token-route registration saved by the release before (its path the expression `={{$webhookId}}/:token`)', () => {
+	test('is verified and kept at the next publication (no new endpoint), receives, and is deleted at unpublishing', async () => {
+		await setUp({}, { variants: { 'callback-query': 'refuse' } });
+		await activate();
+		const [endpoint, ...more] = endpoints();
+		expect(more).toEqual([]);
+		const token = anyTokenOf(endpoint.callbackUri);
+		const account = accountFingerprint({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT.clientId });
+		// what that release wrote, spelled out: the URL n8n rendered for its expression path
+		const route = `${server.baseUrl}/webhook/${node.webhookId}/${node.webhookId}`;
+		expect(endpoint.callbackUri).toBe(`${route}/${token}`);
+		server.staticData = {
+			registration: {
+				webhookUrl: productionUrl(),
+				events: EVENTS,
+				tokenHash: hashToken(token),
+				account,
+				tokenRoute: 'path',
+				pathUrl: `${route}/:token`,
+				endpointId: endpoint.id,
+			},
+			tokenRouteFor: account,
+		};
+		const before = apiCalls().length;
+		await activate();
+		expect(apiCalls().slice(before)).toEqual(['GET 200']);
+		expect(endpoints()).toEqual([endpoint]);
+		await sandbox.transcribe();
+		await sandbox.idle();
+		expect(server.executions.map((e) => e.items[0].json.eventType).sort()).toEqual(EVENTS);
+		await hook('delete');
+		expect(endpoints()).toEqual([]);
 	});
 });
 

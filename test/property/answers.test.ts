@@ -154,10 +154,16 @@ describe('the oracle can fail', () => {
 		warnings,
 	});
 
-	test('another value, unnamed, fails; named by a warning about it, it passes', () => {
+	test('another value fails, a warning about it or not; null, named by a warning about it, passes', () => {
 		const other = read({ id: '42', title: 'Another title' });
 		expect(() => judge(oracle, other, 'breaking', 'x')).toThrow(
-			'x: title is "Another title", not "Quarterly update", and no warning says why',
+			'x: title is "Another title", not "Quarterly update": another value',
+		);
+		// a warning excuses only the field it names, and only with what the contract allows there
+		const warned = read({ id: '42', title: 'Another title' }, ['The title is odd.']);
+		expect(() => judge(oracle, warned, 'breaking', 'x')).toThrow(/another value/);
+		expect(() => judge(oracle, read({ id: '42', title: null }), 'breaking', 'x')).toThrow(
+			'x: title is null, not "Quarterly update", and no warning says why',
 		);
 		const aboutId = read({ id: '42', title: null }, ['The id is odd.']);
 		expect(() => judge(oracle, aboutId, 'breaking', 'x')).toThrow(/title is null/);
@@ -176,6 +182,29 @@ describe('the oracle can fail', () => {
 		expect(() =>
 			judge(oracle, read({ id: null, title: 'Quarterly update' }), 'unused', 'x'),
 		).toThrow(/id is not "42"/);
+	});
+
+	test('a list or record with members left out or null is absent there; one with another member is not', () => {
+		const lists: Oracle = {
+			expected: { ids: ['1', '2', '3'], files: { vtt: 'a', srt: 'b' } },
+			fields: { ids: /left out/, files: /file/ },
+			words: /x/,
+		};
+		const named = ['2 items are left out', 'A file is missing'];
+		expect(
+			judge(lists, read({ ids: ['1', '3'], files: { vtt: null } }, named), 'breaking', 'x'),
+		).toBe('named');
+		expect(() =>
+			judge(
+				lists,
+				read({ ids: ['3', '1'], files: { vtt: 'a', srt: 'b' } }, named),
+				'breaking',
+				'x',
+			),
+		).toThrow(/ids is \["3","1"\].*another value/);
+		expect(() =>
+			judge(lists, read({ ids: ['1', '2', '3'], files: { vtt: 'b' } }, named), 'breaking', 'x'),
+		).toThrow(/files is .*another value/);
 	});
 
 	test('an absent optional field is named; an error must say the shape’s words', () => {

@@ -2,8 +2,9 @@
 // judged against it. A mutation of an unused member, or another spelling of a used one (a number as a numeric
 // string, a numeric id as an integer, a resource type in another case or number, the record under a root key
 // named after the resource), decodes to exactly that value, with no warning. Any other change of a used member
-// decodes to it too, or every field it changes is named: by a warning, by an error, or by the reader saying it
-// could not read a member the caller may do without. Never another value.
+// decodes to it too, or every field it changes is named: by an error, or by a warning that names that very field
+// while the field holds what the contract allows in its place (null, or absent), or by the reader leaving out a
+// member the caller may do without. Never another value: a warning excuses no value but null or absent.
 import { isDeepStrictEqual } from 'node:util';
 
 import { type Answer, type Mutation, touched, touchesUsed, valueAt } from './mutations';
@@ -16,7 +17,7 @@ export type Outcome =
 export interface Oracle {
 	/** The decoded value of the answer as given, written by hand; a refusal's message for a refusal. */
 	expected: Record<string, unknown> | string;
-	/** Per field, the words of a warning that explains a different value of it. */
+	/** Per field, the words of a warning that explains why it is null or absent (never another value). */
 	fields?: Record<string, RegExp>;
 	/** Fields the reader may leave absent (undefined or null, element by element) for the caller's default. */
 	optional?: readonly string[];
@@ -24,6 +25,11 @@ export interface Oracle {
 	lists?: readonly string[];
 	/** Members whose retyping to these types gives another value of them (a null confidence made a number). */
 	values?: ReadonlyArray<[pattern: string, types: readonly string[]]>;
+	/**
+	 * Members the item passes as they came (A14): one retyped or nested is another value, which the value
+	 * oracle (values.test.ts) judges against its model.
+	 */
+	asItCame?: readonly string[];
 	/** Root keys the body may come under and still be the same record. */
 	rootKeys?: readonly string[];
 	/** What an error must name. */
@@ -68,6 +74,11 @@ export function classify(
 			(oracle.lists ?? []).some((list) => matches(m.path.slice(0, -1), list))
 		)
 			return 'value';
+		if (
+			(m.kind === 'retype' || m.kind === 'nest') &&
+			(oracle.asItCame ?? []).some((pattern) => matches(m.path, pattern))
+		)
+			return 'value';
 		if (m.kind === 'retype') {
 			// an id made a number or another string is another id
 			const id = m.path[m.path.length - 1] === 'id' && (m.to === 'number' || m.to === 'string');
@@ -90,13 +101,35 @@ export function classify(
 const GENERIC =
 	/^(Unknown error|Request failed with status code \d+|The service was not able to process your request|Something went wrong)/;
 
-const absent = (value: unknown, expected: unknown): boolean =>
-	value === undefined ||
-	value === null ||
-	(Array.isArray(value) &&
-		Array.isArray(expected) &&
-		value.length === expected.length &&
-		value.every((v, i) => v === undefined || v === null || isDeepStrictEqual(v, expected[i])));
+const missing = (value: unknown) => value === undefined || value === null;
+
+/**
+ * What the contract allows in a field's place when members are missing: nothing, or null; in a list, elements
+ * left out or null and the rest as expected, in order; in an object, members left out or null, the rest as
+ * expected. Never another value.
+ */
+function absent(value: unknown, expected: unknown): boolean {
+	if (missing(value)) return true;
+	if (typeof value !== 'object') return false;
+	const record = typeof expected === 'object' && expected !== null ? expected : {};
+	if (Array.isArray(value)) {
+		const list = Array.isArray(expected) ? expected : [];
+		let at = 0;
+		// each element is the next expected one, or left out, null, or absent within itself
+		const fits = (element: unknown, wanted: unknown) =>
+			missing(element) || isDeepStrictEqual(element, wanted) || absent(element, wanted);
+		for (const element of value) {
+			while (at < list.length && !fits(element, list[at])) at++;
+			if (at++ >= list.length) return false;
+		}
+		return true;
+	}
+	return Object.entries(value as Record<string, unknown>).every(
+		([key, member]) =>
+			Object.hasOwn(record, key) &&
+			(missing(member) || isDeepStrictEqual(member, (record as Record<string, unknown>)[key])),
+	);
+}
 
 const show = (value: unknown) => JSON.stringify(value)?.slice(0, 300) ?? 'undefined';
 
@@ -149,12 +182,14 @@ export function judge(
 		return 'expected';
 	}
 	for (const key of differing) {
-		if (oracle.optional?.includes(key) && absent(outcome.value[key], expected[key])) continue;
+		const value = outcome.value[key];
+		if (!absent(value, expected[key])) {
+			fail(`${key} is ${show(value)}, not ${show(expected[key])}: another value`);
+		}
+		if (oracle.optional?.includes(key)) continue;
 		const words = oracle.fields?.[key];
 		if (!words || !outcome.warnings.some((warning) => words.test(warning))) {
-			fail(
-				`${key} is ${show(outcome.value[key])}, not ${show(expected[key])}, and no warning says why`,
-			);
+			fail(`${key} is ${show(value)}, not ${show(expected[key])}, and no warning says why`);
 		}
 	}
 	return differing.length || outcome.warnings.length ? 'named' : 'expected';
@@ -183,5 +218,72 @@ export function tallyLine(name: string, t: Tally): string {
 	return (
 		`  ${name.padEnd(52)} ${String(t.mutations).padStart(5)} mutations: ${t.expected} decoded to the expected value, ` +
 		`${t.named} named an error or warning, ${t.other} another value (${t.values} changes of a value itself not judged)`
+	);
+}
+
+// ---- the value oracle (values.test.ts): generated values, and what model.ts says they must decode to ----------
+
+export type ValueVerdict = 'exact' | 'named';
+
+/** What the model predicted for an answer's values (valueShapes.ts). */
+export type Predicted =
+	| { ok: true; value: Record<string, unknown>; said: string[] }
+	| { ok: false; names: RegExp };
+
+/**
+ * Every output field equal to the model's; a warning, note or error where, and only where, the model says the
+ * item must explain a field, each naming that field (`names`). A warning excuses nothing: the value is the model's
+ * either way. Throws, naming the first field that differs, otherwise.
+ */
+export function judgeValues(
+	predicted: Predicted,
+	outcome: Outcome,
+	names: Record<string, RegExp>,
+	what: string,
+): ValueVerdict {
+	const fail = (why: string): never => {
+		throw new Error(`${what}: ${why}; got ${show(outcome)}`);
+	};
+	if (!predicted.ok) {
+		if (outcome.ok) return fail(`an answer where the model says it names ${predicted.names}`);
+		if (GENERIC.test(outcome.message)) fail("n8n's generic words");
+		if (!predicted.names.test(outcome.message))
+			fail(`an error that does not say ${predicted.names}`);
+		return 'named';
+	}
+	if (!outcome.ok) return fail('an error where the model reads the answer');
+	const keys = new Set([...Object.keys(predicted.value), ...Object.keys(outcome.value)]);
+	for (const key of keys) {
+		if (!isDeepStrictEqual(outcome.value[key], predicted.value[key])) {
+			fail(`${key} is ${show(outcome.value[key])}, not ${show(predicted.value[key])}`);
+		}
+	}
+	for (const field of predicted.said) {
+		if (!outcome.warnings.some((warning) => names[field]?.test(warning))) {
+			fail(`nothing says why ${field} is ${show(predicted.value[field])}`);
+		}
+	}
+	for (const warning of outcome.warnings) {
+		if (!predicted.said.some((field) => names[field]?.test(warning))) {
+			fail(`a warning about nothing the model explains: ${show(warning)}`);
+		}
+	}
+	return predicted.said.length ? 'named' : 'exact';
+}
+
+export interface ValueTally {
+	answers: number;
+	exact: number;
+	named: number;
+	/** Decoded to another value than the model's: each one fails the suite. */
+	other: number;
+}
+
+export const newValueTally = (): ValueTally => ({ answers: 0, exact: 0, named: 0, other: 0 });
+
+export function valueTallyLine(name: string, t: ValueTally): string {
+	return (
+		`  ${name.padEnd(76)} ${String(t.answers).padStart(5)} answers: ${t.exact} decoded exactly, ` +
+		`${t.named} gave a named warning or error, ${t.other} another value`
 	);
 }

@@ -15,6 +15,8 @@ import {
 	valuesFingerprint,
 } from '../../nodes/Captioning/tokens/values';
 import { createdItem } from '../../nodes/Captioning/actions/webhookEndpoint/create.operation';
+import { gotItem } from '../../nodes/Captioning/actions/webhookEndpoint/get.operation';
+import { listedItems } from '../../nodes/Captioning/actions/webhookEndpoint/getAll.operation';
 import {
 	headerValue,
 	readAnnouncement,
@@ -25,7 +27,6 @@ import {
 	createdEndpoint,
 	ITEM_SHAPE,
 	LIST_SHAPE,
-	readEndpointDocument,
 	readEndpointPage,
 	UnexpectedListError,
 } from '../../nodes/Captioning/transport/webhookEndpoints';
@@ -276,6 +277,12 @@ const under = (prefix: string, members: string[]) => members.map((m) => `${prefi
 const ROOT_KEYS = ['data', 'webhook_endpoint', 'webhookEndpoint', 'WebhookEndpoint'];
 
 const endpointWords = /callback_uri|data|webhook endpoint/;
+/** Where an endpoint's enabled_events may be: an event dropped from them is another endpoint, not another shape. */
+const EVENT_LISTS = [
+	'body.enabled_events',
+	...under('body.*', ['enabled_events', 'attributes.enabled_events']),
+	...under('body.*.*', ['enabled_events', 'attributes.enabled_events']),
+];
 
 function invariantEvents(events: unknown): void {
 	agree(
@@ -289,9 +296,10 @@ function createShape(name: string, answer: Answer, used: string[], id: string): 
 		name,
 		answer,
 		used,
-		expected: { id, callback_uri: REDACTED_URI },
-		// Create's note, where the answer gave no id
-		fields: { id: /did not include the endpoint’s ID/ },
+		expected: { id, callback_uri: REDACTED_URI, enabled_events: EVENTS },
+		// Create's note, where the answer gave no id or showed no enabled_events (the ones sent are output then)
+		fields: { id: /\bID\b/, enabled_events: /enabled_events/ },
+		lists: EVENT_LISTS,
 		rootKeys: ROOT_KEYS,
 		words: endpointWords,
 		secrets: [CALLBACK_TOKEN],
@@ -301,7 +309,8 @@ function createShape(name: string, answer: Answer, used: string[], id: string): 
 			seen.push(JSON.stringify(item));
 			invariantEvents(item.enabled_events);
 			const warnings = typeof item.note === 'string' ? [item.note] : [];
-			return { ok: true, value: { id: item.id, callback_uri: item.callback_uri }, warnings };
+			const { id: itemId, callback_uri, enabled_events } = item;
+			return { ok: true, value: { id: itemId, callback_uri, enabled_events }, warnings };
 		},
 	};
 }
@@ -319,11 +328,16 @@ function listShape(name: string, answer: Answer, used: string[], oracle: Partial
 		expected: {
 			ids: ['11', '12'],
 			callbackUris: [listEndpoint('11'), listEndpoint('12')],
+			events: [EVENTS, EVENTS],
 			next: NEXT_PAGE,
 		},
-		// an endpoint listed without an id has none; a list without a next page has ended
-		optional: ['ids', 'next'],
-		fields: { ids: SKIPPED, callbackUris: SKIPPED },
+		// a list without a next page has ended
+		optional: ['next'],
+		fields: {
+			ids: /not a webhook endpoint|without its ID|\bID\b/,
+			callbackUris: SKIPPED,
+			events: /not a webhook endpoint|enabled_events/,
+		},
 		words: /not a list of webhook endpoints|data/,
 		secrets: [],
 		...oracle,
@@ -336,14 +350,16 @@ function listShape(name: string, answer: Answer, used: string[], oracle: Partial
 				const list = await collectEndpoints(fetchPage, { baseUrl: BASE_URL });
 				agree(pages === (page?.next ? 2 : 1), `${pages} pages read for a next page ${page?.next}`);
 				for (const e of list.endpoints) invariantEvents(e.enabled_events);
+				const { items, hints } = listedItems(list);
 				return {
 					ok: true,
 					value: {
-						ids: list.endpoints.map((e) => e.id),
+						ids: items.map((e) => e.id),
 						callbackUris: list.endpoints.map((e) => e.callback_uri),
+						events: items.map((e) => e.enabled_events),
 						next: page?.next,
 					},
-					warnings: list.skipped ? [list.skipped] : [],
+					warnings: [...hints, ...items.flatMap((e) => (e.note ? [e.note] : []))],
 				};
 			} catch (error) {
 				if (error instanceof UnexpectedListError) {
@@ -360,21 +376,23 @@ function readShape(name: string, body: Json, used: string[]): Shape {
 		name,
 		answer: { headers: {}, body },
 		used,
-		expected: { id: ENDPOINT_ID, callback_uri: CALLBACK_URI },
-		// a read by id that leaves the id out: the caller knows the id it asked for
-		optional: ['id'],
+		expected: { id: ENDPOINT_ID, callback_uri: REDACTED_URI, enabled_events: EVENTS },
+		fields: { id: /\bID\b/, enabled_events: /enabled_events/ },
+		lists: EVENT_LISTS,
 		rootKeys: ROOT_KEYS,
 		words: endpointWords,
-		secrets: [],
+		secrets: [CALLBACK_TOKEN],
 		// the trigger reads an endpoint by id; one it cannot read is an endpoint it will not delete
 		async run(a) {
-			const endpoint = readEndpointDocument(a.body);
+			// Get's own output: a read by id that leaves the id out has the id it asked for
+			const endpoint = gotItem(a.body, ENDPOINT_ID);
 			if (!endpoint) return { ok: false, message: `not a webhook endpoint — ${ITEM_SHAPE}` };
 			invariantEvents(endpoint.enabled_events);
+			const { id, callback_uri, enabled_events } = endpoint;
 			return {
 				ok: true,
-				value: { id: endpoint.id, callback_uri: endpoint.callback_uri },
-				warnings: [],
+				value: { id, callback_uri, enabled_events },
+				warnings: endpoint.note ? [endpoint.note] : [],
 			};
 		},
 	};
@@ -430,7 +448,7 @@ const endpointShapes: Shape[] = [
 			'body.links.next.href',
 			'headers.link',
 		],
-		{ lists: ['body.data'] },
+		{ lists: ['body.data', ...EVENT_LISTS] },
 	),
 	listShape(
 		'list page (bare array, Link header)',
@@ -442,7 +460,10 @@ const endpointShapes: Shape[] = [
 			],
 		},
 		['body.*', ...under('body.*', ITEM_FLAT), 'body.links', 'headers.link'],
-		{ lists: ['body'], rootKeys: ['data', 'webhook_endpoints', 'webhookEndpoints'] },
+		{
+			lists: ['body', ...EVENT_LISTS],
+			rootKeys: ['data', 'webhook_endpoints', 'webhookEndpoints'],
+		},
 	),
 	readShape('item read (JSON:API)', { data: jsonApiEndpoint(ENDPOINT_ID) }, [
 		...under('body.data', ITEM_JSONAPI),
@@ -494,13 +515,7 @@ const errorShape: Shape = {
 			],
 		},
 	},
-	used: [
-		'body.errors',
-		'body.errors.*',
-		'body.errors.*.detail',
-		'body.errors.*.title',
-		'body.errors.*.code',
-	],
+	used: ['body.errors', 'body.errors.*', 'body.errors.*.detail', 'body.errors.*.title'],
 	expected:
 		'The service rejected POST /webhook_endpoints (HTTP 422): callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted]). — callback_uri https://n8n.example.com/webhook/4f1c/webhook?[redacted] is already registered (token [redacted])',
 	words: /rejected POST \/webhook_endpoints \(HTTP 422\)/,
@@ -617,6 +632,8 @@ const ATTRIBUTES_USED = [
 	'title',
 	'duration',
 	'average_confidence',
+	'media',
+	'media.url',
 	'transcriptions',
 	'transcriptions.*',
 	'transcriptions.*.format',
@@ -627,6 +644,7 @@ const DELIVERY_USED = [
 	'body.data.id',
 	'body.data.attributes',
 	'body.data.attributes.event_type',
+	'body.data.attributes.created_at',
 	'body.data.relationships',
 	'body.data.relationships.subject',
 	'body.data.relationships.subject.data',
@@ -658,9 +676,21 @@ function deliveryShape(
 			duration: new RegExp(`duration|${SUBJECT.source}`),
 			averageConfidence: new RegExp(`average_confidence|${SUBJECT.source}`),
 			files: new RegExp(`file|${SUBJECT.source}`),
+			formats: new RegExp(`file|${SUBJECT.source}`),
 		},
-		// null: no confidence yet (a created event)
-		optional: ['averageConfidence'],
+		// null: no confidence yet (a created event); no time or media address: null, as the item promises nothing
+		optional: ['averageConfidence', 'createdAt', 'mediaUrl'],
+		asItCame: [
+			'body.data.attributes.created_at',
+			...under('body.included.*.attributes', [
+				'title',
+				'duration',
+				'average_confidence',
+				'media',
+				'media.url',
+				'transcriptions.*.url',
+			]),
+		],
 		// a file entry dropped is a transcription with fewer files
 		lists: ['body.included.*.attributes.transcriptions'],
 		words: /data\.id|event_type/,
@@ -697,12 +727,11 @@ function deliveryShape(
 			if (decision.kind !== 'start') throw new Error(`a first delivery was a ${decision.kind}`);
 			const json = decision.item.json;
 			seen.push(JSON.stringify(json));
-			const { eventId, eventType, transcriptionId, title, duration, averageConfidence, files } =
-				json;
+			const { warnings, ...value } = json;
 			return {
 				ok: true,
-				value: { eventId, eventType, transcriptionId, title, duration, averageConfidence, files },
-				warnings: Array.isArray(json.warnings) ? json.warnings.map(String) : [],
+				value,
+				warnings: Array.isArray(warnings) ? warnings.map(String) : [],
 			};
 		},
 	};
@@ -711,11 +740,14 @@ function deliveryShape(
 const TRANSCRIBED = {
 	eventId: EVENT_ID,
 	eventType: 'transcription.transcribed',
+	createdAt: '2026-01-01T00:00:00.000Z',
 	transcriptionId: '1042',
 	title: 'Quarterly update',
 	duration: 12.5,
 	averageConfidence: 0.93,
+	mediaUrl: `${BASE_URL}/media/1042/media.wav?expires=1&signature=s`,
 	files: { vtt: fileUrl('1042', 'a.vtt'), google_stt: fileUrl('1042', 'a.json') },
+	formats: ['vtt', 'google_stt'],
 };
 
 const deliveryShapes: Shape[] = [
@@ -769,7 +801,9 @@ const deliveryShapes: Shape[] = [
 			...TRANSCRIBED,
 			eventType: 'transcription.created',
 			averageConfidence: null,
+			mediaUrl: `${BASE_URL}/media/1042/media.wav`,
 			files: {},
+			formats: [],
 		},
 		{ values: [['body.included.0.attributes.average_confidence', ['number']]] },
 	),

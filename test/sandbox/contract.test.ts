@@ -567,3 +567,21 @@ describe('Bad input', () => {
 		expect((await fetch(`${sandbox.url}/_sandbox/stats`)).status).toBe(200);
 	});
 });
+
+describe('GET /_sandbox/redirect (control API)', () => {
+	test('answers a redirect from the service’s origin to the URL given, 302 unless another status is asked', async () => {
+		const to = 'http://127.0.0.1:9/canary?x=1';
+		const plain = await fetch(`${sandbox.url}/_sandbox/redirect?to=${encodeURIComponent(to)}`, {
+			redirect: 'manual',
+		});
+		expect([plain.status, plain.headers.get('location')]).toEqual([302, to]);
+		const moved = await fetch(
+			`${sandbox.url}/_sandbox/redirect?status=307&to=${encodeURIComponent(to)}`,
+			{
+				redirect: 'manual',
+			},
+		);
+		expect(moved.status).toBe(307);
+		expect((await fetch(`${sandbox.url}/_sandbox/redirect`)).status).toBe(400);
+	});
+});

@@ -9,7 +9,9 @@ import {
 	decimalString,
 	defaultVariants,
 	deliveryContentType,
+	echoRequest,
 	encodeNumbers,
+	endpointIdFor,
 	eventIdAllocator,
 	type FlatEndpoint,
 	includedResources,
@@ -28,6 +30,7 @@ import {
 	tokenAnswerBody,
 	tokenRefusalStatus,
 	VARIANT_DIMENSIONS,
+	withEndpointIds,
 	withMembers,
 } from '../../sandbox/variants';
 
@@ -57,12 +60,14 @@ describe('the table and its parsing', () => {
 			numbers: 'number',
 			'token-answer': 'contract',
 			members: 'contract',
+			'endpoint-ids': 'uuid',
 			'resource-types': 'singular',
 			included: 'subject',
 			'expired-token': '401',
 			'token-rate-limit': 'none',
 			'earlier-tokens': 'kept',
 			'callback-query': 'keep',
+			'error-echo': 'none',
 		});
 		expect(nonDefaultVariants(defaults)).toEqual([]);
 		expect(nonDefaultVariants({ ...defaults, numbers: 'string', create: 'flat' })).toEqual([
@@ -260,6 +265,24 @@ describe('callback-query: what is stored for a callback_uri with a query string'
 		}
 		// an empty query ("?") is no query string
 		expect(storedCallbackUri('refuse', `${plain}?`)).toEqual({ stored: `${plain}?` });
+	});
+});
+
+describe('endpoint-ids: how the service numbers its endpoints', () => {
+	test('uuid leaves ids to the store; bigint counts past 2^32; zero-padded pads to 12 digits', () => {
+		expect(endpointIdFor('uuid', 3)).toBeUndefined();
+		expect(endpointIdFor('bigint', 3)).toBe('4294967299');
+		expect(endpointIdFor('zero-padded', 3)).toBe('000000000003');
+	});
+
+	test('bigint sends each id as the JSON integer it spells, in every answer; the others as they are', () => {
+		const read = readAnswer('flat', endpoint('4294967299'), SELF);
+		expect(withEndpointIds('bigint', read).body).toMatchObject({ id: 4294967299 });
+		const created = creationAnswer('jsonapi', endpoint('4294967299'), SELF);
+		expect(withEndpointIds('bigint', created).body).toMatchObject({ data: { id: 4294967299 } });
+		const padded = readAnswer('flat', endpoint('000000000003'), SELF);
+		expect(withEndpointIds('bigint', padded)).toEqual(padded);
+		expect(withEndpointIds('zero-padded', padded)).toBe(padded);
 	});
 });
 
@@ -531,5 +554,53 @@ describe('deliveries', () => {
 		expect(log.get('z')).toBeUndefined();
 		expect([...log].map((e) => `${e.id}:${e.endpointId}`)).toEqual(['x:a', 'x:b', 'y:a']);
 		expect(log.has('y')).toBe(true);
+	});
+});
+
+describe('error-echo: what an error answer repeats of the request', () => {
+	const request = { authorization: 'Bearer tok-123', query: 'client_secret=s3&x=1' };
+	const words =
+		'request had Authorization: Bearer tok-123, base64 QmVhcmVyIHRvay0xMjM=, hex 42656172657220746f6b2d313233; query: client_secret=s3&x=1';
+	const meta = {
+		authorization: 'Bearer tok-123',
+		authorization_base64: 'QmVhcmVyIHRvay0xMjM=',
+		query: 'client_secret=s3&x=1',
+	};
+
+	test('none: the body as it is', () => {
+		const body = { errors: [{ detail: 'x' }] };
+		expect(echoRequest('none', body, request)).toBe(body);
+	});
+
+	test('request: a JSON:API error repeats it in each detail, in meta and in message', () => {
+		expect(
+			echoRequest(
+				'request',
+				{ errors: [{ status: '422', detail: 'bad' }, { title: 'two' }] },
+				request,
+			),
+		).toEqual({
+			errors: [
+				{ status: '422', detail: `bad (${words})`, meta },
+				{ title: 'two', detail: `two (${words})`, meta },
+			],
+			message: words,
+			request: meta,
+		});
+	});
+
+	test('request: an OAuth error repeats it in error_description', () => {
+		expect(echoRequest('request', { error: 'invalid_grant' }, { query: 'assertion=a' })).toEqual({
+			error: 'invalid_grant',
+			error_description:
+				'invalid_grant (request had Authorization: , base64 , hex ; query: assertion=a)',
+			message: 'request had Authorization: , base64 , hex ; query: assertion=a',
+			request: { authorization: null, authorization_base64: '', query: 'assertion=a' },
+		});
+	});
+
+	test('a body that is no object is left alone', () => {
+		expect(echoRequest('request', 'text', request)).toBe('text');
+		expect(echoRequest('request', undefined, request)).toBeUndefined();
 	});
 });

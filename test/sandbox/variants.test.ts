@@ -550,6 +550,27 @@ describe('members: the webhook-endpoint resource', () => {
 		expect(await json(await get('/webhook_endpoints'))).toEqual([created]);
 	});
 
+	test('endpoint-ids=bigint: integers past 2^32 as JSON numbers; reads and deletes by them', async () => {
+		await play({ 'endpoint-ids': 'bigint' });
+		const first = await json(await create('/big'));
+		expect(first.data.id).toBe(2 ** 32 + 1);
+		expect(first.data.links.self).toBe(`${sandbox.url}/webhook_endpoints/4294967297`);
+		const list = await json(await get('/webhook_endpoints'));
+		expect(list.data.map((e: { id: unknown }) => e.id)).toEqual([4294967297]);
+		expect((await json(await get('/webhook_endpoints/4294967297'))).data.id).toBe(4294967297);
+		expect((await del('/webhook_endpoints/4294967297')).status).toBe(204);
+		expect((await get('/webhook_endpoints/4294967297')).status).toBe(404);
+	});
+
+	test('endpoint-ids=zero-padded: numeric strings whose zeros are the id (7 is another endpoint)', async () => {
+		await play({ 'endpoint-ids': 'zero-padded', resource: 'flat', create: 'flat' });
+		const created = await json(await create('/padded'));
+		expect(created.id).toBe('000000000001');
+		expect((await json(await get('/webhook_endpoints/000000000001'))).id).toBe('000000000001');
+		expect((await get('/webhook_endpoints/1')).status).toBe(404);
+		expect((await del('/webhook_endpoints/000000000001')).status).toBe(204);
+	});
+
 	test('loose with list=paged: links.next keeps working', async () => {
 		await play({ members: 'loose', list: 'paged' });
 		for (const n of [1, 2, 3]) await create(`/p${n}`);
@@ -1072,5 +1093,33 @@ describe('CLI --variant', () => {
 			'sandbox: Unknown value "xml" for variant dimension "delivery". Allowed: json, jsonapi (default json).',
 		);
 		expect(err).toContain('  event-id: per-endpoint | shared');
+	});
+});
+
+describe('error-echo=request: error answers repeat the request’s credentials, over HTTP', () => {
+	test('an API refusal holds the access token; a token refusal the client secret and assertion; a forged file URL its query', async () => {
+		await play({ 'error-echo': 'request' });
+		const refused = await json(await create('/hook', ['no.such.event']));
+		expect(refused.errors[0].detail).toContain(`Authorization: Bearer ${token}`);
+		expect(refused.errors[0].meta.authorization).toBe(`Bearer ${token}`);
+		expect(refused.message).toContain(Buffer.from(`Bearer ${token}`).toString('base64'));
+
+		const params = assertionParams({ assertion: 'wrong-assertion-value' });
+		const grant = await json(await post(tokenUrl(sandbox, params)));
+		expect(grant.error).toBe('invalid_grant');
+		expect(grant.error_description).toContain('assertion=wrong-assertion-value');
+		expect(grant.request.query).toContain(`client_secret=${params.client_secret}`);
+
+		const forged = await fetch(
+			`${sandbox.url}/files/x/captions.vtt?expires=1&signature=forged-signature`,
+		);
+		expect(forged.status).toBeGreaterThanOrEqual(400);
+		expect((await json(forged)).request.query).toBe('expires=1&signature=forged-signature');
+	});
+
+	test('none (default): no echo', async () => {
+		await play({});
+		const refused = await json(await create('/hook', ['no.such.event']));
+		expect(JSON.stringify(refused)).not.toContain(token);
 	});
 });

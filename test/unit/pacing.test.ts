@@ -31,6 +31,12 @@ describe('readRetryAfter', () => {
 		expect(readRetryAfter(undefined, NOW)).toBeUndefined();
 		expect(readRetryAfter(' ', NOW)).toBeUndefined();
 		expect(readRetryAfter('soon', NOW)).toBeUndefined();
+		// delta-seconds are digits: zeros lead them, white space around them
+		expect(readRetryAfter('007', NOW)).toBe(7000);
+		expect(readRetryAfter(' 2 ', NOW)).toBe(2000);
+		// the three HTTP dates a recipient must accept (RFC 9110 5.6.7); asctime's names no zone and is GMT
+		expect(readRetryAfter('Thursday, 01-Jan-26 00:00:05 GMT', NOW)).toBe(5000);
+		expect(readRetryAfter('Thu Jan  1 00:00:05 2026', NOW)).toBe(5000);
 	});
 });
 

@@ -1,6 +1,7 @@
 // The last line of defence: query strings and secrets out of every message.
 import {
 	callbackTokensIn,
+	namesASecret,
 	redact,
 	redactJson,
 	redactPathToken,
@@ -21,6 +22,28 @@ describe('redact and stripQueryStrings', () => {
 		expect(
 			redact(`a ${weird} b ${encodeURIComponent(weird)} c`, [weird, '', undefined, 'ab']),
 		).toBe('a [redacted] b [redacted] c');
+	});
+});
+
+describe('one redaction: every form a secret may be echoed in', () => {
+	const TOKEN = 'at-0123456789abcdef';
+	test('Bearer and Basic headers, hex and JSON, in text and in JSON members', () => {
+		const basic = Buffer.from(`client-id:${SECRET}`).toString('base64');
+		const echo = `Authorization: Bearer ${TOKEN}; Basic ${basic}; hex ${Buffer.from(TOKEN).toString('hex')}`;
+		const redacted = redact(echo, [SECRET, TOKEN]);
+		expect(redacted).not.toContain(TOKEN);
+		expect(redacted).not.toContain(Buffer.from(TOKEN).toString('hex'));
+		expect(
+			Buffer.from(
+				redacted.split('Basic ')[1].split(';')[0].replace('[redacted]', ''),
+				'base64',
+			).toString('latin1'),
+		).not.toContain(SECRET.slice(0, 8));
+		expect(
+			redactJson({ [`key ${TOKEN}`]: [`b64 ${Buffer.from(TOKEN).toString('base64')}`] }, [TOKEN]),
+		).toEqual({
+			'key [redacted]': ['b64 [redacted]'],
+		});
 	});
 });
 
@@ -84,4 +107,29 @@ describe('the service’s words: redactJson and callbackTokensIn', () => {
 		circular.self = circular;
 		expect(redactJson(circular, [TOKEN])).toEqual({ redacted: true });
 	});
+});
+
+describe('namesASecret', () => {
+	test.each([
+		'secret',
+		'signing_secret',
+		'webhookSecret',
+		'client-secret',
+		'password',
+		'access_token',
+		'Token',
+		'api_key',
+		'privateKey',
+		'credentials',
+	])('%s names a secret', (name) => expect(namesASecret(name)).toBe(true));
+	test.each([
+		'id',
+		'callback_uri',
+		'enabled_events',
+		'tokenRoute_kind',
+		'key',
+		'event_key',
+		'created_at',
+		'secretary',
+	])('%s does not', (name) => expect(namesASecret(name)).toBe(false));
 });

@@ -3,8 +3,11 @@
 import {
 	eventIdSchema,
 	headerValue,
+	headerValues,
+	isInexactInteger,
 	memberOf,
 	parseBody,
+	parseJsonText,
 	readAnnouncement,
 	readCount,
 	readErrorWords,
@@ -50,11 +53,50 @@ describe('the readers', () => {
 		}
 	});
 
-	test('readId: a string, or an exact non-negative integer as its string', () => {
+	test('readId: a string as it is, or an exact non-negative integer as its digits', () => {
 		expect([['ep-1'], [42], [0], ['0']].map(([v]) => readId(v))).toEqual(['ep-1', '42', '0', '0']);
+		// never re-parsed: zeros, digits beyond any number, white space belong to the id
+		expect(['007', '12345678901234567890123', ' 7'].map(readId)).toEqual([
+			'007',
+			'12345678901234567890123',
+			' 7',
+		]);
+		expect(readId(2 ** 32 + 1)).toBe('4294967297');
+		expect(readId(2 ** 53 - 1)).toBe('9007199254740991');
 		for (const none of ['', 1.5, -1, 2 ** 53, null, undefined, true, {}, []]) {
 			expect(readId(none)).toBeUndefined();
 		}
+	});
+
+	test('isInexactInteger: an integer JSON.parse has rounded (beyond 2^53)', () => {
+		expect(isInexactInteger(2 ** 53)).toBe(true);
+		expect(isInexactInteger(JSON.parse('12345678901234567891'))).toBe(true);
+		expect(isInexactInteger(-(2 ** 60))).toBe(true);
+		for (const exact of [2 ** 53 - 1, 0, 1.5, '12345678901234567891', null, Infinity]) {
+			expect(isInexactInteger(exact)).toBe(false);
+		}
+	});
+
+	test('parseJsonText: integers beyond 2^53 kept as their digits, everything else as JSON.parse reads it', () => {
+		expect(
+			parseJsonText(
+				'{"id":12345678901234567891,"n":[9007199254740993,9007199254740991,-12345678901234567891],"x":1.12345678901234567891,"e":1e300,"s":"12345678901234567891"}',
+			),
+		).toEqual({
+			id: '12345678901234567891',
+			// a negative one is no id, and stays the number JSON.parse makes of it
+			n: ['9007199254740993', 9007199254740991, JSON.parse('-12345678901234567891')],
+			x: 1.1234567890123457,
+			e: 1e300,
+			s: '12345678901234567891',
+		});
+		// digits inside strings, escaped quotes included, are text
+		expect(parseJsonText('{"a":"x\\"12345678901234567891","b":12345678901234567891}')).toEqual({
+			a: 'x"12345678901234567891',
+			b: '12345678901234567891',
+		});
+		expect(() => parseJsonText('{12345678901234567891: 1}')).toThrow(SyntaxError);
+		expect(() => parseJsonText('not json')).toThrow(SyntaxError);
 	});
 });
 
@@ -164,12 +206,20 @@ describe('the token answer', () => {
 });
 
 describe('API errors: readErrorWords', () => {
-	test('detail, else title, else code, of every error', () => {
+	test('detail, else title, of every error; nothing else (a code, a message or meta may echo the request)', () => {
 		expect(
 			readErrorWords({
 				errors: [{ detail: 'd1', title: 't1' }, { title: 't2', code: 'c2' }, { code: 'c3' }, {}],
+				message: 'Bearer echoed',
 			}),
-		).toBe('d1; t2; c3');
+		).toBe('d1; t2');
+	});
+
+	test('an RFC 9457 problem, and a body as text', () => {
+		expect(readErrorWords({ title: 'Not allowed', detail: 'no scope', status: 403 })).toBe(
+			'no scope',
+		);
+		expect(readErrorWords('{"errors":[{"title":"from text"}]}')).toBe('from text');
 	});
 
 	test('members of another type are passed over, not a reason to lose the rest', () => {
@@ -179,13 +229,28 @@ describe('API errors: readErrorWords', () => {
 		expect(readErrorWords({ errors: { detail: 'one error, not a list' } })).toBe(
 			'one error, not a list',
 		);
-		for (const none of [{}, { errors: [] }, { errors: 'x' }, { errors: [null, 3] }, null, 'text']) {
+		for (const none of [
+			{},
+			{ errors: [] },
+			{ errors: [null, 3] },
+			null,
+			'text',
+			[{ detail: 'x' }],
+		]) {
 			expect(readErrorWords(none)).toBeUndefined();
 		}
 	});
 });
 
 describe('rate-limit headers', () => {
+	test('headerValues: every value of every spelling of the name, lines of a list kept apart', () => {
+		expect(headerValues({ Link: ['<a>; rel=prev', '<b>; rel=next'], link: '<c>' }, 'link')).toEqual(
+			['<a>; rel=prev', '<b>; rel=next', '<c>'],
+		);
+		expect(headerValues({ other: 'x' }, 'link')).toEqual([]);
+		expect(headerValues(undefined, 'link')).toEqual([]);
+	});
+
 	test('headerValue: any case of the name, the first of several, numbers as text', () => {
 		expect(headerValue({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
 		expect(headerValue({ 'x-ratelimit-remaining': ['0', '5'] }, 'X-RateLimit-Remaining')).toBe('0');

@@ -17,14 +17,30 @@ const ON_PATH = `${ROUTE.slice(0, -':token'.length)}${TOKEN}`;
 const ON_QUERY = `${WEBHOOK}?token=${TOKEN}`;
 
 describe('tokenRouteUrl', () => {
-	test('n8n’s URL of the token route, when it ends in its placeholder; else none', () => {
+	const ID = '0f6c7c2e-2b1a-4c1e-9b0e-1d2c3b4a5f60';
+	const RENDERED = `https://n8n.example.com/webhook/${ID}/:token`;
+
+	test('what n8n renders for the static path `:token`, with the webhook ID once more: where n8n routes it', () => {
 		expect(PATH_PLACEHOLDER).toBe('/:token');
-		expect(tokenRouteUrl(ROUTE)).toBe(ROUTE);
-		expect(tokenRouteUrl(undefined)).toBeUndefined();
+		expect(tokenRouteUrl(RENDERED, ID)).toBe(ROUTE);
+		expect(tokenRouteUrl(`https://n8n.example.com/webhook-test/${ID}/:token`, ID)).toBe(
+			`https://n8n.example.com/webhook-test/${ID}/${ID}/:token`,
+		);
+	});
+
+	test('a URL rendered as n8n routes it (the expression path of earlier versions) is taken as it is', () => {
+		expect(tokenRouteUrl(ROUTE, ID)).toBe(ROUTE);
+	});
+
+	test('none without a webhook ID, or for a URL that is not this node’s token route', () => {
+		expect(tokenRouteUrl(undefined, ID)).toBeUndefined();
+		expect(tokenRouteUrl(RENDERED, undefined)).toBeUndefined();
 		// n8n 1.x without a webhook ID renders the path under the workflow and node name
-		expect(tokenRouteUrl('https://n8n.example.com/webhook/1/captioning%20trigger/:token/x')).toBe(
+		expect(tokenRouteUrl('https://n8n.example.com/webhook/1/captioning%20trigger/:token', ID)).toBe(
 			undefined,
 		);
+		expect(tokenRouteUrl(`https://n8n.example.com/webhook/${ID}/:token/x`, ID)).toBeUndefined();
+		expect(tokenRouteUrl(`https://n8n.example.com/webhook/other/:token`, ID)).toBeUndefined();
 	});
 });
 

@@ -129,15 +129,14 @@ describe('manual registration in the editor', () => {
 });
 
 describe('the webhooks', () => {
-	test('the default webhook, then the token route: its path one per node, its URL not shown', () => {
+	test('the default webhook, then the token route: a static path (nothing to evaluate per request), its URL not shown', () => {
 		expect(description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 			{
 				name: TOKEN_ROUTE,
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				isFullPath: true,
-				path: '={{$webhookId}}/:token',
+				path: ':token',
 				ndvHideUrl: true,
 			},
 		]);

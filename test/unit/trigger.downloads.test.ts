@@ -35,7 +35,11 @@ type Answer =
 	| Error
 	| 'hang';
 
-const SETTINGS: DownloadSettings = { maxBytes: 1024 * 1024, budgetMs: 2_000 };
+const SETTINGS: DownloadSettings = {
+	maxBytes: 1024 * 1024,
+	budgetMs: 2_000,
+	policy: { allowed: [], setting: "Allowed File Hosts under the trigger's Options" },
+};
 
 /** Reads a stream whole, as n8n's binary store does. */
 async function bytesOf(stream: Readable): Promise<Buffer> {
@@ -51,9 +55,14 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
 function helpers(answers: Record<string, Answer>, store?: DownloadHelpers['prepareBinaryData']) {
 	const requests: IHttpRequestOptions[] = [];
 	const h: DownloadHelpers = {
+		// files.example.com is public: the request goes to its address, with the name in Host
+		resolve: async () => ['93.184.216.34'],
 		http: async (options) => {
 			requests.push(options);
-			const answer = answers[String(options.url)];
+			const asked = new URL(String(options.url));
+			const host = (options.headers as Record<string, string> | undefined)?.host;
+			if (host) asked.host = host;
+			const answer = answers[asked.href];
 			const signal = options.abortSignal as AbortSignal | undefined;
 			const canceled = () => Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' });
 			if (answer === 'hang') {
@@ -100,13 +109,14 @@ const item = (
 
 describe('attachDownloads', () => {
 	test('each file into a binary field named by its format, and the transcript from Google STT', async () => {
-		const target = item();
+		// the item as Raw Body gives it has no title of its own: the files are named after the transcription's
+		const target = item({ data: {} });
 		const { h, requests } = helpers({ [VTT_URL]: ok(VTT), [GOOGLE_URL]: ok(GOOGLE) });
 		await attachDownloads(
 			target,
 			[
-				{ format: 'vtt', url: VTT_URL },
-				{ format: 'google_stt', url: GOOGLE_URL },
+				{ format: 'vtt', url: VTT_URL, title: 'Board meeting' },
+				{ format: 'google_stt', url: GOOGLE_URL, title: 'Board meeting' },
 			],
 			h,
 			SETTINGS,
@@ -244,10 +254,12 @@ describe('attachDownloads', () => {
 		await attachDownloads(target, [{ format: 'google_stt', url: GOOGLE_URL }], h, SETTINGS);
 		expect(target.binary?.google_stt).toBeDefined();
 		expect(target.json.transcript).toBeUndefined();
+		// described, never quoted: the reader's own message would quote the line
 		expect(target.json.downloadErrors).toEqual([
 			{
 				format: 'google_stt',
-				message: expect.stringMatching(/^No transcript: the google_stt file/),
+				message:
+					'No transcript: the google_stt file is not Google Speech-to-Text JSON: it is text in no caption format.',
 			},
 		]);
 	});
@@ -274,7 +286,12 @@ describe('attachDownloads', () => {
 	test('a title of any type names nothing', async () => {
 		const target = item({ title: { en: 'Board' } });
 		const { h } = helpers({ [VTT_URL]: ok(VTT) });
-		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, SETTINGS);
+		await attachDownloads(
+			target,
+			[{ format: 'vtt', url: VTT_URL, title: { en: 'Board' } }],
+			h,
+			SETTINGS,
+		);
 		expect(target.binary?.vtt.fileName).toBe('captions.vtt');
 	});
 
@@ -402,11 +419,12 @@ describe('attachDownloads', () => {
 	test('a caption file too large to read a transcript from is stored, and the item says why', async () => {
 		const target = item();
 		const cue = '00:00:00.000 --> 00:00:01.000\nWords.\n\n';
-		const big = `WEBVTT\n\n${cue.repeat(Math.ceil(TRANSCRIPT_SOURCE_MAX_BYTES / cue.length) + 1)}`;
+		const cap = TRANSCRIPT_SOURCE_MAX_BYTES.vtt;
+		const big = `WEBVTT\n\n${cue.repeat(Math.ceil(cap / cue.length) + 1)}`;
 		const { h } = helpers({ [VTT_URL]: ok(big) });
 		await attachDownloads(target, [{ format: 'vtt', url: VTT_URL }], h, {
 			...SETTINGS,
-			maxBytes: 2 * TRANSCRIPT_SOURCE_MAX_BYTES,
+			maxBytes: 2 * cap,
 		});
 		expect(target.binary?.vtt).toBeDefined();
 		expect(target.json.transcript).toBeUndefined();
@@ -414,7 +432,7 @@ describe('attachDownloads', () => {
 			{
 				format: 'vtt',
 				message:
-					'No transcript: the vtt file is larger than 16 MB, the most the trigger reads a transcript from. The file is on the item.',
+					'No transcript: the vtt file is larger than 2 MB, the most the trigger reads a transcript from before it answers the service (reading holds n8n for as long as it takes). The file is on the item: read it in the workflow with Caption File › Convert (Input: Binary Field "vtt", To: Plain Text).',
 			},
 		]);
 	});

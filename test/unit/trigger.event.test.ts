@@ -267,6 +267,23 @@ describe('flattenEvent', () => {
 		]);
 	});
 
+	test('two files of one format: the first is in files, and another one is said; the same one twice is not', () => {
+		const item = flatten(
+			withAttributes({
+				transcriptions: [
+					{ format: 'vtt', url: 'https://x/a.vtt' },
+					{ format: 'vtt', url: 'https://x/a.vtt' },
+					{ format: 'vtt', url: 'https://x/b.vtt' },
+				],
+			}),
+		);
+		expect(item.files).toEqual({ vtt: 'https://x/a.vtt' });
+		expect(item.formats).toEqual(['vtt']);
+		expect(item.warnings).toEqual([
+			`File 3 of the transcription (${AT}.transcriptions[2]) is another vtt file: files.vtt is the first one's URL.`,
+		]);
+	});
+
 	test('a format named __proto__ is an ordinary key', () => {
 		const item = flatten(
 			withAttributes({ transcriptions: [{ format: '__proto__', url: 'https://x/p' }] }),

@@ -22,7 +22,7 @@ let node: INode;
 let ids = 0;
 
 async function setUp(
-	options: Record<string, string[] | boolean> = {},
+	options: Record<string, string | string[] | boolean> = {},
 	{ registration = 'manual', staticData = {} as IDataObject } = {},
 ) {
 	const h = createHarness({});
@@ -193,7 +193,8 @@ describe('webhook() in n8n-core’s WebhookContext', () => {
 	});
 
 	test('Download Caption Files: a failed file and an awkward name end up on the item', async () => {
-		await setUp({ downloadFormats: ['vtt', 'google_stt'] });
+		// the file server runs on this machine: allowed by the user, as the policy asks
+		await setUp({ downloadFormats: ['vtt', 'google_stt'], allowedHosts: new URL(filesUrl).host });
 		const res = await post(event());
 		// the item goes to n8n with its files, answered by the trigger just before n8n creates the execution
 		expect(await json(res)).toEqual({ received: true });
@@ -206,6 +207,32 @@ describe('webhook() in n8n-core’s WebhookContext', () => {
 		]);
 		// the files map keeps the signed URLs (they are the event's); messages never show a signature
 		expect(JSON.stringify(item.json.downloadErrors)).not.toMatch(/signature=s/);
+	});
+
+	test('Download Caption Files: a file on this machine is refused unless allowed; the item says how to allow it', async () => {
+		await setUp({ downloadFormats: ['vtt'] });
+		await post(event());
+		const [execution] = await executions(1);
+		const [item] = execution.items;
+		expect(item.binary).toBeUndefined();
+		expect(item.json.downloadErrors).toEqual([
+			{
+				format: 'vtt',
+				message: `${filesUrl}/q3.vtt?[redacted] was not fetched: 127.0.0.1 is a loopback address (n8n’s own machine). Only public addresses are fetched unless allowed: if this file server is trusted, add ${new URL(filesUrl).host} to Allowed File Hosts under the trigger's Options.`,
+			},
+		]);
+	});
+
+	test('Allowed File Hosts as an expression is not used, and the item says so', async () => {
+		// a lone $fromAI() keeps its "=" in n8n (any other expression loses it in a noDataExpression field)
+		await setUp({ downloadFormats: ['vtt'], allowedHosts: "={{ $fromAI('hosts') }}" });
+		await post(event());
+		const [execution] = await executions(1);
+		const [item] = execution.items;
+		expect(item.binary).toBeUndefined();
+		expect(item.json.warnings).toEqual([
+			"Allowed File Hosts under the trigger's Options is not used: Allowed File Hosts takes a fixed list, not an expression: a value from an item or an AI agent must not widen where files are fetched from.",
+		]);
 	});
 });
 

@@ -50,11 +50,34 @@ describe('readEndpoint', () => {
 		expect(readEndpoint(jsonApi(''))?.id).toBeNull();
 	});
 
-	test('events that are missing or not strings are left out; no callback_uri is no endpoint', () => {
-		expect(readEndpoint({ id: 'x', callback_uri: URI })?.enabled_events).toEqual([]);
-		expect(
-			readEndpoint({ id: 'x', callback_uri: URI, enabled_events: ['a', 1, null] })?.enabled_events,
-		).toEqual(['a']);
+	test('ids as the service wrote them: zeros kept, integers past 2^32 exact, one beyond 2^53 not used and said', () => {
+		expect(readEndpoint(flat('007'))?.id).toBe('007');
+		expect(readEndpoint(flat(2 ** 32 + 7))?.id).toBe('4294967303');
+		expect(readEndpoint(flat(JSON.parse('12345678901234567891')))).toEqual({
+			...normalised,
+			id: null,
+			note: 'The service wrote the endpoint’s ID as a number beyond 2^53, which a JSON number cannot carry exactly: that ID is not used. Ask the service to send IDs as strings.',
+		});
+	});
+
+	test('events that are missing or not strings are left out, and said; no callback_uri is no endpoint', () => {
+		expect(readEndpoint({ id: 'x', callback_uri: URI })).toEqual({
+			id: 'x',
+			callback_uri: URI,
+			enabled_events: [],
+			note: 'The service’s answer did not show the endpoint’s enabled_events.',
+		});
+		expect(readEndpoint({ id: 'x', callback_uri: URI, enabled_events: ['a', 1, null] })).toEqual({
+			id: 'x',
+			callback_uri: URI,
+			enabled_events: ['a'],
+			note: 'Some of the endpoint’s enabled_events are not event names (text): they are left out.',
+		});
+		expect(readEndpoint({ id: 'x', callback_uri: URI, enabled_events: [] })).toEqual({
+			id: 'x',
+			callback_uri: URI,
+			enabled_events: [],
+		});
 		expect(readEndpoint({ id: 'x', attributes: { enabled_events: EVENTS } })).toBeUndefined();
 		expect(readEndpoint({ id: 'x' })).toBeUndefined();
 		expect(readEndpoint([flat()])).toBeUndefined();
@@ -165,29 +188,84 @@ describe('createdEndpoint', () => {
 		);
 	});
 
-	test('an empty answer is completed with what was sent, the id from Location or null', () => {
+	const SENT_URI =
+		'The service’s answer did not show the callback URI it stored: callback_uri is the one sent.';
+	const SENT_EVENTS =
+		'The service’s answer did not show the enabled_events it stored: enabled_events are the ones sent.';
+	const NO_ID =
+		'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.';
+
+	test('an empty answer is completed with what was sent, the id from Location or null, and says so', () => {
 		expect(
 			createdEndpoint({ headers: { location: '/webhook_endpoints/ep-9' }, body: '' }, sent),
-		).toEqual({ id: 'ep-9', callback_uri: URI, enabled_events: ['transcription.transcribed'] });
+		).toEqual({
+			id: 'ep-9',
+			callback_uri: URI,
+			enabled_events: ['transcription.transcribed'],
+			note: `${SENT_URI} ${SENT_EVENTS}`,
+		});
 		expect(createdEndpoint({ headers: {}, body: undefined }, sent)).toEqual({
 			id: null,
 			callback_uri: URI,
 			enabled_events: ['transcription.transcribed'],
+			note: `${NO_ID} ${SENT_URI} ${SENT_EVENTS}`,
 		});
 	});
 
-	test('an answer with only an id, or no events, keeps the sent values', () => {
+	test('an answer with only an id, or no events, keeps the sent values and says so', () => {
 		expect(createdEndpoint({ headers: {}, body: { id: 'x' } }, sent)).toEqual({
 			id: 'x',
 			callback_uri: URI,
 			enabled_events: ['transcription.transcribed'],
+			note: `${SENT_URI} ${SENT_EVENTS}`,
+		});
+		expect(createdEndpoint({ headers: {}, body: { id: 'x', callback_uri: URI } }, sent)).toEqual({
+			id: 'x',
+			callback_uri: URI,
+			enabled_events: ['transcription.transcribed'],
+			note: SENT_EVENTS,
+		});
+	});
+
+	test('what the service stored is reported as stored: its URI, and events it echoed, none included', () => {
+		const stored = 'https://N8N.example.com/webhook/abc/webhook/?token=s3cret';
+		expect(
+			createdEndpoint(
+				{ headers: {}, body: { id: 'x', callback_uri: stored, enabled_events: [] } },
+				sent,
+			),
+		).toEqual({ id: 'x', callback_uri: stored, enabled_events: [] });
+		expect(
+			createdEndpoint(
+				{
+					headers: {},
+					body: {
+						id: 'x',
+						callback_uri: URI,
+						enabled_events: ['transcription.created', 'transcription.created'],
+					},
+				},
+				sent,
+			).enabled_events,
+		).toEqual(['transcription.created', 'transcription.created']);
+	});
+
+	test('an id beyond 2^53 is not used, and said; the Location gives it exactly', () => {
+		const INEXACT =
+			'The service wrote the endpoint’s ID as a number beyond 2^53, which a JSON number cannot carry exactly: that ID is not used. Ask the service to send IDs as strings.';
+		const body = JSON.parse(
+			'{"id": 12345678901234567891, "callback_uri": "https://x/h", "enabled_events": []}',
+		);
+		expect(createdEndpoint({ headers: {}, body }, sent)).toMatchObject({
+			id: null,
+			note: INEXACT,
 		});
 		expect(
 			createdEndpoint(
-				{ headers: {}, body: { id: 'x', callback_uri: URI, enabled_events: [] } },
+				{ headers: { location: '/webhook_endpoints/12345678901234567891' }, body },
 				sent,
-			).enabled_events,
-		).toEqual(['transcription.transcribed']);
+			),
+		).toMatchObject({ id: '12345678901234567891', note: INEXACT });
 	});
 });
 
@@ -200,6 +278,21 @@ describe('nextFromLinkHeader', () => {
 		).toBe('https://a.example/x?page=3');
 		expect(nextFromLinkHeader('</x?page=2>; rel=next')).toBe('/x?page=2');
 		expect(nextFromLinkHeader('</x?page=2>; title="a"; REL="last next"')).toBe('/x?page=2');
+	});
+
+	test('parameters in quotes may hold commas, semicolons and angle brackets; the first rel counts', () => {
+		expect(
+			nextFromLinkHeader(
+				'</x?page=1>; title="a, b; rel=next"; rel="prev", </x?page=3>; type="<x>"; rel="next"',
+			),
+		).toBe('/x?page=3');
+		expect(nextFromLinkHeader('</x?page=1>; rel="prev"; rel="next", </x?page=3>; rel=next')).toBe(
+			'/x?page=3',
+		);
+		expect(nextFromLinkHeader('</x?page=2>;REL = "Next" ;title=x')).toBe('/x?page=2');
+		expect(nextFromLinkHeader('</x?page=2>; title="escaped \\" quote"; rel=next')).toBe(
+			'/x?page=2',
+		);
 	});
 
 	test('no next relation, or no header: none', () => {
@@ -467,5 +560,57 @@ describe('redactCallbackToken', () => {
 			'https://h.example/p?a=%E0%A4%A',
 		);
 		expect(redactEndpoint({ ...normalised }).callback_uri).not.toContain('s3cret');
+	});
+});
+
+describe('redactEndpoint: Get and Get Many show no secret', () => {
+	const TOKEN = 'Abcdefghijklmnopqrstuvwxyz012345';
+	const ACCESS = 'access-token-value-9876';
+
+	test('attributes that hold the callback token, members named as secrets, and the credential’s values are out; the rest as it came', () => {
+		const endpoint = {
+			id: 'ep-1',
+			callback_uri: `https://n8n.example.com/webhook/x/webhook?token=${TOKEN}`,
+			enabled_events: ['transcription.transcribed'],
+			delivery_url: `https://n8n.example.com/webhook/x/webhook?token=${TOKEN}&a=1`,
+			last_delivery: { request: `POST ?token=${encodeURIComponent(TOKEN)}`, status: 200 },
+			signing_secret: 'whsec_abcdef',
+			webhookSecret: 'whsec_2',
+			api_key: 42,
+			debug: `Authorization: Bearer ${ACCESS}`,
+			created_at: '2026-01-01T00:00:00Z',
+			description: 'Created by n8n for workflow 7 (see https://x.example/a?b=c)',
+		};
+		const shown = redactEndpoint(endpoint, [ACCESS]);
+		expect(shown).toEqual({
+			id: 'ep-1',
+			callback_uri: 'https://n8n.example.com/webhook/x/webhook?token=[redacted]',
+			enabled_events: ['transcription.transcribed'],
+			delivery_url: 'https://n8n.example.com/webhook/x/webhook?token=[redacted]&a=1',
+			last_delivery: { request: 'POST ?token=[redacted]', status: 200 },
+			signing_secret: '[redacted]',
+			webhookSecret: '[redacted]',
+			api_key: '[redacted]',
+			debug: 'Authorization: Bearer [redacted]',
+			created_at: '2026-01-01T00:00:00Z',
+			description: 'Created by n8n for workflow 7 (see https://x.example/a?b=c)',
+		});
+		expect(Object.keys(shown)).toEqual(Object.keys(endpoint));
+	});
+
+	test('on the token route, the token in the path is found and redacted elsewhere too', () => {
+		const id = 'a1b2c3d4-0000-4000-8000-000000000001';
+		const shown = redactEndpoint({
+			id: null,
+			callback_uri: `https://n8n.example.com/webhook/${id}/${id}/${TOKEN}`,
+			enabled_events: [],
+			echo: `sent to …/${TOKEN}`,
+		});
+		expect(shown).toEqual({
+			id: null,
+			callback_uri: `https://n8n.example.com/webhook/${id}/${id}/[redacted]`,
+			enabled_events: [],
+			echo: 'sent to …/[redacted]',
+		});
 	});
 });

@@ -1,4 +1,6 @@
-// The last line of defence: no client secret, assertion or token may appear in an error, an item or a log.
+// The last line of defence: no client secret, assertion or token may appear in an error, an item or a log. One
+// redaction for every message built from outside: every form of every secret (shared/secretForms.ts).
+import { formsOfSecrets, replaceForms } from './secretForms';
 
 const QUERY_STRING = /(https?:\/\/[^\s?#"'<>]+)\?[^\s#"'<>]*/gi;
 
@@ -7,32 +9,73 @@ export function stripQueryStrings(text: string): string {
 	return text.replace(QUERY_STRING, '$1?[redacted]');
 }
 
-/** Replaces every occurrence of each secret (and its URL-encoded form) with [redacted]. */
+/**
+ * Replaces every occurrence of each secret with [redacted]: as sent, URL- and form-encoded, escaped in JSON, in hex
+ * and in base64 (also inside a longer base64 value), after stripping query strings.
+ */
 export function redact(text: string, secrets: Array<string | undefined | null>): string {
-	let result = stripQueryStrings(text);
-	const values = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-	for (const secret of values.sort((a, b) => b.length - a.length)) {
-		for (const form of new Set([secret, encodeURIComponent(secret)])) {
-			result = result.split(form).join('[redacted]');
-		}
-	}
-	return result;
+	return replaceForms(stripQueryStrings(text), formsOfSecrets(secrets));
 }
 
 /** A JSON value with `redact` applied to every string in it, names of members included. */
 export function redactJson<T>(value: T, secrets: Array<string | undefined | null>): T {
+	const forms = formsOfSecrets(secrets);
+	const text = (item: string) => replaceForms(stripQueryStrings(item), forms);
 	try {
 		return JSON.parse(JSON.stringify(value), (_key, item: unknown) => {
 			if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-				return typeof item === 'string' ? redact(item, secrets) : item;
+				return typeof item === 'string' ? text(item) : item;
 			}
-			return Object.fromEntries(
-				Object.entries(item).map(([name, member]) => [redact(name, secrets), member]),
-			);
+			return Object.fromEntries(Object.entries(item).map(([name, member]) => [text(name), member]));
 		}) as T;
 	} catch {
 		return { redacted: true } as T;
 	}
+}
+
+/** Member names that say their value is a secret, once case and separators are set aside: `signing_secret`. */
+const SECRET_NAMES = [
+	'secret',
+	'password',
+	'passphrase',
+	'token',
+	'apikey',
+	'accesskey',
+	'privatekey',
+	'signingkey',
+	'hmackey',
+	'credential',
+	'credentials',
+];
+
+/** Whether a member's name says it holds a secret (`secret`, `signing_secret`, `webhookSecret`, `access_token`). */
+export function namesASecret(name: string): boolean {
+	const plain = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return SECRET_NAMES.some((word) => plain.endsWith(word));
+}
+
+/**
+ * Output passed through from the service (an endpoint's attributes), made safe to show: every member named as a
+ * secret replaced whole, every form of each of `secrets` replaced in every string and name. Query strings are kept:
+ * the values are the service's data, not a message.
+ */
+export function redactOutput<T>(value: T, secrets: Array<string | undefined | null>): T {
+	const forms = formsOfSecrets(secrets);
+	const text = (item: string) => replaceForms(item, forms);
+	const walk = (item: unknown): unknown => {
+		if (typeof item === 'string') return text(item);
+		if (Array.isArray(item)) return item.map(walk);
+		if (typeof item !== 'object' || item === null) return item;
+		return Object.fromEntries(
+			Object.entries(item).map(([name, member]) => [
+				text(name),
+				namesASecret(name) && member !== null && member !== '' && typeof member !== 'object'
+					? '[redacted]'
+					: walk(member),
+			]),
+		);
+	};
+	return walk(value) as T;
 }
 
 /**

@@ -31,12 +31,21 @@ export function readCount(value: unknown): number | undefined {
 	return Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
-/** An id: JSON:API's string, or the integer of a service that numbers its records (exact: a safe integer). */
+/**
+ * An id, exactly as the service wrote it: JSON:API's string as it is (never re-parsed: "007" stays "007"), or
+ * the integer of a service that numbers its records, in its digits. An integer beyond 2^53 has been rounded by
+ * JSON.parse before anyone reads it: it is no id (isInexactInteger says why).
+ */
 export function readId(value: unknown): string | undefined {
 	if (typeof value === 'string') return value.length > 0 ? value : undefined;
 	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 		? String(value)
 		: undefined;
+}
+
+/** A JSON integer beyond 2^53: the number JSON.parse gave is a rounding of the one the service wrote. */
+export function isInexactInteger(value: unknown): boolean {
+	return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
 }
 
 // A JSON:API resource type, as servers spell it: `webhook_event`, `webhook-events`, `webhookEvents`,
@@ -94,6 +103,27 @@ export function recordIn(body: unknown, type: string): unknown {
 	return value;
 }
 
+// a JSON string (its digits are text) or number token, as JSON.parse reads them
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const LONG_INTEGER = /^\d{16,}$/;
+
+/**
+ * JSON text, parsed, with every non-negative integer beyond 2^53 kept as its digits (a string): a JavaScript
+ * number would round it, and an id (a Rails bigint, a snowflake) would become another id. Throws as JSON.parse.
+ */
+export function parseJsonText(text: string): unknown {
+	const value: unknown = JSON.parse(text);
+	if (!/\d{16}/.test(text)) return value;
+	// the text is JSON: every number token is a value, never a name, so quoting one keeps the text JSON
+	return JSON.parse(
+		text.replace(JSON_TOKEN, (token) =>
+			LONG_INTEGER.test(token) && BigInt(token) > BigInt(Number.MAX_SAFE_INTEGER)
+				? `"${token}"`
+				: token,
+		),
+	);
+}
+
 /** A body n8n left as text (a JSON answer sent under another content type) is parsed; empty means none. */
 export function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body ?? undefined;
@@ -107,17 +137,17 @@ export function parseBody(body: unknown): unknown {
 
 // ---- API errors (A5) -------------------------------------------------------------------------------------------
 
-/** The service's own words in a JSON:API error document: each error's `detail`, else `title`, else `code`. */
+/**
+ * The service's own words in an error body (a JSON value, or its text): each JSON:API error's `detail`, else its
+ * `title`; without `errors`, an RFC 9457 problem's. Nothing else of the body: it may echo the request.
+ */
 export function readErrorWords(body: unknown): string | undefined {
-	const errors = memberOf(body, 'errors');
-	const list = Array.isArray(errors) ? errors : isObject(errors) ? [errors] : [];
+	const document = typeof body === 'string' ? parseBody(body) : body;
+	if (!isObject(document)) return undefined;
+	const errors = memberOf(document, 'errors');
+	const list = Array.isArray(errors) ? errors : isObject(errors) ? [errors] : [document];
 	const words = list
-		.map(
-			(e) =>
-				readText(memberOf(e, 'detail')) ??
-				readText(memberOf(e, 'title')) ??
-				readText(memberOf(e, 'code')),
-		)
+		.map((e) => readText(memberOf(e, 'detail')) ?? readText(memberOf(e, 'title')))
 		.filter((text): text is string => text !== undefined);
 	return words.length ? words.join('; ') : undefined;
 }
@@ -126,22 +156,30 @@ export function readErrorWords(body: unknown): string | undefined {
 
 export type Headers = Record<string, string | string[] | undefined>;
 
+/** Every value of a header, whatever the case of its name: a list for one given on several lines. */
+export function headerValues(headers: Headers | undefined, name: string): string[] {
+	if (!headers) return [];
+	const wanted = name.toLowerCase();
+	const values = Object.keys(headers)
+		.filter((k) => k.toLowerCase() === wanted)
+		.flatMap((k) => headers[k] ?? []);
+	return values.map(String);
+}
+
 /** A header's first value, whatever the case of its name. */
 export function headerValue(headers: Headers | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
-	const first = Array.isArray(value) ? value[0] : value;
-	return typeof first === 'string' ? first : first === undefined ? undefined : String(first);
+	return headerValues(headers, name)[0];
 }
+
+const DELTA_SECONDS = /^\s*\d+\s*$/;
+// asctime-date names no zone: HTTP dates are all GMT (RFC 9110 5.6.7), whatever zone n8n runs in
+const ASCTIME = /^\s*[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}\s*$/;
 
 /** Retry-After as milliseconds from now: delta-seconds or an HTTP date (RFC 9110 10.2.3); else none. */
 export function readRetryAfter(value: string | undefined, now: number): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
-	const seconds = Number(value);
-	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-	const date = Date.parse(value);
+	if (DELTA_SECONDS.test(value)) return Number(value) * 1000;
+	const date = Date.parse(ASCTIME.test(value) ? `${value.trim()} GMT` : value);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

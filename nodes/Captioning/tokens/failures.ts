@@ -3,6 +3,7 @@
 import { networkProblem } from '../shared/network';
 import { rateLimitMessage, type RetryStop } from '../shared/pacing';
 import { redact } from '../shared/redact';
+import { boundWords } from '../shared/serviceWords';
 import { withServiceWords } from '../shared/words';
 import type { CaptioningCredentials } from './values';
 
@@ -23,12 +24,32 @@ export type TokenFailure =
 	| { kind: 'not-json'; status: number; contentType: string }
 	| { kind: 'invalid-response'; detail: string };
 
+/** An OAuth error's own words, redacted before they are bounded: no cut may leave part of a secret. */
+function ownWords(
+	failure: Extract<TokenFailure, { kind: 'refused' }>,
+	secrets: Array<string | undefined>,
+): Extract<TokenFailure, { kind: 'refused' }> {
+	const words = (text: string | undefined, max: number) =>
+		text === undefined ? undefined : boundWords(redact(text, secrets), max);
+	return {
+		...failure,
+		error: words(failure.error, 80),
+		description: words(failure.description, 300),
+	};
+}
+
 /** The message a user sees: the cause, and what to change. Never a secret. */
 export function describeTokenFailure(
 	failure: TokenFailure,
 	grant: Grant,
 	credentials: CaptioningCredentials,
 ): string {
+	const secrets = [
+		credentials.clientSecret,
+		credentials.assertion,
+		credentials.accessToken,
+		credentials.refreshToken,
+	];
 	const where = `${credentials.baseUrl}/oauth/token`;
 	let message: string;
 	switch (failure.kind) {
@@ -54,15 +75,10 @@ export function describeTokenFailure(
 			message = `${where} answered with JSON that is not a valid token response (${failure.detail}). Check the Base URL points at the captioning service.`;
 			break;
 		case 'refused':
-			message = describeRefusal(failure, grant, where);
+			message = describeRefusal(ownWords(failure, secrets), grant, where);
 			break;
 	}
-	return redact(message, [
-		credentials.clientSecret,
-		credentials.assertion,
-		credentials.accessToken,
-		credentials.refreshToken,
-	]);
+	return redact(message, secrets);
 }
 
 function describeRefusal(

@@ -9,6 +9,13 @@ export function normaliseBaseUrl(value: unknown): string {
 	return str(value).replace(/\/+$/, '');
 }
 
+/** The values of a credential no message may show: the client secret, the assertion, both tokens. */
+export function secretsOf(data: Record<string, unknown> | undefined): string[] {
+	return ['clientSecret', 'assertion', 'accessToken', 'refreshToken']
+		.map((name) => data?.[name])
+		.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
 /** The credential's own fields as every decision reads them: trimmed, the Base URL normalised. */
 export function credentialValues(data: Record<string, unknown>) {
 	return {

@@ -1,14 +1,16 @@
 // Fetching a caption file from its signed, time-limited URL (contract 2.4). Signed URLs carry their own
 // authorisation: no credential is sent with them (object stores refuse a second auth mechanism). Every file is
-// streamed through a byte cap (Content-Length first, then a count) and can be stopped by a signal: a cancelled
-// execution, or the trigger's time budget. docs/design.md, "Downloads", has the why.
-import type { BinaryHelperFunctions, IHttpRequestOptions } from 'n8n-workflow';
+// fetched within the address policy (transport/outbound.ts), streamed through a byte cap (Content-Length first,
+// then a count) and can be stopped by a signal: a cancelled execution, the action's deadline, or the trigger's time
+// budget. Nothing of a body is quoted. docs/design.md, "Downloads" and "Outbound fetches", has the why.
 
 import { captionFileSuffix, captionMimeType, isServiceFormat } from '../captions/formats';
+import type { AddressPolicy } from './addressPolicy';
+import { openOutbound, type OpenedAnswer, type OutboundHelpers, type Readable } from './outbound';
 import { networkCode, networkProblem } from '../shared/network';
 import { stripQueryStrings } from '../shared/redact';
 import { headerValue } from '../shared/schemas';
-import { withServiceWords } from '../shared/words';
+import { sentence } from '../shared/words';
 
 /** The default cap of a download, in MB: caption files weigh kilobytes to a few MB; ten hours of Google STT ~10 MB. */
 export const DEFAULT_MAX_FILE_MB = 100;
@@ -24,22 +26,28 @@ export interface DownloadedFile {
 export interface DownloadLimits {
 	/** The largest file accepted, in bytes. */
 	maxBytes: number;
-	/** Stops the download at once: a cancelled execution, or the trigger's time budget. */
+	/** Stops the download at once: a cancelled execution, the action's deadline, or the trigger's time budget. */
 	signal?: AbortSignal;
 }
 
-/** A Node stream, as n8n's binary helpers take it (a community node may not import node:stream). */
-export type Readable = Exclude<Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], Buffer>;
+/** How a file is fetched: n8n's helpers (and its resolver, where n8n has one), within the address policy. */
+export interface Fetcher {
+	helpers: OutboundHelpers;
+	policy: AddressPolicy;
+}
+
+/** The longest silence between two packets of a download. */
+export const IDLE_TIMEOUT_MS = 30_000;
+
+export type { Readable } from './outbound';
 
 /** Why a download gave no file: the server's answer, the network, the file's size, the signal, or the store. */
 export interface DownloadFailure {
 	ok: false;
-	kind: 'http' | 'network' | 'blocked' | 'too-large' | 'stopped' | 'store';
+	kind: 'http' | 'network' | 'refused' | 'blocked' | 'too-large' | 'stopped' | 'store';
 	status?: number;
 	message: string;
 }
-
-type Http = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** The bytes of a percent-encoded text; undefined when a "%" does not start an escape. */
 function percentBytes(text: string): Buffer | undefined {
@@ -133,22 +141,26 @@ export function fileNameFor(format: string, title: unknown, contentDisposition?:
 	return `${base}${captionFileSuffix(format)}`;
 }
 
-/** What to tell the user when a signed URL does not give the file. */
+/**
+ * What to tell the user when a signed URL does not give the file. `expired` is what the answer said of itself (a
+ * 403 that says "expired"); nothing of the answer is quoted: it may be anything the address answers.
+ */
 export function describeDownloadFailure(
 	status: number | undefined,
 	url: string,
-	detail?: string,
+	problem?: string,
+	expired = false,
 ): string {
 	const where = stripQueryStrings(url);
 	if (status === 403) {
-		return /expired/i.test(detail ?? '')
+		return expired
 			? `The signed URL of ${where} has expired. Signed URLs are valid only for a limited time after the event: turn on "Download Caption Files" in the Captioning Trigger to fetch files when the event arrives.`
 			: `The signed URL of ${where} was refused (HTTP 403): it was altered or has expired. Use the URL exactly as the event delivered it, soon after the event, or turn on "Download Caption Files" in the Captioning Trigger.`;
 	}
 	if (status === 404) return `There is no file at ${where} (HTTP 404).`;
 	if (status === undefined)
-		return withServiceWords(`Could not download ${where}`, detail ?? 'network error');
-	return withServiceWords(`Downloading ${where} failed with HTTP ${status}`, detail);
+		return sentence(`Could not download ${where}: ${problem ?? 'network error'}`);
+	return `Downloading ${where} failed with HTTP ${status}.`;
 }
 
 /** "1.5 MB", "100 MB", "250 KB": sizes as a user sets and reads them (1 MB = 1,048,576 bytes). */
@@ -222,7 +234,7 @@ function capBody(
 }
 
 /** Up to `limit` bytes of a body that is not the file (an error answer), then the rest is dropped. */
-async function readSome(body: Readable, limit = 64 * 1024): Promise<Buffer> {
+async function readSome(body: Readable, limit = 4 * 1024): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	let length = 0;
 	try {
@@ -239,15 +251,8 @@ async function readSome(body: Readable, limit = 64 * 1024): Promise<Buffer> {
 	return Buffer.concat(chunks).subarray(0, limit);
 }
 
-function errorDetail(body: Buffer): string | undefined {
-	const text = body.toString('utf8');
-	try {
-		const parsed = JSON.parse(text) as { errors?: Array<{ detail?: string }>; message?: string };
-		return parsed.errors?.[0]?.detail ?? parsed.message;
-	} catch {
-		return text.slice(0, 200) || undefined;
-	}
-}
+/** Whether an error answer says the signed URL expired: read to choose a message, never quoted. */
+const saysExpired = (body: Buffer) => /expired/i.test(body.toString('utf8'));
 
 /** n8n 2.x's SSRF protection refused the address (SsrfBlockedIpError, SsrfBlockedHostnameError). */
 function isSsrfBlock(error: unknown): boolean {
@@ -297,45 +302,20 @@ interface OpenedFile {
 	close(): void;
 }
 
-interface FileResponse {
-	statusCode: number;
-	headers: Record<string, string | undefined>;
-	body: Readable;
-}
-
-/** The GET of a signed file, its body as a stream; or why no answer came. */
-async function requestFile(
-	http: Http,
-	url: string,
-	limits: DownloadLimits,
-	signal: AbortSignal,
-): Promise<{ ok: true; response: FileResponse } | DownloadFailure> {
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url,
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: 30_000,
-		// n8n's helper does not take the execution's signal by itself (httpRequestWithAuthentication does)
-		abortSignal: signal as IHttpRequestOptions['abortSignal'],
+/** What a fetch that threw tells the user: stopped by its signal, refused by n8n's SSRF protection, or the network. */
+function thrownFailure(error: unknown, url: string, limits: DownloadLimits): DownloadFailure {
+	if (limits.signal?.aborted) return stopped(url);
+	if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
+	return {
+		ok: false,
+		kind: 'network',
+		message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
 	};
-	try {
-		return { ok: true, response: (await http(options)) as FileResponse };
-	} catch (error) {
-		if (limits.signal?.aborted) return stopped(url);
-		if (isSsrfBlock(error)) return { ok: false, kind: 'blocked', message: describeBlocked(url) };
-		return {
-			ok: false,
-			kind: 'network',
-			message: describeDownloadFailure(undefined, url, networkProblem(networkCode(error))),
-		};
-	}
 }
 
 /** The file's answer, checked: a 2xx within the cap by its Content-Length, its body streaming through the cap. */
 async function openSignedFile(
-	http: Http,
+	fetcher: Fetcher,
 	url: string,
 	format: string,
 	title: unknown,
@@ -343,26 +323,27 @@ async function openSignedFile(
 	keepBytes = 0,
 ): Promise<{ ok: true; file: OpenedFile } | DownloadFailure> {
 	if (limits.signal?.aborted) return stopped(url);
-	// ours to close the connection with: n8n 2.41 hands out a wrapper whose destroy() leaves the socket open
-	const own = new AbortController();
-	const signal = limits.signal ? AbortSignal.any([limits.signal, own.signal]) : own.signal;
-	const requested = await requestFile(http, url, limits, signal);
-	if (!requested.ok) return requested;
-	const { statusCode, headers, body } = requested.response;
-	// closing the connection makes the body fail; whoever reads it hears of that through the cap
-	body.on('error', () => undefined);
-	const close = () => {
-		own.abort();
-		body.destroy();
-	};
+	let answer: OpenedAnswer;
+	try {
+		const request = {
+			signal: limits.signal ?? new AbortController().signal,
+			idleTimeoutMs: IDLE_TIMEOUT_MS,
+		};
+		const outcome = await openOutbound(fetcher.helpers, url, fetcher.policy, request);
+		if (!outcome.ok) return { ok: false, kind: 'refused', message: outcome.refused.message };
+		answer = outcome.answer;
+	} catch (error) {
+		return thrownFailure(error, url, limits);
+	}
+	const { statusCode, headers, body, close } = answer;
 	if (statusCode < 200 || statusCode >= 300) {
-		const detail = errorDetail(await readSome(body));
+		const expired = statusCode === 403 && saysExpired(await readSome(body));
 		close();
 		return {
 			ok: false,
 			kind: 'http',
 			status: statusCode,
-			message: describeDownloadFailure(statusCode, url, detail),
+			message: describeDownloadFailure(statusCode, url, undefined, expired),
 		};
 	}
 	const declared = Number(headerValue(headers, 'content-length'));
@@ -385,13 +366,13 @@ async function openSignedFile(
 
 /** Downloads a file whole into memory (for the caption readers), within the cap. */
 export async function downloadFile(
-	http: Http,
+	fetcher: Fetcher,
 	url: string,
 	format: string,
 	title: unknown,
 	limits: DownloadLimits,
 ): Promise<{ ok: true; file: DownloadedFile } | DownloadFailure> {
-	const opened = await openSignedFile(http, url, format, title, limits);
+	const opened = await openSignedFile(fetcher, url, format, title, limits);
 	if (!opened.ok) return opened;
 	const { body, fileName, mimeType, count } = opened.file;
 	const chunks: Buffer[] = [];
@@ -417,7 +398,7 @@ export interface StoredFile<Binary> {
  * `keepBytes` are kept aside for the caller (the trigger's transcript).
  */
 export async function downloadToBinary<Binary>(
-	http: Http,
+	fetcher: Fetcher,
 	store: (data: Readable, fileName: string, mimeType: string) => Promise<Binary>,
 	url: string,
 	format: string,
@@ -425,7 +406,7 @@ export async function downloadToBinary<Binary>(
 	limits: DownloadLimits,
 	keepBytes = 0,
 ): Promise<{ ok: true; file: StoredFile<Binary> } | DownloadFailure> {
-	const opened = await openSignedFile(http, url, format, title, limits, keepBytes);
+	const opened = await openSignedFile(fetcher, url, format, title, limits, keepBytes);
 	if (!opened.ok) return opened;
 	const { body, fileName, mimeType, count, close } = opened.file;
 	let failed: unknown;

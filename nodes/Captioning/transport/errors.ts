@@ -1,5 +1,6 @@
 // A failed call in words: the HTTP answer behind an error, the transport's own refusals, and the error the user
-// reads, chosen from a table of named cases. The service's words are redacted of the callback token first.
+// reads, chosen from a table of named cases. The service's words are redacted of every secret the call held (the
+// credential's values and the callback token) first, and bounded; its body is never handed to n8n.
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -10,8 +11,8 @@ import {
 	type RetryStop,
 	type WaitCancelledError,
 } from '../shared/pacing';
-import { callbackTokensIn, redact, redactJson } from '../shared/redact';
-import { readErrorWords } from '../shared/schemas';
+import { callbackTokensIn, redact } from '../shared/redact';
+import { readServiceWords } from '../shared/serviceWords';
 import { withServiceWords } from '../shared/words';
 import { MAX_REDIRECTS, type RedirectStep } from './redirects';
 import type { ApiRequest } from './types';
@@ -102,9 +103,11 @@ interface FailedCall {
 	request: ApiRequest;
 	/** `METHOD /path`, as every message names the call. */
 	what: string;
+	/** What no message may show: the credential's values the call held, and the callback tokens it sent. */
+	secrets: string[];
 }
 
-/** A failure the service answered, with its words redacted of the callback token. */
+/** A failure the service answered, with its words redacted of every secret and bounded. */
 interface Answered extends FailedCall {
 	status: number;
 	detail: string | undefined;
@@ -197,13 +200,10 @@ function unreachable({ node, stop, request, what }: FailedCall) {
 }
 
 /** No answer of the service's: a credential failure, which carries its own clear message, passed on. */
-function passedOn({ node, stop, request }: FailedCall): NodeApiError {
+function passedOn({ node, stop, request, secrets }: FailedCall): NodeApiError {
 	const { error } = stop;
 	const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code;
-	const message = redact(
-		(error as Error)?.message ?? 'Unknown error',
-		callbackTokensIn(request.form),
-	);
+	const message = redact((error as Error)?.message ?? 'Unknown error', secrets);
 	// n8n 1.123 drops the HTTP error behind its own NodeApiError (an Error `cause` is not kept) but keeps its
 	// status: so do we
 	const status = statusOf(error);
@@ -216,31 +216,36 @@ function passedOn({ node, stop, request }: FailedCall): NodeApiError {
 
 /** The service's answer to the call, worded by its status. */
 function serviceAnswer(failed: FailedCall, failure: HttpFailure): NodeApiError {
-	// the service's words may echo what was sent, the trigger's callback token with it: out before any wording
-	const tokens = callbackTokensIn(failed.request.form);
-	const said = readErrorWords(failure.data);
-	const detail = said === undefined ? undefined : redact(said, tokens);
+	// the service's words may echo what was sent (the token, the callback token): out before any wording
+	const detail = readServiceWords(failure.data, (text) => redact(text, failed.secrets));
 	const { status } = failure;
-	return new NodeApiError(
-		failed.node,
-		(typeof failure.data === 'object' && failure.data !== null
-			? redactJson(failure.data, tokens)
-			: { body: redact(String(failure.data ?? ''), tokens) }) as JsonObject,
-		{
-			message: serviceWords({ ...failed, status, detail }),
-			description: detail,
-			httpCode: String(status),
-			itemIndex: failed.request.itemIndex,
-		},
-	);
+	const message = serviceWords({ ...failed, status, detail });
+	// never the body: n8n takes a description from its members (message, error, detail) unredacted
+	return new NodeApiError(failed.node, { message, status } as JsonObject, {
+		message,
+		description: detail,
+		httpCode: String(status),
+		itemIndex: failed.request.itemIndex,
+	});
 }
 
 /** The transport's own refusals and an unreachable service, asked in this order before any answer. */
 const BEFORE_THE_ANSWER = [redirectNotFollowed, tokenRefusedAgain, unreachable];
 
-/** The error the user reads for a call that sendPaced gave up on. */
-export function toApiError(node: INode, stop: RetryStop, request: ApiRequest): NodeApiError {
-	const failed: FailedCall = { node, stop, request, what: `${request.method} ${request.path}` };
+/** The error the user reads for a call that sendPaced gave up on; `secrets`: the credential's values it held. */
+export function toApiError(
+	node: INode,
+	stop: RetryStop,
+	request: ApiRequest,
+	secrets: string[] = [],
+): NodeApiError {
+	const failed: FailedCall = {
+		node,
+		stop,
+		request,
+		what: `${request.method} ${request.path}`,
+		secrets: [...secrets, ...callbackTokensIn(request.form)],
+	};
 	for (const wording of BEFORE_THE_ANSWER) {
 		const error = wording(failed);
 		if (error) return error;

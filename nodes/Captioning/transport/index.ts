@@ -20,7 +20,7 @@ import {
 } from '../shared/pacing';
 import { headerValue } from '../shared/schemas';
 import { settle } from '../shared/settle';
-import { normaliseBaseUrl } from '../tokens/values';
+import { normaliseBaseUrl, secretsOf } from '../tokens/values';
 import { cancelledError, readFailure, RedirectRefused, toApiError } from './errors';
 import { isRedirect, MAX_REDIRECTS, redirectStep } from './redirects';
 import { type Attempt, firstAttempt, type RenewingIo, sendRenewing } from './renewing';
@@ -65,7 +65,14 @@ export async function captioningApiCall(
 	const { error } = outcome;
 	if (error instanceof WaitCancelledError) throw cancelledError(this.getNode(), error, request);
 	// sendPaced ends in one of these two; anything else would be a defect, and is passed on as it is
-	if (error instanceof RetryStop) throw toApiError(this.getNode(), error, request);
+	if (error instanceof RetryStop) {
+		// every value the call held or obtained: as stored when it began, as sent last, and as stored now
+		const now = await settle(io.readStored());
+		const secrets = [stored, attempt.data, attempt.held, now.ok ? now.value : undefined].flatMap(
+			secretsOf,
+		);
+		throw toApiError(this.getNode(), error, request, secrets);
+	}
 	throw error;
 }
 

@@ -11,6 +11,8 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { normaliseBaseUrl } from '../tokens/values';
 import {
 	headerValue,
+	headerValues,
+	isInexactInteger,
 	isObject,
 	memberOf,
 	parseBody,
@@ -19,7 +21,7 @@ import {
 	recordIn,
 	sameResourceType,
 } from '../shared/schemas';
-import { redactPathToken } from '../shared/redact';
+import { callbackTokensIn, redactOutput, redactPathToken } from '../shared/redact';
 import { settle } from '../shared/settle';
 
 export const ENDPOINTS_PATH = '/webhook_endpoints';
@@ -35,10 +37,37 @@ export interface WebhookEndpoint extends IDataObject {
 	id: string | null;
 	callback_uri: string;
 	enabled_events: string[];
+	/** What the service's answer did not show of the endpoint, and what the item holds instead. */
+	note?: string;
 }
 
-/** One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`). */
-export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
+/** The sentences of an item's note, one per member the answer did not show as it is. */
+export const UNSHOWN = {
+	inexactId:
+		'The service wrote the endpoint’s ID as a number beyond 2^53, which a JSON number cannot carry exactly: that ID is not used. Ask the service to send IDs as strings.',
+	noId: 'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.',
+	events: 'The service’s answer did not show the endpoint’s enabled_events.',
+	oddEvents: 'Some of the endpoint’s enabled_events are not event names (text): they are left out.',
+	listedNoId: 'The service listed the endpoint without its ID.',
+	sentEvents:
+		'The service’s answer did not show the enabled_events it stored: enabled_events are the ones sent.',
+	sentUri:
+		'The service’s answer did not show the callback URI it stored: callback_uri is the one sent.',
+} as const;
+
+export type Unshown = keyof typeof UNSHOWN;
+
+/** The endpoint with the sentences of what its answer did not show added to its note. */
+export function withNote(endpoint: WebhookEndpoint, unshown: Unshown[]): WebhookEndpoint {
+	if (!unshown.length) return endpoint;
+	const sentences = [endpoint.note, ...unshown.map((u) => UNSHOWN[u])];
+	return { ...endpoint, note: sentences.filter(Boolean).join(' ') };
+}
+
+/** One endpoint record, and what it did not show: an id beyond 2^53, enabled_events as a list. */
+function readRecord(
+	value: unknown,
+): { endpoint: WebhookEndpoint; unshown: Array<'inexactId' | 'events' | 'oddEvents'> } | undefined {
 	if (!isObject(value)) return undefined;
 	const attributes = memberOf(value, 'attributes');
 	const source = isObject(attributes) ? attributes : value;
@@ -49,14 +78,30 @@ export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
 	// the envelope's members describe the document, not the endpoint
 	for (const key of ['id', 'type', 'attributes', 'links', 'relationships', 'meta'])
 		delete rest[key];
+	const id = memberOf(value, 'id');
+	const names = Array.isArray(events)
+		? events.filter((e): e is string => typeof e === 'string')
+		: [];
 	return {
-		...rest,
-		id: readId(memberOf(value, 'id')) ?? null,
-		callback_uri: callbackUri,
-		enabled_events: Array.isArray(events)
-			? events.filter((e): e is string => typeof e === 'string')
-			: [],
+		endpoint: { ...rest, id: readId(id) ?? null, callback_uri: callbackUri, enabled_events: names },
+		unshown: [
+			...(isInexactInteger(id) ? (['inexactId'] as const) : []),
+			...(!Array.isArray(events)
+				? (['events'] as const)
+				: names.length < events.length
+					? (['oddEvents'] as const)
+					: []),
+		],
 	};
+}
+
+/**
+ * One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`),
+ * with a note of what it did not show.
+ */
+export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
+	const record = readRecord(value);
+	return record && withNote(record.endpoint, record.unshown);
 }
 
 /**
@@ -109,31 +154,93 @@ export function createdEndpointId(
 }
 
 /**
- * The endpoint a creation answer describes, completed with what was sent: a body may be a whole resource, an id
- * alone or nothing at all.
+ * The endpoint a creation answer describes, as the service stored it: a body may be a whole resource, an id alone
+ * or nothing at all. What it does not show is completed with what was sent, and said in the note.
  */
 export function createdEndpoint(
 	response: Pick<ApiResponse, 'headers' | 'body'>,
 	sent: { callbackUri: string; events: string[] },
 ): WebhookEndpoint {
-	const described = readEndpointDocument(response.body);
-	return {
-		...(described ?? {}),
-		id: described?.id ?? createdEndpointId(response) ?? null,
-		callback_uri: described?.callback_uri ?? sent.callbackUri,
-		enabled_events: described?.enabled_events.length ? described.enabled_events : sent.events,
-	};
+	const body = parseBody(response.body);
+	const record = recordIn(body, ENDPOINT_TYPE);
+	const described = readRecord(record);
+	const id = described?.endpoint.id ?? createdEndpointId(response) ?? null;
+	const inexact = [memberOf(record, 'id'), memberOf(body, 'id')].some(isInexactInteger);
+	const eventsShown = described !== undefined && !described.unshown.includes('events');
+	const unshown: Unshown[] = [
+		...(inexact ? (['inexactId'] as const) : id === null ? (['noId'] as const) : []),
+		...(described ? [] : (['sentUri'] as const)),
+		...(eventsShown ? [] : (['sentEvents'] as const)),
+		...(described?.unshown.includes('oddEvents') ? (['oddEvents'] as const) : []),
+	];
+	return withNote(
+		{
+			...(described?.endpoint ?? {}),
+			id,
+			callback_uri: described?.endpoint.callback_uri ?? sent.callbackUri,
+			enabled_events: eventsShown ? described.endpoint.enabled_events : sent.events,
+		},
+		unshown,
+	);
 }
 
-/** The `rel="next"` target of an RFC 8288 `Link` header. */
+const TOKEN_CHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
+
+/**
+ * The links of an RFC 8288 `Link` header (its lines joined by commas): each target with its parameters, names in
+ * lower case, the first of a name kept (8288 3.3). A quoted value may hold commas, semicolons and angle brackets.
+ */
+export function readLinks(header: string): Array<{ target: string; params: Map<string, string> }> {
+	const links: Array<{ target: string; params: Map<string, string> }> = [];
+	let at = 0;
+	const skipSpace = () => {
+		while (at < header.length && /\s/.test(header[at])) at++;
+	};
+	const read = (allowed: RegExp) => {
+		const start = at;
+		while (at < header.length && allowed.test(header[at])) at++;
+		return header.slice(start, at);
+	};
+	while (at < header.length) {
+		const open = header.indexOf('<', at);
+		const close = open === -1 ? -1 : header.indexOf('>', open);
+		if (close === -1) break;
+		const link = { target: header.slice(open + 1, close), params: new Map<string, string>() };
+		at = close + 1;
+		for (skipSpace(); header[at] === ';'; skipSpace()) {
+			at++;
+			skipSpace();
+			const name = read(TOKEN_CHAR).toLowerCase();
+			skipSpace();
+			let value = '';
+			if (header[at] === '=') {
+				at++;
+				skipSpace();
+				if (header[at] === '"') {
+					for (at++; at < header.length && header[at] !== '"'; at++) {
+						if (header[at] === '\\') at++;
+						value += header[at] ?? '';
+					}
+					at++;
+				} else {
+					value = read(TOKEN_CHAR);
+				}
+			}
+			if (name && !link.params.has(name)) link.params.set(name, value);
+		}
+		links.push(link);
+		// anything up to the next link is not understood and skipped
+		while (at < header.length && header[at] !== ',') at++;
+	}
+	return links;
+}
+
+/** The `rel="next"` target of an RFC 8288 `Link` header: rel is a list of relation types, in any case. */
 export function nextFromLinkHeader(link: string | undefined): string | undefined {
 	if (!link) return undefined;
-	for (const match of link.matchAll(/<([^>]*)>([^,<]*)/g)) {
-		const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2]);
-		const values = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
-		if (values.includes('next')) return match[1];
-	}
-	return undefined;
+	return readLinks(link).find(({ params }) =>
+		(params.get('rel') ?? '').toLowerCase().split(/\s+/).includes('next'),
+	)?.target;
 }
 
 interface EndpointPage {
@@ -166,7 +273,7 @@ export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>
 	const linkNext = readText(isObject(next) ? memberOf(next, 'href') : next);
 	const endpoints = items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined);
 	const page: EndpointPage = { endpoints, unreadable: items.length - endpoints.length };
-	const nextUrl = linkNext ?? nextFromLinkHeader(headerValue(response.headers, 'link'));
+	const nextUrl = linkNext ?? nextFromLinkHeader(headerValues(response.headers, 'link').join(', '));
 	if (nextUrl) page.next = nextUrl;
 	return page;
 }
@@ -309,9 +416,25 @@ export function redactCallbackToken(uri: string): string {
 	return `${redactPathToken(beforeHash.slice(0, question))}?${query}${fragment}`;
 }
 
-/** The endpoint as the node outputs it: never with the trigger's callback token. */
-export function redactEndpoint(endpoint: WebhookEndpoint): WebhookEndpoint {
-	return { ...endpoint, callback_uri: redactCallbackToken(endpoint.callback_uri) };
+/**
+ * The endpoint as the node outputs it: never with the trigger's callback token (in its callback URI, or in any other
+ * attribute that holds it), a member named as a secret (`signing_secret`), or one of `secrets` (the credential's).
+ */
+export function redactEndpoint(endpoint: WebhookEndpoint, secrets: string[] = []): WebhookEndpoint {
+	const { callback_uri: uri, ...rest } = endpoint;
+	const redacted = Object.entries(
+		redactOutput(rest, [...callbackTokensIn([['callback_uri', uri]]), ...secrets]),
+	);
+	// the members in the order the service gave them
+	const out: IDataObject = {};
+	for (const key of Object.keys(endpoint)) {
+		if (key === 'callback_uri') out.callback_uri = redactCallbackToken(uri);
+		else {
+			const [name, value] = redacted.shift() ?? [key, undefined];
+			out[name] = value;
+		}
+	}
+	return out as WebhookEndpoint;
 }
 
 // ---- calls: thin wiring over the transport, shared by the trigger's lifecycle and the action node ----

@@ -1,5 +1,6 @@
 // The body stage: the delivery's bytes as n8n read them (or read now), parsed as JSON whatever the content type
 // says. Only what cannot be read is refused: too large (413), unreadable (415), empty or not JSON (400).
+import { parseJsonText } from '../shared/schemas';
 import type { Rejection } from './rejection';
 
 // bytes that are not UTF-8 become U+FFFD, as in n8n's own parser: a stray Latin-1 byte in a title must not
@@ -58,7 +59,7 @@ export function readDeliveryBody(contentType: string | undefined, raw: RawBody):
 		lossy = true;
 	}
 	try {
-		return { ok: true, body: JSON.parse(text.replace(/^\uFEFF/, '')), lossy };
+		return { ok: true, body: parseJsonText(text.replace(/^\uFEFF/, '')), lossy };
 	} catch (error) {
 		return {
 			ok: false,

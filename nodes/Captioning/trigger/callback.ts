@@ -17,9 +17,21 @@ export interface TriggerUrls {
 /** The token route's path parameter as n8n renders it in the URL. */
 export const PATH_PLACEHOLDER = `/:${TOKEN_PARAMETER}`;
 
-/** The token route's URL when n8n rendered one this trigger can use, else undefined. */
-export function tokenRouteUrl(rendered: string | undefined): string | undefined {
-	return rendered?.endsWith(PATH_PLACEHOLDER) ? rendered : undefined;
+/**
+ * The URL that reaches the token route, from the one n8n renders for it (getNodeWebhookUrl('setup')), else
+ * undefined (no webhook ID: no route). n8n keeps the route's path as `<id>/:token` and routes a request by its
+ * first segment, the webhook ID, then that path: `<id>/<id>/<token>`; it renders `<id>/:token`, which answers 404.
+ * An n8n that renders the route as it routes it is taken as it is (docs/design.md, "Where the token travels").
+ */
+export function tokenRouteUrl(
+	rendered: string | undefined,
+	webhookId: string | undefined,
+): string | undefined {
+	if (!rendered || !webhookId) return undefined;
+	const once = `/${webhookId}${PATH_PLACEHOLDER}`;
+	const routed = `/${webhookId}${once}`;
+	if (rendered.endsWith(routed)) return rendered;
+	return rendered.endsWith(once) ? `${rendered.slice(0, -once.length)}${routed}` : undefined;
 }
 
 /** The callback URI to register: the token in the webhook URL's query, or as the token route's last segment. */

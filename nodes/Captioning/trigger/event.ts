@@ -258,7 +258,7 @@ function readTranscription(subject: Subject) {
 	};
 }
 
-/** `files`: each caption format to its URL as it came; entries that cannot be keyed are left out, and said. */
+/** `files`: each caption format to its first URL as it came; entries that cannot be keyed are left out, and said. */
 function readFiles(list: unknown, at: string, warnings: string[]): IDataObject {
 	if (!Array.isArray(list)) {
 		warnings.push(`The transcription's files (${at}) are ${described(list)}: files is empty.`);
@@ -274,6 +274,15 @@ function readFiles(list: unknown, at: string, warnings: string[]): IDataObject {
 			return;
 		}
 		const url = memberOf(file, 'url');
+		if (Object.hasOwn(files, format)) {
+			// files holds one URL per format: a second file of it is said unless it is the same file
+			if (JSON.stringify(asItIs(url)) !== JSON.stringify(files[format])) {
+				warnings.push(
+					`File ${index + 1} of the transcription (${at}[${index}]) is another ${format} file: files.${format} is the first one's URL.`,
+				);
+			}
+			return;
+		}
 		if (typeof url !== 'string') {
 			const outcome = url === undefined || url === null ? 'null' : 'passed as it came';
 			warnings.push(
@@ -343,6 +352,8 @@ export function flattenEvent(body: unknown, head: EventHead): IDataObject {
 export interface Download {
 	format: string;
 	url: string;
+	/** The transcription's title, which the file is named after (the item may be the raw body). */
+	title?: unknown;
 }
 
 export interface DownloadPlan {
@@ -352,13 +363,17 @@ export interface DownloadPlan {
 }
 
 /** The selected formats the event has files for; a file whose address is not an http(s) URL is not fetched. */
-export function planDownloads(files: IDataObject, formats: readonly string[]): DownloadPlan {
+export function planDownloads(
+	files: IDataObject,
+	formats: readonly string[],
+	title?: unknown,
+): DownloadPlan {
 	const plan: DownloadPlan = { downloads: [], errors: [] };
 	for (const format of formats) {
 		if (!Object.hasOwn(files, format)) continue;
 		const url = files[format];
 		if (typeof url === 'string' && isHttpUrl(url)) {
-			plan.downloads.push({ format, url });
+			plan.downloads.push({ format, url, ...(title === undefined ? {} : { title }) });
 		} else {
 			plan.errors.push({
 				format,

@@ -8,8 +8,10 @@ export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
 export { readRawBody, readDeliveryBody } from './body';
-export { attachDownloads, DOWNLOAD_BUDGET_MS } from './downloads';
+export { attachDownloads, DOWNLOAD_BUDGET_MS, downloadPolicy } from './downloads';
 export { DEFAULT_MAX_FILE_MB, maxBytesFrom } from '../transport/download';
+export { allowedHostsProperty } from '../transport/addressPolicy';
+export { n8nResolver } from '../transport/outbound';
 export { flattenEvent, validateEvent } from './event';
 export {
 	type Clock,

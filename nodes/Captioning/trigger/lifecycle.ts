@@ -66,9 +66,7 @@ const kept = new Map<string, Registration>();
 
 /** The trigger's URLs in this mode, and its events. The token route needs the node's webhook ID in its path. */
 function wanted(ctx: IHookFunctions): TriggerUrls & { events: string[] } {
-	const pathUrl = ctx.getNode().webhookId
-		? tokenRouteUrl(ctx.getNodeWebhookUrl(TOKEN_ROUTE))
-		: undefined;
+	const pathUrl = tokenRouteUrl(ctx.getNodeWebhookUrl(TOKEN_ROUTE), ctx.getNode().webhookId);
 	return {
 		webhookUrl: ctx.getNodeWebhookUrl('default') as string,
 		...(pathUrl ? { pathUrl } : {}),

@@ -96,7 +96,11 @@ export function receiveNow(
 
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
-		let plan = planDownloads(flat.files as IDataObject, delivery.options.downloadFormats ?? []);
+		let plan = planDownloads(
+			flat.files as IDataObject,
+			delivery.options.downloadFormats ?? [],
+			flat.title,
+		);
 		// anyone may have sent an open manual trigger's event: it names no address for n8n to fetch
 		if (policy.kind === 'open') plan = withoutDownloads(plan);
 		const json = delivery.options.rawBody ? (removeSecret(body.body, secret) as IDataObject) : flat;

@@ -107,6 +107,40 @@ describe('describeTokenFailure names the cause and the fix, and no secret', () =
 	});
 });
 
+describe('an OAuth error that echoes the request', () => {
+	test('the assertion and the client secret, raw, URL-encoded, base64 and hex, are out; the words bounded', () => {
+		const echo = [
+			ASSERTION,
+			encodeURIComponent(SECRET),
+			Buffer.from(ASSERTION).toString('base64'),
+			Buffer.from(SECRET).toString('hex'),
+		].join(' ');
+		const message = describeTokenFailure(
+			{
+				kind: 'refused',
+				status: 400,
+				error: `bad ${echo}`,
+				description: `${echo} ${'x '.repeat(400)}`,
+			},
+			'assertion',
+			creds,
+		);
+		for (const form of [
+			ASSERTION,
+			SECRET,
+			encodeURIComponent(SECRET),
+			Buffer.from(ASSERTION).toString('base64'),
+			Buffer.from(SECRET).toString('hex'),
+		]) {
+			expect(message).not.toContain(form);
+		}
+		expect(message).toMatch(
+			/^The service refused the assertion grant with HTTP 400 \(bad \[redacted\] \[redacted\] \[redacted\] \[redacted\]\): \[redacted\]/,
+		);
+		expect(message.length).toBeLessThan(600);
+	});
+});
+
 describe('CREDENTIAL_TEST_FAILURES', () => {
 	const byStatus = new Map(CREDENTIAL_TEST_FAILURES.map((f) => [f.status, f.message]));
 

@@ -28,7 +28,7 @@ import {
 } from '../../captions/formats';
 import { inputProperties, type ReadCaptions, readCaptionFile } from './input';
 import { optionProperty } from './options';
-import { DEFAULT_TOOL_MAX_CHARS, toolOutput, type ToolOutputStyle } from './toolOutput';
+import { DEFAULT_TOOL_MAX_CHARS, toolOutputWithWarnings, type ToolOutputStyle } from './toolOutput';
 
 const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
 	.map((f) => f.label)
@@ -108,7 +108,7 @@ const properties: INodeProperties[] = [
 		default: DEFAULT_TOOL_MAX_CHARS,
 		displayOptions: { show: { '@tool': [true] } },
 		description:
-			'Longest output the agent reads (about 4 characters per token); longer output is cut and says so. 0 for no limit.',
+			'Longest output the agent reads (about 4 characters per token), its warnings included (the first few and their count); longer output is cut and says so. 0 for no limit.',
 	},
 	{
 		displayName: 'Options',
@@ -253,8 +253,9 @@ export async function execute(
 		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
 		const maxChars = Number(this.getNodeParameter('toolMaxChars', i, DEFAULT_TOOL_MAX_CHARS));
 		const field = target.output?.kind === 'json' ? target.output.field : 'content';
-		const json = toolOutput(field, value, style, maxChars);
-		return [{ json: warnings.length > 0 ? { ...json, ...noted } : json, pairedItem: { item: i } }];
+		// the warnings within the same bound: a file may have thousands of them
+		const json = toolOutputWithWarnings(field, value, style, maxChars, noted.warnings);
+		return [{ json, pairedItem: { item: i } }];
 	}
 	if (target.output?.kind === 'json') {
 		return [

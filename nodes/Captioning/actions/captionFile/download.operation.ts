@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { CAPTION_FORMAT_OPTIONS } from '../../captions/formats';
-import { downloadBinaryOrThrow, maxFileSizeProperty } from './downloads';
+import { allowedHostsProperty } from '../../transport/addressPolicy';
+import { downloadBinaryOrThrow, downloadTimeoutProperty, maxFileSizeProperty } from './downloads';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,7 +52,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [maxFileSizeProperty],
+		options: [allowedHostsProperty, downloadTimeoutProperty, maxFileSizeProperty],
 	},
 	{
 		displayName:

@@ -18,7 +18,9 @@ import {
 	formatFromUrl,
 	INPUT_FORMAT_OPTIONS,
 } from '../../captions/formats';
-import { downloadOrThrow, maxFileSizeProperty } from './downloads';
+import { describeFound, whyUnreadable } from '../../captions/found';
+import { allowedHostsProperty } from '../../transport/addressPolicy';
+import { downloadOrThrow, downloadTimeoutProperty, maxFileSizeProperty } from './downloads';
 
 const READABLE = INPUT_FORMAT_OPTIONS.map((option) => option.name).join(', ');
 
@@ -81,6 +83,8 @@ export const inputProperties: INodeProperties[] = [
 		hint: 'After the Captioning Trigger: {{ $json.files.vtt }}',
 	},
 	{ ...maxFileSizeProperty, displayOptions: { show: { inputSource: ['url'] } } },
+	{ ...downloadTimeoutProperty, displayOptions: { show: { inputSource: ['url'] } } },
+	{ ...allowedHostsProperty, displayOptions: { show: { inputSource: ['url'] } } },
 	{
 		displayName: 'From',
 		name: 'from',
@@ -99,6 +103,8 @@ export interface CaptionInput {
 	label: string;
 	/** What decoding the file's bytes guessed (no byte order mark, not UTF-8). */
 	warnings: CaptionWarning[];
+	/** The host it was fetched from: its content is then described, never quoted, in an error. */
+	fetchedFrom?: string;
 }
 
 async function readInput(
@@ -120,7 +126,14 @@ async function readInput(
 		const format = chosen === 'auto' ? formatFromUrl(url) : chosen;
 		const file = await downloadOrThrow(ctx, url, format, item.json.title, i);
 		const { text, warnings } = decodeCaptionBytes(file.data);
-		return { content: text, name: file.fileName, label: 'the file at the URL', warnings };
+		const fetchedFrom = new URL(url).host;
+		return {
+			content: text,
+			name: file.fileName,
+			label: `the file at ${fetchedFrom}`,
+			warnings,
+			fetchedFrom,
+		};
 	}
 	const binaryPropertyName = ctx.getNodeParameter('binaryPropertyName', i) as string;
 	if (!item.binary?.[binaryPropertyName]) {
@@ -165,9 +178,12 @@ export async function readCaptionFile(
 	const input = await readInput(ctx, i, item, chosen);
 	const from = chosen === 'auto' ? detectFormat(input.content) : chosen;
 	if (!from) {
+		const found = input.fetchedFrom ? `: ${describeFound(input.content)}` : '';
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The file in ${input.label} is not a caption file this node reads`,
+			input.fetchedFrom
+				? `The file at ${input.fetchedFrom} is not a caption file this node reads${found}`
+				: `The file in ${input.label} is not a caption file this node reads`,
 			{
 				itemIndex: i,
 				description: `It reads ${READABLE}. Choose the input format under From, or check that the right input is selected.`,
@@ -180,11 +196,11 @@ export async function readCaptionFile(
 	} catch (error) {
 		if (error instanceof CaptionFormatError) {
 			const label = captionFormat(from)?.label ?? from;
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The ${label} file in ${input.label} cannot be read: ${error.message}`,
-				{ itemIndex: i },
-			);
+			// a fetched file is described, never quoted: the readers' messages quote the line they stopped at
+			const message = input.fetchedFrom
+				? `The file at ${input.fetchedFrom} ${whyUnreadable(label, input.content, error.line)}.`
+				: `The ${label} file in ${input.label} cannot be read: ${error.message}`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
 		}
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
 	}

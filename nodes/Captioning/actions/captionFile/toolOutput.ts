@@ -112,3 +112,43 @@ export function toolOutput(
 	const { entries, truncated } = boundArray(value, maxChars);
 	return { [field]: entries as IDataObject[], ...(truncated ? { truncated } : {}) };
 }
+
+/** The warnings an agent is shown at most: the first few say what kind of trouble the file has. */
+export const TOOL_WARNINGS_SHOWN = 5;
+
+/**
+ * The warnings within `maxChars` of JSON (0: no bound): at most TOOL_WARNINGS_SHOWN, as many of them as fit, with
+ * the count of all when some are left out. Absent when there are none.
+ */
+export function boundWarnings(warnings: readonly IDataObject[], maxChars: number): IDataObject {
+	if (warnings.length === 0) return {};
+	if (maxChars <= 0) return { warnings: [...warnings] };
+	const shown: IDataObject[] = [];
+	const counted = { warningCount: warnings.length, warningsNote: '' };
+	for (const warning of warnings.slice(0, TOOL_WARNINGS_SHOWN)) {
+		const next = [...shown, warning];
+		counted.warningsNote = `The first ${next.length} of ${warnings.length} warnings are shown.`;
+		if (JSON.stringify({ warnings: next, ...counted }).length > maxChars) break;
+		shown.push(warning);
+	}
+	if (shown.length === warnings.length) return { warnings: shown };
+	counted.warningsNote = `The first ${shown.length} of ${warnings.length} warnings are shown.`;
+	return { warnings: shown, ...counted };
+}
+
+/**
+ * toolOutput with the warnings inside the same bound: they get at most a fifth of it, the converted value the
+ * rest, so that a file with thousands of warnings cannot fill the model's context.
+ */
+export function toolOutputWithWarnings(
+	field: string,
+	value: unknown,
+	style: ToolOutputStyle,
+	maxChars: number,
+	warnings: readonly IDataObject[],
+): IDataObject {
+	const noted = boundWarnings(warnings, maxChars > 0 ? Math.floor(maxChars / 5) : 0);
+	const used = Object.keys(noted).length > 0 ? JSON.stringify(noted).length : 0;
+	const rest = maxChars > 0 ? Math.max(1, maxChars - used) : 0;
+	return { ...toolOutput(field, value, style, rest), ...noted };
+}

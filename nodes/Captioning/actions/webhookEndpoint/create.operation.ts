@@ -9,9 +9,6 @@ import {
 } from '../../transport/webhookEndpoints';
 import { explainFailure } from './shared';
 
-const ID_NOT_GIVEN =
-	'The service created the endpoint but its answer did not include the endpoint’s ID. Get Many lists the endpoints with their IDs where the service offers it; otherwise find it in the service’s developers dashboard.';
-
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Callback URI',
@@ -65,9 +62,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	return [{ json: createdItem(created.endpoint), pairedItem: { item: i } }];
 }
 
-/** Create's output: the endpoint without the callback token, and a note where the answer gave no id. */
+/** Create's output: the endpoint as the service stored it, without the callback token, and what it did not show. */
 export function createdItem(created: WebhookEndpoint): WebhookEndpoint {
-	const endpoint = redactEndpoint(created);
-	if (endpoint.id === null) endpoint.note = ID_NOT_GIVEN;
-	return endpoint;
+	return redactEndpoint(created);
 }

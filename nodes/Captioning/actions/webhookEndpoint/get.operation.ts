@@ -7,8 +7,9 @@ import {
 	ITEM_SHAPE,
 	redactEndpoint,
 	tryCall,
+	type WebhookEndpoint,
 } from '../../transport/webhookEndpoints';
-import { endpointIdProperty, explainFailure, readEndpointId } from './shared';
+import { credentialSecrets, endpointIdProperty, explainFailure, readEndpointId } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhookEndpoint'], operation: ['get'] } },
@@ -19,7 +20,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = readEndpointId(this, i);
 	const outcome = await tryCall(this, { method: 'GET', path: endpointPath(id), itemIndex: i });
 	if (!outcome.ok) throw await explainFailure(this, outcome, 'read', i, id);
-	const endpoint = readEndpointDocument(outcome.response.body);
+	const endpoint = gotItem(outcome.response.body, id, await credentialSecrets(this, i));
 	if (!endpoint) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -31,7 +32,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
+	return [{ json: endpoint, pairedItem: { item: i } }];
+}
+
+/**
+ * Get's output: the endpoint read by `id`, without the callback token or any of `secrets` (the credential's);
+ * undefined when the body is no endpoint.
+ */
+export function gotItem(
+	body: unknown,
+	id: string,
+	secrets: string[] = [],
+): WebhookEndpoint | undefined {
+	const endpoint = readEndpointDocument(body);
+	if (!endpoint) return undefined;
 	// the service may leave the id out of a read by id
 	endpoint.id ??= id;
-	return [{ json: redactEndpoint(endpoint), pairedItem: { item: i } }];
+	return redactEndpoint(endpoint, secrets);
 }

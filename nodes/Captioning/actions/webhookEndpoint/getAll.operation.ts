@@ -1,8 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { listEndpoints, redactEndpoint } from '../../transport/webhookEndpoints';
-import { notOffered } from './shared';
+import {
+	listEndpoints,
+	redactEndpoint,
+	UNSHOWN,
+	type WebhookEndpoint,
+	withNote,
+} from '../../transport/webhookEndpoints';
+import { credentialSecrets, notOffered } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -45,15 +51,35 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	}
-	// an item the service listed but the node cannot read is said, never silently dropped
-	if (list.skipped) {
-		this.addExecutionHints({
-			message: `The service's list of webhook endpoints was read, but ${list.skipped}.`,
-			location: 'outputPane',
-		});
-	}
-	return list.endpoints.map((endpoint) => ({
-		json: redactEndpoint(endpoint),
-		pairedItem: { item: i },
-	}));
+	const { items, hints } = listedItems(list, await credentialSecrets(this, i));
+	for (const message of hints) this.addExecutionHints({ message, location: 'outputPane' });
+	return items.map((json) => ({ json, pairedItem: { item: i } }));
+}
+
+/**
+ * Get Many's output: the endpoints without the callback token or any of `secrets` (the credential's), and what the
+ * list held that is no endpoint.
+ */
+export function listedItems(
+	list: { endpoints: WebhookEndpoint[]; skipped?: string },
+	secrets: string[] = [],
+): {
+	items: WebhookEndpoint[];
+	hints: string[];
+} {
+	return {
+		// an endpoint listed without its id is said on its item (one whose id was inexact says so already)
+		items: list.endpoints.map((endpoint) =>
+			redactEndpoint(
+				endpoint.id === null && !endpoint.note?.includes(UNSHOWN.inexactId)
+					? withNote(endpoint, ['listedNoId'])
+					: endpoint,
+				secrets,
+			),
+		),
+		// an item the service listed but the node cannot read is said, never silently dropped
+		hints: list.skipped
+			? [`The service's list of webhook endpoints was read, but ${list.skipped}.`]
+			: [],
+	};
 }

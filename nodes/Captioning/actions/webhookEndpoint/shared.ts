@@ -1,12 +1,24 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { settle } from '../../shared/settle';
+import { secretsOf } from '../../tokens/values';
 import {
 	type CallOutcome,
 	classifyFailure,
 	ENDPOINTS_PATH,
 	tryCall,
 } from '../../transport/webhookEndpoints';
+
+/** The credential's values as stored after the call: no output may show them, however the service echoes them. */
+export async function credentialSecrets(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<string[]> {
+	const stored = await settle(ctx.getCredentials(CREDENTIAL_TYPE, itemIndex));
+	return stored.ok ? secretsOf(stored.value) : [];
+}
 
 /** The listSearch method behind "From List" (Captioning.node.ts registers it under this name). */
 export const SEARCH_METHOD = 'searchWebhookEndpoints';
