@@ -276,6 +276,55 @@ function expectedChunkLines(vtt: string, minutes: number): string[] {
 	);
 }
 
+/** What the translation example's stand-in does to a text: each vowel doubled, accented (written again here). */
+const pseudoTranslated = (text: string) =>
+	text.replace(/[aeiouAEIOU]/g, (vowel) => {
+		const lower = vowel.toLowerCase();
+		const accents: Record<string, string> = { a: 'àá', e: 'éè', i: 'íì', o: 'óò', u: 'úù' };
+		const pair = accents[lower];
+		return vowel === lower ? pair : `${pair[0].toUpperCase()}${pair[1]}`;
+	});
+
+/**
+ * The translation example with a step that reads its translated WebVTT file back as text (n8n keeps an execution's
+ * files on disk, not in its data): Extract From File after Translated WebVTT, beside Check Translation.
+ */
+function withTranslatedText(workflow: ExampleWorkflow): ExampleWorkflow {
+	workflow.nodes.push({
+		id: 'c3e9a1f7-6d2b-4b8e-8f10-7a5c2e9d4b11',
+		name: 'Translated Text',
+		type: 'n8n-nodes-base.extractFromFile',
+		typeVersion: 1.1,
+		position: [1200, 200],
+		parameters: { operation: 'text', binaryPropertyName: 'vtt', destinationKey: 'vtt', options: {} },
+	} as unknown as ExampleWorkflow['nodes'][number]);
+	workflow.connections['Translated WebVTT'].main[0].push({
+		node: 'Translated Text',
+		type: 'main',
+		index: 0,
+	});
+	return workflow;
+}
+
+/**
+ * Checks the translation example's run: Translated WebVTT has every cue of the source WebVTT at its times, its text
+ * the stand-in translation of the source's, and Check Translation measured that file.
+ */
+function expectTranslated(execution: ExecutionSummary, sourceVtt: string): void {
+	const [file] = outputOf(execution, 'Translated WebVTT');
+	expect(file.binary.vtt).toMatchObject({ fileName: 'translated-captions.vtt', mimeType: 'text/vtt' });
+	const written = vttCues(String(outputOf(execution, 'Translated Text')[0].json.vtt));
+	const source = vttCues(sourceVtt);
+	expect(source.length).toBeGreaterThan(1);
+	expect(written.map((cue) => [cue.startTime, cue.endTime])).toEqual(
+		source.map((cue) => [cue.startTime, cue.endTime]),
+	);
+	expect(written.map((cue) => cue.text)).toEqual(source.map((cue) => pseudoTranslated(cue.text)));
+	expect(file.json).toMatchObject({ format: 'vtt', cues: source.length });
+	const [checked] = outputOf(execution, 'Check Translation');
+	expect(checked.json.check).toMatchObject({ cues: source.length, format: 'vtt' });
+}
+
 /** The minutes per chunk the AI example's Read Captions is set to. */
 const chunkMinutesOf = (workflow: ExampleWorkflow) =>
 	Number(findNode(workflow, 'Read Captions').parameters.chunkMinutes);
@@ -464,7 +513,7 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the six examples, each using the package and otherwise only core nodes', () => {
+	it('has the seven examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
@@ -475,6 +524,7 @@ describe('examples/ (real n8n)', () => {
 			'publish-captions.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
+			'translate-captions.json',
 		]);
 		for (const file of files) {
 			const workflow = loadExample(file);
@@ -775,6 +825,23 @@ describe('examples/ (real n8n)', () => {
 		expect(srt.replace(/\s+/g, ' ')).toContain('A second sentence follows it.');
 	});
 
+	it('runs translate-captions, writing the translated WebVTT at the times of the service’s', async () => {
+		const workflow = withTranslatedText(loadExample('translate-captions.json'));
+		const { id } = await importExample('translate-captions.json (read back)', workflow);
+		await whileActive(id, async () => {
+			const transcriptionId = await simulateTranscription(
+				'Translated: captions',
+				'The captions are translated now. Every cue keeps its time on screen, and the lines break again where they should.',
+			);
+			const [execution] = await instance().waitForExecutions(id);
+			expect([execution.status, execution.data.resultData.error?.message]).toEqual([
+				'success',
+				undefined,
+			]);
+			expectTranslated(execution, service().transcriptions.get(transcriptionId)!.files.vtt.content);
+		});
+	});
+
 	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the transcript in chunks', async () => {
 		await ensureOpenAiCredential();
 		const workflow = loadExample('summarise-with-ai-agent.json');
@@ -952,6 +1019,13 @@ describe('examples/ (real n8n)', () => {
 				title: event.json.title,
 				executionId: execution.id,
 			});
+		});
+
+		it('translate-captions: segments, the stand-in translation, Create From Items and Check from the pinned WebVTT', async () => {
+			const workflow = withTranslatedText(loadExample('translate-captions.json'));
+			const event = pinnedEvent(workflow);
+			const execution = await runPinned(workflow);
+			expectTranslated(execution, decoded(event, 'vtt'));
 		});
 
 		it('called the service for none of it: the pinned event stood in for the service', () => {

@@ -11,10 +11,12 @@ import {
 	CaptionFormatError,
 	type CaptionOptions,
 	type CaptionWarning,
+	capWarnings,
 	CONVERT_OPTION_FIELDS,
 	type EditorOptionName,
 	readOptions,
 	renderCaptions,
+	Warnings,
 } from '../../captions';
 import {
 	captionBaseName,
@@ -217,7 +219,9 @@ function convertDocument(
 	const target = captionFormat(to)!;
 	try {
 		if (target.output?.kind === 'json') {
-			return { value: captionData(to, document, options), warnings: [] };
+			const warnings = new Warnings();
+			const value = captionData(to, document, options, (warning) => warnings.add(warning));
+			return { value, warnings: warnings.list() };
 		}
 		const written = renderCaptions(from, to, document, options);
 		return { value: written.content, warnings: written.warnings };
@@ -257,7 +261,7 @@ export async function execute(
 		);
 	}
 	const { value, warnings: written } = convertDocument(this, i, { from, to, document, options });
-	const warnings: CaptionWarning[] = [...read, ...written];
+	const warnings = capWarnings(read, written);
 	const noted = { warnings: warnings as unknown as IDataObject[] };
 	if (answersAsTool(this)) {
 		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
