@@ -650,6 +650,61 @@ describe('no callback token in any output', () => {
 	});
 });
 
+describe('a typeVersion 1 or 2 Secret Token shorter than version 3 allows (24 characters)', () => {
+	// ordinary words and URLs contain a token of a few characters: only where it stands as itself is it taken out
+	test.each(['s', 'ee', 'files', 'https', 'example', 'a.vtt'])(
+		'"%s": taken out of the URL it travels in and where it is a whole value, no other word or file URL touched',
+		async (secret) => {
+			const e = mutate((x) => {
+				x.data.attributes.uri = `https://n8n.example.com/webhook/abc/webhook?token=${secret}`;
+				x.included.push({ id: 'other', type: 'note', attributes: { text: secret } });
+			});
+			const decision = await decide(
+				delivery(e, {
+					registration: 'manual',
+					typeVersion: 2,
+					manualToken: secret,
+					givenToken: secret,
+					options: { downloadFormats: ['vtt'], rawBody: false },
+				}),
+			);
+			expect(decision).toMatchObject({
+				kind: 'start',
+				item: {
+					json: {
+						title: 'Board meeting',
+						files: {
+							vtt: 'https://files.example.com/a.vtt?signature=x',
+							google_stt: 'https://files.example.com/a.json?signature=x',
+						},
+						formats: ['vtt', 'google_stt'],
+					},
+				},
+				downloads: [{ format: 'vtt', url: 'https://files.example.com/a.vtt?signature=x' }],
+			});
+			const raw = await decide(
+				delivery(e, {
+					registration: 'manual',
+					typeVersion: 2,
+					manualToken: secret,
+					givenToken: secret,
+					options: { rawBody: true },
+				}),
+				registration(),
+			);
+			const json = (raw as { item: { json: Event } }).item.json;
+			expect(json.data.attributes.uri).toBe('https://n8n.example.com/webhook/abc/webhook');
+			expect(json.included[1]).toEqual({
+				id: 'other',
+				type: 'note',
+				attributes: { text: '[redacted]' },
+			});
+			expect(json.data.attributes.event_type).toBe('transcription.transcribed');
+			expect(attrs(json).transcriptions).toEqual(attrs(event()).transcriptions);
+		},
+	);
+});
+
 describe('duplicates: each event id starts once per registration', () => {
 	test('a redelivery after n8n answered 2xx is a duplicate, even with another body', async () => {
 		const reg = registration();

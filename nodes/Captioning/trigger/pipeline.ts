@@ -3,6 +3,7 @@
 // the item and the files to fetch. docs/design.md ("A delivery's way") walks it.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isObject } from '../shared/schemas';
 import { type RawBody, readDeliveryBody } from './body';
 import { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
 import type { DedupeAccess } from './dedupe/staticData';
@@ -97,7 +98,7 @@ export function receiveNow(
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
 		let plan = planDownloads(
-			flat.files as IDataObject,
+			isObject(flat.files) ? (flat.files as IDataObject) : {},
 			delivery.options.downloadFormats ?? [],
 			flat.title,
 		);
