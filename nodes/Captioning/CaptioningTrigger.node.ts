@@ -26,15 +26,14 @@ import {
 	givenToken,
 	manualSecret,
 	maxBytesFrom,
-	migrateRegistration,
 	n8nResolver,
 	OPEN_MANUAL_WARNING,
 	readRawBody,
+	readRegistration,
 	receiveDelivery,
 	remove,
 	SECRET_REQUIRED_FROM_VERSION,
 	secretTokenProblem,
-	seenStore,
 	TOKEN_PARAMETER,
 	TOKEN_ROUTE,
 	type TriggerOptions,
@@ -272,8 +271,9 @@ export class CaptioningTrigger implements INodeType {
 				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
 				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
 				typeVersion: this.getNode().typeVersion,
-				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
-				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
+				// read only: a delivery writes nothing into the static data, which n8n saves whole, from the copy the
+				// request read (docs/design.md, "Nothing written per delivery"); activation migrates 0.1.0's token
+				registeredTokenHash: readRegistration(staticData)?.tokenHash,
 				givenToken: givenToken(this.getWebhookName(), this.getQueryData(), this.getParamsData()),
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
@@ -282,7 +282,6 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				key: dedupeKey(this.getWorkflow().id, this.getNode().id, mode),
-				...seenStore(staticData, mode),
 				answered: () => (res.writableEnded ? is2xx(res.statusCode) : undefined),
 				onAnswered: (listener) => res.once('finish', () => listener(is2xx(res.statusCode))),
 			},

@@ -1222,12 +1222,9 @@ const deliveryShape = shape({
 	async check(v) {
 		deliveries++;
 		const c = deliveryCase(v);
-		const list: { value?: string } = {};
 		const listeners: Array<(ok: boolean) => void> = [];
 		const dedupe = (key: string): DedupeAccess => ({
 			key,
-			read: () => list.value,
-			write: (written) => (list.value = written),
 			answered: () => undefined,
 			onAnswered: (listener) => listeners.push(listener),
 		});

@@ -12,19 +12,7 @@ import {
 	receiveDelivery,
 	receiveNow,
 } from '../../nodes/Captioning/trigger/pipeline';
-import {
-	type DedupeAccess,
-	dedupeKey,
-	LEGACY_SEEN_FIELD,
-	SEEN_FIELDS,
-	seenStore,
-} from '../../nodes/Captioning/trigger/dedupe/staticData';
-import {
-	eventHash,
-	hasSeen,
-	minuteOf,
-	seenEntry,
-} from '../../nodes/Captioning/trigger/dedupe/storedList';
+import { type DedupeAccess, dedupeKey } from '../../nodes/Captioning/trigger/dedupe/staticData';
 import { readRegistration } from '../../nodes/Captioning/trigger/registration';
 import { hashToken } from '../../nodes/Captioning/trigger/token';
 
@@ -87,15 +75,14 @@ function delivery(body: unknown, overrides: Partial<Delivery> = {}): Delivery {
 
 let triggers = 0;
 
-/** One trigger's registration: its static data, and n8n's answer to each request, given by the test. */
-function registration(mode = 'webhook', staticData: IDataObject = {}) {
+/** One trigger's registration, and n8n's answer to each request, given by the test. */
+function registration(mode = 'webhook') {
 	const key = dedupeKey(`wf-${++triggers}`, 'node-1', mode);
 	const requests = () => {
 		let status: number | undefined;
 		const listeners: Array<(ok: boolean) => void> = [];
 		const access: DedupeAccess = {
 			key,
-			...seenStore(staticData, mode),
 			answered: () => (status === undefined ? undefined : status < 300),
 			onAnswered: (listener) => listeners.push(listener),
 		};
@@ -105,7 +92,7 @@ function registration(mode = 'webhook', staticData: IDataObject = {}) {
 		};
 		return { access, answer };
 	};
-	return { key, staticData, request: requests };
+	return { key, request: requests };
 }
 
 function fakeClock(): Clock & { slept: number } {
@@ -786,50 +773,15 @@ describe('duplicates: each event id starts once per registration', () => {
 		expect(MAX_CLAIM_WAIT_MS % CLAIM_POLL_MS).toBe(0);
 	});
 
-	test('an id in the stored list (another process, or before a restart) is a duplicate', async () => {
-		const e = event();
-		const stored = seenEntry(eventHash(e.data.id), minuteOf(Date.now()));
-		const reg = registration('webhook', { [SEEN_FIELDS.production]: stored });
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-		// and this process knows it from then on
-		reg.staticData[SEEN_FIELDS.production] = '';
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-	});
-
-	test('an id in the list an earlier version stored is a duplicate; the old list is replaced', async () => {
-		const e = event();
-		const reg = registration('webhook', {
-			[LEGACY_SEEN_FIELD]: [[e.data.id, Math.floor(Date.now() / 1000)]],
-		});
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-		expect(await decide(delivery(event()), reg)).toMatchObject({ kind: 'start' });
-		expect(reg.staticData[LEGACY_SEEN_FIELD]).toBeUndefined();
-		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
-			true,
-		);
-	});
-
-	test('a start writes its id into the static data it was given', async () => {
-		const reg = registration();
-		const e = event();
-		await decide(delivery(e), reg);
-		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
-			true,
-		);
-	});
-
 	test('the test URL and the production URL are two registrations', async () => {
 		const e = event();
 		const production = registration('webhook');
 		const test = {
-			...registration('manual', production.staticData),
+			...registration('manual'),
 			key: dedupeKey('wf-shared', 'node-1', 'manual'),
 		};
 		expect(await decide(delivery(e), production)).toMatchObject({ kind: 'start' });
 		expect(await decide(delivery(e), test)).toMatchObject({ kind: 'start' });
 		expect(await decide(delivery(e), test)).toEqual({ kind: 'duplicate' });
-		expect(Object.keys(production.staticData).sort()).toEqual(
-			[SEEN_FIELDS.production, SEEN_FIELDS.test].sort(),
-		);
 	});
 });
