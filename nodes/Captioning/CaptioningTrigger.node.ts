@@ -300,7 +300,7 @@ export class CaptioningTrigger implements INodeType {
 			case 'duplicate':
 				return answer(200, { received: true, duplicate: true });
 		}
-		// without files to fetch, n8n answers once the execution exists: a crash before that is redelivered
+		// n8n answers once the execution exists (1.x: as it creates it): a crash before that is redelivered
 		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
 		const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
 		const { policy, problems } = await downloadPolicy(this);
@@ -320,9 +320,8 @@ export class CaptioningTrigger implements INodeType {
 				policyProblems: problems,
 			},
 		);
-		// the files are on the item: answered here, just before n8n creates the execution, so that n8n saves the
-		// event's id with this answer (it does not after an execution started) and a redelivery after a restart
-		// is known; a crash during the downloads is still redelivered (docs/design.md, "Downloads")
-		return { ...answer(200, { received: true }), workflowData: [[decision.item]] };
+		// the files are on the item before anything answers: a crash during the downloads is redelivered too
+		// (docs/design.md, "Downloads")
+		return { workflowData: [[decision.item]] };
 	}
 }

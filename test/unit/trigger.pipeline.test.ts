@@ -679,7 +679,8 @@ describe('a typeVersion 1 or 2 Secret Token shorter than version 3 allows (24 ch
 				}),
 				registration(),
 			);
-			const json = (raw as { item: { json: Event } }).item.json;
+			if (raw.kind !== 'start') throw new Error(`not started: ${raw.kind}`);
+			const json = raw.item.json as unknown as Event;
 			expect(json.data.attributes.uri).toBe('https://n8n.example.com/webhook/abc/webhook');
 			expect(json.included[1]).toEqual({
 				id: 'other',
