@@ -98,7 +98,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			{ type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, name: 'Start', parameters: {} },
 			{
 				type: 'n8n-nodes-captioning.captioning',
-				typeVersion: 1,
+				typeVersion: 2,
 				name: GET_NODE,
 				parameters: { resource: 'webhookEndpoint', operation: 'get' },
 				credentials: { [CREDENTIAL]: credential },
@@ -460,6 +460,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			expect(items).toEqual([
 				'Check captions against a style guide',
 				'Convert a caption file',
+				'Create a caption file from items',
 				'Download a caption file',
 				'Fix captions to a style guide',
 				'Create a webhook endpoint',
@@ -472,7 +473,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			const text = await creator.innerText();
 			expect(text).toMatch(/^Node details\s+Docs\s+Captioning\s+Installed\b/);
 			// no Custom API Call among them: n8n shows its hint for nodes that are no community nodes only
-			expect(text).toMatch(/Actions \(8\)/);
+			expect(text).toMatch(/Actions \(9\)/);
 			expect(text).toMatch(/Triggers \(2\)/);
 			await screenshot('node-panel-actions.png');
 		});
