@@ -278,7 +278,8 @@ describe("README's Quick start with the local sandbox: npm run dev, the curl (re
 	let sandboxPort = 0;
 
 	/** What `npm run dev` printed, without its colours. */
-	const printed = () => output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+	const printed = () =>
+		output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
 
 	beforeAll(async () => {
 		section = (await readme()).sandbox;
