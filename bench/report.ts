@@ -996,7 +996,29 @@ function captionSections(results: Results): Section[] {
 		],
 		captions: true,
 	};
-	return [tasks, memory, scaling];
+	const peaks = bench.peaks ?? [];
+	const peak: Section = {
+		title:
+			'7. Caption library: peak memory of one call, each in a process of its own (MB it added to the resident set at its peak per MB of input; peak resident set in MB)',
+		header: ['task', 'input (MB)', ...LIBRARY_ORDER],
+		rows: [...new Set(peaks.map((p) => p.task))].map((task) => {
+			const of = (library: string) => peaks.find((p) => p.task === task && p.library === library);
+			const input = peaks.find((p) => p.task === task)!.inputMB;
+			return [
+				task,
+				fmt(input, 1),
+				...LIBRARY_ORDER.map((library) => {
+					const one = of(library);
+					return one ? `${fmt(one.addedMB / one.inputMB, 1)} (${fmt(one.peakRssMB, 0)})` : '–';
+				}),
+			];
+		}),
+		notes: [
+			"each call runs once in a fresh process after the file is read (Convert: as the node does it, bytes decoded, read, written and turned into bytes again); the peak is the process's maximum resident set, Node and the libraries included",
+		],
+		captions: true,
+	};
+	return peaks.length > 0 ? [tasks, memory, scaling, peak] : [tasks, memory, scaling];
 }
 
 function header(results: Results): string[] {

@@ -28,6 +28,16 @@ export class CaptioningApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-captioning/n8n-nodes-captioning#credentials';
 
+	// as n8n's own credentials declare it: the HTTP Request node made from this credential (n8n hides it from the
+	// nodes panel because the package's nodes use the credential, but opens a saved one with it), its URL shown
+	// with the Base URL's placeholder, which differs per account (docs/design.md, "Custom API calls")
+	httpRequestNode: ICredentialType['httpRequestNode'] = {
+		name: 'Captioning',
+		docsUrl:
+			'https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/credentials.md#in-n8ns-http-request-node',
+		apiBaseUrlPlaceholder: 'https://api.example.com/',
+	};
+
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Base URL',
@@ -114,11 +124,13 @@ export class CaptioningApi implements ICredentialType {
 		return { ...saved };
 	}
 
-	// a function rather than expressions: no expression evaluation on every request
-	async authenticate(
+	// a function rather than expressions: no expression evaluation on every request. A member, not a method: n8n
+	// copies credential types with a spread (own members only) before it looks for `authenticate` to offer the
+	// credential in the HTTP Request node and to add the nodes' Custom API Call (docs/design.md, "Custom API calls")
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	): Promise<IHttpRequestOptions> => {
 		const token = bearerToken(credentials);
 		const headers = { ...requestOptions.headers };
 		// the old values' token is never sent: the package's calls renew it first, and other callers (n8n's HTTP
@@ -128,7 +140,7 @@ export class CaptioningApi implements ICredentialType {
 		headers.Accept = String(credentials.mediaType || DEFAULT_MEDIA_TYPE);
 		// n8n sends credentials along a redirect to another origin unless told not to
 		return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
-	}
+	};
 
 	/**
 	 * The grant n8n runs first proves the four values; the read proves the token and the API Media Type where the

@@ -6,5 +6,6 @@ export * from './install';
 export * from './n8n';
 export * from './pack';
 export * from './process';
+export * from './releases';
 export * from './rest';
 export * from './workflows';

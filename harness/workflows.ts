@@ -3,6 +3,8 @@
 // POST /api/v1/workflows takes.
 import { randomUUID } from 'node:crypto';
 
+import { CREDENTIAL_TYPE } from './credentials';
+
 export const TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
 export const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
 export const TRIGGER_NODE = 'Captioning Trigger';
@@ -71,6 +73,34 @@ export function webhookNode(
 			options: {},
 			...options.parameters,
 		},
+	};
+}
+
+/**
+ * n8n's HTTP Request node (version 4.2) calling `url` with the Captioning API credential as its predefined
+ * credential type, the service's answer read as JSON (it comes with the service's own media type, which n8n would
+ * read as text); `parameters` adds to or overrides its parameters.
+ */
+export function captioningHttpRequestNode(
+	name: string,
+	url: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown> = {},
+): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'GET',
+			url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: CREDENTIAL_TYPE,
+			options: { response: { response: { responseFormat: 'json' } } },
+			...parameters,
+		},
+		credentials: { [CREDENTIAL_TYPE]: credential },
 	};
 }
 

@@ -1,11 +1,14 @@
-// Item 7: the caption library against the most used npm caption libraries, side by side in one process on two shapes
-// of input: the sandbox's generated 3-hour transcript (sandbox/longTranscript.ts: short cues, word timings) and plain
-// subtitles (3,129 two-line cues, no word timings, as subtitle files from editing tools are). Parse and write
-// WebVTT, SRT and SBV with each library's own functions on its own structures (ours through the format registry,
-// readCaptions and renderCaptions, the path the nodes take), our Google STT reading, Check and Fix; the retained heap
-// of what each parse returns; and ours at 1x, 4x and 16x the length to show the time grows linearly. Every call is
-// the library's exported function, never a copy.
-import { readFileSync } from 'node:fs';
+// Item 7: the caption library against the most used npm caption libraries, side by side in one process on three
+// shapes of input: the sandbox's generated 3-hour transcript (sandbox/longTranscript.ts: short cues, word timings),
+// plain subtitles (3,129 two-line cues, no word timings, as subtitle files from editing tools are) and the same
+// subtitles styled (one <i> a cue, as films italicise a word or a voice off screen). Parse and write WebVTT, SRT and
+// SBV with each library's own functions on its own structures (ours through the format registry, readCaptions and
+// renderCaptions, the path the nodes take), our Google STT reading, Check and Fix; the retained heap of what each
+// parse returns; ours at 1x, 4x and 16x the length to show the time grows linearly; and, each in a process of its
+// own, the peak memory of a parse per MB of input and of Convert of a 100 MB Google STT file. Every call is the
+// library's exported function, never a copy.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -19,6 +22,7 @@ import {
 	captionProfile,
 	checkCaptions,
 	type Cue,
+	decodeCaptionBytes,
 	fixCaptions,
 	formatSbv,
 	formatSrt,
@@ -41,6 +45,10 @@ export interface CaptionBenchSettings {
 	factors: number[];
 	/** A timed call repeats until it has run this long, to read short calls reliably. */
 	minSampleMs: number;
+	/** Cues of the subtitles each parse's peak memory is measured on (about 75 bytes a cue of WebVTT). */
+	peakCues?: number;
+	/** Hours of the Google STT recording Convert's peak memory is measured on (107 h: about 100 MB). */
+	googleSttHours?: number;
 }
 
 export interface CaptionTaskRun {
@@ -57,6 +65,17 @@ export interface CaptionMemory {
 	library: CaptionLibrary;
 	/** Heap still held by what the parse returned, after a full garbage collection. */
 	retainedMB: number;
+}
+
+/** Peak memory of one call in a process of its own: the resident set's peak less what it held before the call. */
+export interface CaptionPeak {
+	task: string;
+	library: CaptionLibrary;
+	inputMB: number;
+	/** The process's peak resident set size, in MB. */
+	peakRssMB: number;
+	/** What the call added to the resident set at its peak, in MB. */
+	addedMB: number;
 }
 
 export interface CaptionScalingRun {
@@ -81,6 +100,8 @@ export interface CaptionBench {
 	tasks: CaptionTaskRun[];
 	memory: CaptionMemory[];
 	scaling: CaptionScalingRun[];
+	/** Peak memory per MB of input, each call alone in a process; absent in runs before it was measured. */
+	peaks?: CaptionPeak[];
 }
 
 type Timed = { library: CaptionLibrary; run: () => unknown };
@@ -149,16 +170,42 @@ export function plainSubtitles(count: number, seed = 'subtitles'): Cue[] {
 	return cues.filter((cue) => cue.text.includes('\n')).slice(0, count);
 }
 
+/** The same subtitles styled as films have them: the first word of every cue in italics. */
+export function styledSubtitles(count: number, seed = 'subtitles'): Cue[] {
+	return plainSubtitles(count, seed).map((cue) => {
+		const space = cue.text.indexOf(' ');
+		return {
+			...cue,
+			runs: [{ text: cue.text.slice(0, space), italic: true }, { text: cue.text.slice(space) }],
+		};
+	});
+}
+
 /** The same cues in each format this package and the others read, written by this package. */
 function filesOf(cues: readonly Cue[]) {
 	return { vtt: formatVtt(cues), srt: formatSrt(cues), sbv: formatSbv(cues) };
 }
 
+/** Each library's parse of a format, as the timed tasks and the peak memory call it. */
+const PARSERS: Record<string, Partial<Record<CaptionLibrary, (content: string) => unknown>>> = {
+	WebVTT: {
+		ours: (content) => readCaptions('vtt', content).cues,
+		'webvtt-parser': (content) => new WebVTTParser().parse(content).cues,
+		subtitle: (content) => parseSync(content),
+		'subsrt-ts': (content) => subsrt.parse(content, { format: 'vtt' }),
+	},
+	SRT: {
+		ours: (content) => readCaptions('srt', content).cues,
+		subtitle: (content) => parseSync(content),
+		'subsrt-ts': (content) => subsrt.parse(content, { format: 'srt' }),
+	},
+};
+
 /**
  * Parse and write tasks on one shape: each library's parse and write, with its own structures as write input;
  * ours through the format registry. `shape` names the tasks ("parse WebVTT (subtitles)").
  */
-function formatTasks(files: ReturnType<typeof filesOf>, shape: string): Task[] {
+function formatTasks(files: ReturnType<typeof filesOf>, shape: string, withSbv = true): Task[] {
 	const { vtt, srt, sbv } = files;
 	const named = (name: string) => (shape === '' ? name : `${name} (${shape})`);
 	const ours = readCaptions('vtt', vtt);
@@ -169,16 +216,13 @@ function formatTasks(files: ReturnType<typeof filesOf>, shape: string): Task[] {
 	const subsrtSrt = subsrt.parse(srt, { format: 'srt' });
 	const subsrtSbv = subsrt.parse(sbv, { format: 'sbv' });
 	const write = (to: string) => () => renderCaptions('vtt', to, ours).content;
-	return [
-		{
-			name: named('parse WebVTT'),
-			entries: [
-				{ library: 'ours', run: () => readCaptions('vtt', vtt).cues },
-				{ library: 'webvtt-parser', run: () => new WebVTTParser().parse(vtt).cues },
-				{ library: 'subtitle', run: () => parseSync(vtt) },
-				{ library: 'subsrt-ts', run: () => subsrt.parse(vtt, { format: 'vtt' }) },
-			],
-		},
+	const parses = (format: string, content: string): Timed[] =>
+		Object.entries(PARSERS[format]).map(([library, parse]) => ({
+			library: library as CaptionLibrary,
+			run: () => parse!(content),
+		}));
+	const tasks: Task[] = [
+		{ name: named('parse WebVTT'), entries: parses('WebVTT', vtt) },
 		{
 			name: named('write WebVTT'),
 			entries: [
@@ -188,14 +232,7 @@ function formatTasks(files: ReturnType<typeof filesOf>, shape: string): Task[] {
 				{ library: 'subsrt-ts', run: () => subsrt.build(subsrtVtt, { format: 'vtt' }) },
 			],
 		},
-		{
-			name: named('parse SRT'),
-			entries: [
-				{ library: 'ours', run: () => readCaptions('srt', srt).cues },
-				{ library: 'subtitle', run: () => parseSync(srt) },
-				{ library: 'subsrt-ts', run: () => subsrt.parse(srt, { format: 'srt' }) },
-			],
-		},
+		{ name: named('parse SRT'), entries: parses('SRT', srt) },
 		{
 			name: named('write SRT'),
 			entries: [
@@ -204,6 +241,11 @@ function formatTasks(files: ReturnType<typeof filesOf>, shape: string): Task[] {
 				{ library: 'subsrt-ts', run: () => subsrt.build(subsrtSrt, { format: 'srt' }) },
 			],
 		},
+	];
+	// SBV has no styles: the styled shape leaves it out
+	if (!withSbv) return tasks;
+	return [
+		...tasks,
 		{
 			name: named('parse SBV'),
 			entries: [
@@ -221,8 +263,13 @@ function formatTasks(files: ReturnType<typeof filesOf>, shape: string): Task[] {
 	];
 }
 
-/** The tasks on one recording, and on plain subtitles when given: every library's, then ours alone. */
-function tasksFor(vtt: string, googleStt: string, subtitles?: readonly Cue[]): Task[] {
+/** The tasks on one recording, and on plain and styled subtitles when given: every library's, then ours alone. */
+function tasksFor(
+	vtt: string,
+	googleStt: string,
+	subtitles?: readonly Cue[],
+	styled?: readonly Cue[],
+): Task[] {
 	const ours = readCaptions('vtt', vtt);
 	const google = readCaptions('google_stt', googleStt);
 	const netflix = captionProfile('netflixEnglish')!.limits;
@@ -230,6 +277,7 @@ function tasksFor(vtt: string, googleStt: string, subtitles?: readonly Cue[]): T
 	return [
 		...formatTasks({ vtt, srt: formatSrt(ours.cues), sbv: formatSbv(ours.cues) }, ''),
 		...(subtitles ? formatTasks(filesOf(subtitles), 'subtitles') : []),
+		...(styled ? formatTasks(filesOf(styled), 'styled subtitles', false) : []),
 		{
 			name: 'write TTML',
 			entries: [{ library: 'ours', run: () => renderCaptions('vtt', 'ttml', ours).content }],
@@ -319,9 +367,10 @@ export function measureCaptions(
 ): CaptionBench {
 	const base = longTranscript(settings.hours, 'bench');
 	const subtitles = plainSubtitles(SUBTITLE_CUES);
-	const tasks = tasksFor(base.vtt, base.googleStt, subtitles);
+	const styled = styledSubtitles(SUBTITLE_CUES);
+	const tasks = tasksFor(base.vtt, base.googleStt, subtitles, styled);
 	log(
-		`captions: ${settings.hours} h recording, ${parseVtt(base.vtt).length} cues, ${base.words.length} words; ${subtitles.length} two-line subtitles`,
+		`captions: ${settings.hours} h recording, ${parseVtt(base.vtt).length} cues, ${base.words.length} words; ${subtitles.length} two-line subtitles, plain and styled`,
 	);
 	const timed = timeTasks(tasks, settings.rounds, settings.minSampleMs, log);
 	const memory: CaptionMemory[] = tasks
@@ -365,7 +414,88 @@ export function measureCaptions(
 		tasks: timed,
 		memory,
 		scaling,
+		peaks: measurePeaks(settings, log),
 	};
+}
+
+// ---- peak memory, each call in a process of its own ------------------------------------------------------------
+
+const PEAK_FILES = join(PROJECT_ROOT, 'bench', 'tmp', 'captions-peak');
+
+/** The calls whose peak memory is measured, by task name: what they read (a file's text) and do with it. */
+const PEAK_CALLS: Record<string, Partial<Record<CaptionLibrary, (bytes: Buffer) => unknown>>> = {
+	'Convert Google STT to WebVTT': {
+		// as Convert does it: bytes decoded, read, written, the written text as bytes for n8n's binary data
+		ours: (bytes) => {
+			const { text } = decodeCaptionBytes(bytes);
+			const document = readCaptions('google_stt', text);
+			return Buffer.from(renderCaptions('google_stt', 'vtt', document).content, 'utf8').length;
+		},
+	},
+};
+for (const format of Object.keys(PARSERS)) {
+	for (const shape of ['subtitles', 'styled subtitles']) {
+		PEAK_CALLS[`parse ${format} (${shape})`] = Object.fromEntries(
+			Object.entries(PARSERS[format]).map(([library, parse]) => [
+				library,
+				(bytes: Buffer) => parse!(bytes.toString('utf8')),
+			]),
+		);
+	}
+}
+
+/** In the child: the file read, what the process holds then, the call, and the peak it reached. */
+function peakChild(task: string, library: CaptionLibrary, file: string): void {
+	const bytes = readFileSync(file);
+	gc();
+	const before = process.memoryUsage().rss;
+	PEAK_CALLS[task][library]!(bytes);
+	const peak = process.resourceUsage().maxRSS * 1024;
+	const mb = (value: number) => Math.round((value / 1024 ** 2) * 10) / 10;
+	process.stdout.write(
+		`${JSON.stringify({ inputMB: mb(bytes.length), peakRssMB: mb(peak), addedMB: mb(peak - before) })}\n`,
+	);
+}
+
+/** Each call alone in a fresh process (tsx, as the bench runs), on files written once into bench/tmp. */
+function measurePeaks(settings: CaptionBenchSettings, log: (line: string) => void): CaptionPeak[] {
+	mkdirSync(PEAK_FILES, { recursive: true });
+	const cues = settings.peakCues ?? 200_000;
+	const files: Record<string, string> = {};
+	for (const [shape, made] of [
+		['subtitles', plainSubtitles(cues, 'peak')],
+		['styled subtitles', styledSubtitles(cues, 'peak')],
+	] as const) {
+		for (const [format, write] of [
+			['WebVTT', formatVtt],
+			['SRT', formatSrt],
+		] as const) {
+			const file = join(PEAK_FILES, `${format}-${shape.replace(' ', '-')}.txt`);
+			writeFileSync(file, write(made));
+			files[`parse ${format} (${shape})`] = file;
+		}
+	}
+	const hours = settings.googleSttHours ?? 107;
+	const sttFile = join(PEAK_FILES, 'google-stt.json');
+	writeFileSync(sttFile, longTranscript(hours, 'bench').googleStt);
+	files['Convert Google STT to WebVTT'] = sttFile;
+	const peaks: CaptionPeak[] = [];
+	for (const [task, calls] of Object.entries(PEAK_CALLS)) {
+		for (const library of Object.keys(calls) as CaptionLibrary[]) {
+			const out = execFileSync(
+				join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'),
+				[__filename, '--peak', task, library, files[task]],
+				{ cwd: PROJECT_ROOT, maxBuffer: 1024 * 1024 },
+			);
+			peaks.push({ task, library, ...JSON.parse(out.toString().trim().split('\n').pop()!) });
+		}
+		log(`captions: peak memory of ${task} measured`);
+	}
+	return peaks;
+}
+
+if (require.main === module && process.argv[2] === '--peak') {
+	peakChild(process.argv[3], process.argv[4] as CaptionLibrary, process.argv[5]);
 }
 
 // ---- figures ----------------------------------------------------------------------------------------------------

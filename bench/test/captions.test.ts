@@ -1,5 +1,10 @@
 // Item 7's figures from its raw runs (bench/measure/captions.ts): side-by-side ratios and growth with length.
-import { type CaptionBench, captionFigures, plainSubtitles } from '../measure/captions';
+import {
+	type CaptionBench,
+	captionFigures,
+	plainSubtitles,
+	styledSubtitles,
+} from '../measure/captions';
 import { buildCaptionsSummary } from '../report';
 
 const bench: CaptionBench = {
@@ -70,6 +75,19 @@ describe('plainSubtitles', () => {
 			const lines = cue.text.split('\n');
 			expect(lines).toHaveLength(2);
 			expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(42);
+		}
+	});
+});
+
+describe('styledSubtitles', () => {
+	it('gives the same cues with the first word of each in italics, as films italicise a word or a voice', () => {
+		const plain = plainSubtitles(50);
+		const styled = styledSubtitles(50);
+		expect(styled.map((cue) => cue.text)).toEqual(plain.map((cue) => cue.text));
+		for (const cue of styled) {
+			const [first, rest] = cue.runs!;
+			expect(first).toEqual({ text: cue.text.split(' ')[0], italic: true });
+			expect(first.text + rest.text).toBe(cue.text);
 		}
 	});
 });

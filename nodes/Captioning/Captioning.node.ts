@@ -18,10 +18,13 @@ export class Captioning implements INodeType {
 		name: 'captioning',
 		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Webhook Endpoint items flat, Convert's 6 s default, a bounded AI tool output; 1 keeps 0.1.0's output.
+		// No defaultVersion: a new node gets the last version listed, and n8n adds its Custom API Call only to a
+		// node without one (docs/design.md, "Node versions").
+		version: [1, 2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Manage the captioning service\'s webhook endpoints, and download, convert, check and fix caption files (WebVTT, SRT, SBV, TTML, Google Speech-to-Text JSON, text, transcript chunks for AI)',
+			"Manage the captioning service's webhook endpoints, and download, convert, check and fix caption files (WebVTT, SRT, SBV, TTML, Google Speech-to-Text JSON, text, transcript chunks for AI)",
 		defaults: { name: 'Captioning' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

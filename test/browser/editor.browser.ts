@@ -9,10 +9,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import {
+	captioningHttpRequestNode,
 	CREDENTIAL_TYPE as CREDENTIAL,
 	createSandboxCredential,
 	EXAMPLE_CREDENTIAL_NAME,
 	freePort,
+	linearWorkflow,
 	loadExample,
 	type N8nInstance,
 	sandboxCredentialData,
@@ -37,6 +39,7 @@ const ICON_PATH = '/icons/n8n-nodes-captioning/dist/nodes/Captioning/';
 const TRIGGER = 'Captioning Trigger';
 const ACTION = 'Convert to SRT';
 const GET_NODE = 'Get Endpoint';
+const CREDENTIAL_HTTP_NODE = 'Start Transcription';
 // a service on the public internet, never contacted: the trigger refuses before any request
 const PUBLIC_SERVICE = 'https://captioning.example.com';
 // a name only n8n's network knows, as a LAN or a container network gives it: the trigger registers it
@@ -70,8 +73,9 @@ describe('the editor (real n8n, Chromium)', () => {
 	// n8n's WEBHOOK_URL: localhost, as n8n has it without one
 	let webhookBase = '';
 	// workflows the user builds: Get with its endpoint from the list; a trigger whose service cannot reach n8n;
-	// a trigger and an action node as n8n adds them, every parameter at its default
-	const built = { get: '', unreachable: '', defaults: '', pinned: '', lan: '' };
+	// a trigger and an action node as n8n adds them, every parameter at its default; the credential's HTTP Request
+	// node
+	const built = { get: '', unreachable: '', defaults: '', pinned: '', lan: '', credentialHttp: '' };
 
 	beforeAll(async () => {
 		const port = await freePort();
@@ -126,6 +130,19 @@ describe('the editor (real n8n, Chromium)', () => {
 				name: 'Dev example from its file',
 			})
 		).id as string;
+		// the credential's own HTTP Request node as the editor saves it (a shared workflow, a template); the public
+		// API refuses `extendsCredential`
+		built.credentialHttp = (
+			await n8n.rest('POST', '/workflows', {
+				...linearWorkflow('Start a transcription', [
+					{
+						...captioningHttpRequestNode(CREDENTIAL_HTTP_NODE, '', credential, { method: 'POST' }),
+						extendsCredential: CREDENTIAL,
+					},
+				]),
+				active: false,
+			})
+		).id as string;
 		built.defaults = await createBuiltWorkflow('New Captioning nodes', [
 			{
 				type: 'n8n-nodes-captioning.captioningTrigger',
@@ -136,7 +153,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			},
 			{
 				type: 'n8n-nodes-captioning.captioning',
-				typeVersion: 1,
+				typeVersion: 2,
 				name: 'Captioning',
 				parameters: {},
 			},
@@ -454,6 +471,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			]);
 			const text = await creator.innerText();
 			expect(text).toMatch(/^Node details\s+Docs\s+Captioning\s+Installed\b/);
+			// no Custom API Call among them: n8n shows its hint for nodes that are no community nodes only
 			expect(text).toMatch(/Actions \(8\)/);
 			expect(text).toMatch(/Triggers \(2\)/);
 			await screenshot('node-panel-actions.png');
@@ -564,7 +582,7 @@ describe('the editor (real n8n, Chromium)', () => {
 		});
 	});
 
-	it('shows no notice in a new trigger or action panel but those that apply', async () => {
+	it("shows no notice in a new trigger or action panel but those that apply; n8n's Custom API Call points to the HTTP Request node", async () => {
 		await step('notices', async () => {
 			await openBuilt(built.defaults, [TRIGGER, 'Captioning']);
 			let ndv = await openNode(TRIGGER);
@@ -589,6 +607,50 @@ describe('the editor (real n8n, Chromium)', () => {
 			expect(await notices(ndv)).toEqual([
 				expect.stringMatching(/^Signed URLs expire soon after the event\./),
 			]);
+			// the last Resource n8n adds for a node whose credential authenticates requests
+			await ndv.locator('[data-test-id="parameter-input-resource"]').click();
+			const resources = page().locator('.el-select-dropdown__item:visible');
+			await resources.first().waitFor();
+			expect((await resources.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
+				'Caption File',
+				'Webhook Endpoint',
+				'Custom API Call',
+			]);
+			await page()
+				.locator('.el-select-dropdown__item:visible', { hasText: 'Custom API Call' })
+				.click();
+			const notice = ndv.locator('[data-test-id="node-parameters-http-notice"]');
+			await notice.waitFor();
+			expect((await notice.innerText()).trim()).toMatch(/^Use the HTTP Request node .*Captioning/);
+			await screenshot('custom-api-call.png');
+			await ndv.locator('[data-test-id="ndv-close-button"]').click();
+		});
+	});
+
+	it("opens the credential's own HTTP Request node: authentication set, a link to the docs, the URL's placeholder the Base URL's", async () => {
+		await step('credential-http-request', async () => {
+			await openBuilt(built.credentialHttp, [CREDENTIAL_HTTP_NODE]);
+			const ndv = await openNode(CREDENTIAL_HTTP_NODE);
+			const url = ndv.locator('[data-test-id="parameter-input-url"]');
+			await url.waitFor();
+			expect(await notices(ndv)).toEqual([
+				expect.stringMatching(
+					/^Use the Captioning docs to construct your request\. We'll take care of the authentication part if you add a Captioning credential below\./,
+				),
+				// the HTTP Request node's own
+				"You can view the raw requests this node makes in your browser's developer console",
+			]);
+			expect(await ndv.locator('.notice-content a').getAttribute('href')).toBe(
+				'https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/credentials.md#in-n8ns-http-request-node',
+			);
+			expect(await url.locator('input, textarea').first().getAttribute('placeholder')).toBe(
+				'https://api.example.com/',
+			);
+			// Authentication and Credential Type are the credential's, not shown
+			expect(await ndv.locator('[data-test-id="parameter-input-authentication"]').count()).toBe(0);
+			expect(await ndv.locator('[data-test-id="parameter-input-nodeCredentialType"]').count()).toBe(
+				0,
+			);
 			await ndv.locator('[data-test-id="ndv-close-button"]').click();
 		});
 	});

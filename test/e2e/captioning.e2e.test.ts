@@ -7,7 +7,9 @@ import { DatabaseSync } from 'node:sqlite';
 
 import {
 	ACTION_TYPE,
+	captioningHttpRequestNode,
 	createSandboxCredential,
+	CREDENTIAL_TYPE,
 	type ExecutionSummary,
 	linearWorkflow,
 	listExecutions,
@@ -339,7 +341,7 @@ describe('Captioning package in a real n8n', () => {
 					id: randomUUID(),
 					name: 'Create Endpoint',
 					type: ACTION_TYPE,
-					typeVersion: 1,
+					typeVersion: 2,
 					parameters: {
 						resource: 'webhookEndpoint',
 						operation: 'create',
@@ -432,25 +434,82 @@ describe('Captioning package in a real n8n', () => {
 		});
 	});
 
+	it("offers the Captioning API credential for the service's other calls: in the HTTP Request node, the Accept header and the bearer filled in, and the Captioning node's Custom API Call", async () => {
+		// what the editor reads: the HTTP Request node lists a credential type with `authenticate` (n8n serialises
+		// a function as {})
+		const credentialTypes = await instance().requestAsOwner('GET', '/types/credentials.json');
+		const type = (credentialTypes.body as Array<Record<string, unknown>>).find(
+			(t) => t.name === 'captioningApi',
+		);
+		expect(type).toMatchObject({ authenticate: {} });
+		// the HTTP Request node made from the credential, which n8n keeps out of the nodes panel because the
+		// package's nodes use the credential (docs/design.md, "Custom API calls")
+		expect(type!.httpRequestNode).toEqual({
+			name: 'Captioning',
+			docsUrl: expect.stringMatching(/\/docs\/credentials\.md#in-n8ns-http-request-node$/),
+			apiBaseUrlPlaceholder: 'https://api.example.com/',
+			hidden: true,
+		});
+		// n8n adds its Custom API Call to Resource and every Operation of a node whose credential authenticates
+		const nodeTypes = await instance().requestAsOwner('GET', '/types/nodes.json');
+		const captioning = (
+			nodeTypes.body as Array<{
+				name: string;
+				properties: Array<{ name: string; options?: Array<{ name: string; value: unknown }> }>;
+			}>
+		).find((t) => t.name === ACTION_TYPE)!;
+		const lists = captioning.properties.filter((p) => ['resource', 'operation'].includes(p.name));
+		expect(lists.map((p) => p.options!.at(-1))).toEqual(
+			lists.map(() => ({ name: 'Custom API Call', value: '__CUSTOM_API_CALL__' })),
+		);
+
+		// the worked example's second step (docs/credentials.md): a JSON POST to a path the contract does not
+		// publish, here answered by a local stand-in for it; a credential of its own (the second account's, so that
+		// no other credential's call shares its grant), with no token yet
+		const own = await createSandboxCredential(instance(), sb(), 'Captioning for a custom call', {
+			client: SECOND_CLIENT,
+		});
+		const path = `captioning-custom-${randomUUID()}`;
+		const startTranscription = captioningHttpRequestNode(
+			'Start Transcription',
+			`${receiver!.url}/transcriptions`,
+			{ id: own.id, name: own.name },
+			{
+				method: 'POST',
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify({ media_id: $json.body.mediaId }) }}',
+				options: {},
+			},
+		);
+		// as the editor saves the credential's own HTTP Request node, through the editor's API (the public API
+		// refuses `extendsCredential`)
+		const created = (await instance().rest('POST', '/workflows', {
+			...linearWorkflow('Custom API call', [
+				webhookNode(path),
+				{ ...startTranscription, extendsCredential: CREDENTIAL_TYPE },
+			]),
+			active: false,
+		})) as { id: string };
+		await instance().activateWorkflow(created.id);
+		await callWebhook(path, { mediaId: 'media-1' });
+		const [call] = receiver!.received.filter((r) => r.path === '/transcriptions');
+		expect(call).toMatchObject({ method: 'POST', body: '{"media_id":"media-1"}' });
+		expect(call.headers.accept).toBe(sb().mediaType);
+		expect(call.headers.authorization).toMatch(/^Bearer \S+$/);
+		// the bearer is a token the service issued and still honours
+		expect(sb().tokens.checkBearer(call.headers.authorization)).toMatchObject({ ok: true });
+	});
+
 	it("lets n8n's HTTP Request node call the API with the Captioning credential", async () => {
 		// a credential of its own, with no token yet: the first call has to obtain one
 		const fresh = await captioningCredential('Captioning for HTTP Request');
 		const path = `captioning-http-${randomUUID()}`;
 		const workflowId = await createWebhookWorkflow('List endpoints', webhookNode(path), [
-			{
-				id: randomUUID(),
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				parameters: {
-					method: 'GET',
-					url: `${sb().url}/webhook_endpoints`,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: 'captioningApi',
-					options: { response: { response: { responseFormat: 'json' } } },
-				},
-				credentials: { captioningApi: { id: fresh.id, name: fresh.name } },
-			},
+			captioningHttpRequestNode('HTTP Request', `${sb().url}/webhook_endpoints`, {
+				id: fresh.id,
+				name: fresh.name,
+			}),
 		]);
 		const listed = (body: unknown) =>
 			(body as { data: Array<{ id: string; attributes: { callback_uri: string } }> }).data;

@@ -38,6 +38,8 @@ import {
 	useCredential,
 } from '../../harness';
 import { longText } from '../../sandbox/longTranscript';
+import { endpointItem } from '../helpers/savedOutputs';
+import { savedWorkflows } from '../helpers/savedWorkflows';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { requireStarted } from '../helpers/suite';
 
@@ -274,6 +276,55 @@ function expectedChunkLines(vtt: string, minutes: number): string[] {
 	);
 }
 
+/** What the translation example's stand-in does to a text: each vowel doubled, accented (written again here). */
+const pseudoTranslated = (text: string) =>
+	text.replace(/[aeiouAEIOU]/g, (vowel) => {
+		const lower = vowel.toLowerCase();
+		const accents: Record<string, string> = { a: 'àá', e: 'éè', i: 'íì', o: 'óò', u: 'úù' };
+		const pair = accents[lower];
+		return vowel === lower ? pair : `${pair[0].toUpperCase()}${pair[1]}`;
+	});
+
+/**
+ * The translation example with a step that reads its translated WebVTT file back as text (n8n keeps an execution's
+ * files on disk, not in its data): Extract From File after Translated WebVTT, beside Check Translation.
+ */
+function withTranslatedText(workflow: ExampleWorkflow): ExampleWorkflow {
+	workflow.nodes.push({
+		id: 'c3e9a1f7-6d2b-4b8e-8f10-7a5c2e9d4b11',
+		name: 'Translated Text',
+		type: 'n8n-nodes-base.extractFromFile',
+		typeVersion: 1.1,
+		position: [1200, 200],
+		parameters: { operation: 'text', binaryPropertyName: 'vtt', destinationKey: 'vtt', options: {} },
+	} as unknown as ExampleWorkflow['nodes'][number]);
+	workflow.connections['Translated WebVTT'].main[0].push({
+		node: 'Translated Text',
+		type: 'main',
+		index: 0,
+	});
+	return workflow;
+}
+
+/**
+ * Checks the translation example's run: Translated WebVTT has every cue of the source WebVTT at its times, its text
+ * the stand-in translation of the source's, and Check Translation measured that file.
+ */
+function expectTranslated(execution: ExecutionSummary, sourceVtt: string): void {
+	const [file] = outputOf(execution, 'Translated WebVTT');
+	expect(file.binary.vtt).toMatchObject({ fileName: 'translated-captions.vtt', mimeType: 'text/vtt' });
+	const written = vttCues(String(outputOf(execution, 'Translated Text')[0].json.vtt));
+	const source = vttCues(sourceVtt);
+	expect(source.length).toBeGreaterThan(1);
+	expect(written.map((cue) => [cue.startTime, cue.endTime])).toEqual(
+		source.map((cue) => [cue.startTime, cue.endTime]),
+	);
+	expect(written.map((cue) => cue.text)).toEqual(source.map((cue) => pseudoTranslated(cue.text)));
+	expect(file.json).toMatchObject({ format: 'vtt', cues: source.length });
+	const [checked] = outputOf(execution, 'Check Translation');
+	expect(checked.json.check).toMatchObject({ cues: source.length, format: 'vtt' });
+}
+
 /** The minutes per chunk the AI example's Read Captions is set to. */
 const chunkMinutesOf = (workflow: ExampleWorkflow) =>
 	Number(findNode(workflow, 'Read Captions').parameters.chunkMinutes);
@@ -462,7 +513,7 @@ describe('examples/ (real n8n)', () => {
 		);
 	}
 
-	it('has the six examples, each using the package and otherwise only core nodes', () => {
+	it('has the seven examples, each using the package and otherwise only core nodes', () => {
 		const files = listExampleFiles();
 		expect(files).toEqual([
 			'captions-to-slack.json',
@@ -473,6 +524,7 @@ describe('examples/ (real n8n)', () => {
 			'publish-captions.json',
 			'store-vtt-and-srt.json',
 			'summarise-with-ai-agent.json',
+			'translate-captions.json',
 		]);
 		for (const file of files) {
 			const workflow = loadExample(file);
@@ -527,6 +579,14 @@ describe('examples/ (real n8n)', () => {
 		}
 	});
 
+	it('imports the workflows 0.1.0 saved (test/fixtures/saved-0.1.0): their Captioning nodes stay version 1', async () => {
+		for (const [file, workflow] of Object.entries(savedWorkflows())) {
+			const created = await importExample(`saved-0.1.0/${file}`, workflow);
+			const ours = created.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`));
+			expect([file, ours.map((n) => n.typeVersion)]).toEqual([file, ours.map(() => 1)]);
+		}
+	});
+
 	it('uses only node types and versions this n8n has, with valid parameters', async () => {
 		const problems: string[] = [];
 		for (const [file, { nodes }] of imported) {
@@ -539,6 +599,46 @@ describe('examples/ (real n8n)', () => {
 			}
 		}
 		expect(problems).toEqual([]);
+	});
+
+	it('runs a workflow 0.1.0 saved as it ran then: the endpoint as a JSON:API resource, read by its expressions', async () => {
+		const { id } = imported.get('saved-0.1.0/webhook-endpoints.json')!;
+		await whileActive(id, async () => {
+			const res = await instance().request(
+				'POST',
+				`${instance().webhookBaseUrl}/saved-0-1-0-endpoints`,
+				{ body: {} },
+			);
+			expect(res.status).toBe(200);
+			const [execution] = await instance().waitForExecutions(id);
+			expect(execution.status).toBe('success');
+			const [created] = outputOf(execution, 'Create Endpoint');
+			const endpointId = created.json.id as string;
+			const resource = endpointItem(
+				{
+					id: endpointId,
+					clientId: '',
+					callbackUri: 'https://example.com/hooks/captions',
+					enabledEvents: ['transcription.created', 'transcription.transcribed'],
+					createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown as string,
+				},
+				service().url,
+				{ typeVersion: 1 },
+			);
+			expect(created.json).toEqual(resource);
+			expect(outputOf(execution, 'Get Endpoint')[0].json).toEqual(created.json);
+			expect(outputOf(execution, 'List Endpoints').map((i) => i.json)).toContainEqual(created.json);
+			// the Edit Fields node after it reads 0.1.0's members
+			expect(outputOf(execution, 'Callback URI')[0].json).toEqual({
+				id: endpointId,
+				callbackUri: 'https://example.com/hooks/captions',
+				events: 'transcription.created, transcription.transcribed',
+			});
+			expect(outputOf(execution, 'Delete Endpoint')[0].json).toEqual({
+				id: endpointId,
+				deleted: true,
+			});
+		});
 	});
 
 	it('gives the AI agent example a valid Captioning tool node', async () => {
@@ -725,6 +825,23 @@ describe('examples/ (real n8n)', () => {
 		expect(srt.replace(/\s+/g, ' ')).toContain('A second sentence follows it.');
 	});
 
+	it('runs translate-captions, writing the translated WebVTT at the times of the service’s', async () => {
+		const workflow = withTranslatedText(loadExample('translate-captions.json'));
+		const { id } = await importExample('translate-captions.json (read back)', workflow);
+		await whileActive(id, async () => {
+			const transcriptionId = await simulateTranscription(
+				'Translated: captions',
+				'The captions are translated now. Every cue keeps its time on screen, and the lines break again where they should.',
+			);
+			const [execution] = await instance().waitForExecutions(id);
+			expect([execution.status, execution.data.resultData.error?.message]).toEqual([
+				'success',
+				undefined,
+			]);
+			expectTranslated(execution, service().transcriptions.get(transcriptionId)!.files.vtt.content);
+		});
+	});
+
 	it('runs summarise-with-ai-agent against a local OpenAI stand-in, the tool reading the transcript in chunks', async () => {
 		await ensureOpenAiCredential();
 		const workflow = loadExample('summarise-with-ai-agent.json');
@@ -902,6 +1019,13 @@ describe('examples/ (real n8n)', () => {
 				title: event.json.title,
 				executionId: execution.id,
 			});
+		});
+
+		it('translate-captions: segments, the stand-in translation, Create From Items and Check from the pinned WebVTT', async () => {
+			const workflow = withTranslatedText(loadExample('translate-captions.json'));
+			const event = pinnedEvent(workflow);
+			const execution = await runPinned(workflow);
+			expectTranslated(execution, decoded(event, 'vtt'));
 		});
 
 		it('called the service for none of it: the pinned event stood in for the service', () => {

@@ -251,7 +251,7 @@ function createNode(name: string, callbackUri: string, credentialRef = credentia
 		id: randomUUID(),
 		name,
 		type: ACTION_TYPE,
-		typeVersion: 1,
+		typeVersion: 2,
 		parameters: {
 			resource: 'webhookEndpoint',
 			operation: 'create',
@@ -630,7 +630,7 @@ describe.each(CASES)('sandbox variant %s, in a real n8n', (name, variants) => {
 				id: randomUUID(),
 				name: nodeName,
 				type: ACTION_TYPE,
-				typeVersion: 1,
+				typeVersion: 2,
 				parameters: {
 					resource: 'webhookEndpoint',
 					operation,

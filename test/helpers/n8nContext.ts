@@ -41,8 +41,10 @@ export class CredentialStore {
 const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
 
 class InMemoryCredentialsHelper extends ICredentialsHelper {
-	private readonly type: ICredentialType = new CaptioningApi();
-	constructor(private readonly store: CredentialStore) {
+	constructor(
+		private readonly store: CredentialStore,
+		private readonly type: ICredentialType,
+	) {
 		super();
 	}
 
@@ -161,7 +163,16 @@ export interface Harness {
 	/** n8n's webhook base URL (WEBHOOK_URL + "webhook"); a test may change it between activations. */
 	urls: { webhookBaseUrl: string };
 	nodeTypes: INodeTypes;
-	makeNode(type: string, parameters?: INode['parameters'], name?: string): INode;
+	/**
+	 * A node as a workflow holds it, at `typeVersion`: by default the version a new node gets (the last one its type
+	 * lists), but 1 for the trigger, whose tests name 2 and 3 where those differ.
+	 */
+	makeNode(
+		type: string,
+		parameters?: INode['parameters'],
+		name?: string,
+		typeVersion?: number,
+	): INode;
 	additionalData(): IWorkflowExecuteAdditionalData;
 	workflow(node: INode, staticData?: Workflow['staticData']): Workflow;
 	executeContext(
@@ -179,6 +190,8 @@ export interface Harness {
 export function createHarness(
 	initialCredentials: ICredentialDataDecryptedObject,
 	types: Record<string, INodeType> = {},
+	/** The credential class n8n would load: an earlier release's, to run that release's nodes. */
+	credentialType: ICredentialType = new CaptioningApi(),
 ): Harness {
 	const store = new CredentialStore(initialCredentials);
 	const urls = { webhookBaseUrl: 'http://127.0.0.1:1/webhook' };
@@ -188,7 +201,7 @@ export function createHarness(
 		getByNameAndVersion: (name) => all[name],
 		getKnownTypes: () => ({}),
 	};
-	const helper = new InMemoryCredentialsHelper(store);
+	const helper = new InMemoryCredentialsHelper(store, credentialType);
 	const additionalData = () =>
 		({
 			credentialsHelper: helper,
@@ -201,15 +214,20 @@ export function createHarness(
 			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
 			variables: {},
 		}) as unknown as IWorkflowExecuteAdditionalData;
+	const newNodeVersion = (type: string) => {
+		const version = all[type]?.description.version ?? 1;
+		return type === 'captioningTrigger' ? 1 : Array.isArray(version) ? version.at(-1)! : version;
+	};
 	const makeNode = (
 		type: string,
 		parameters: INode['parameters'] = {},
 		name = 'Captioning',
+		typeVersion = newNodeVersion(type),
 	): INode => ({
 		id: 'node-1',
 		name,
 		type,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: { captioningApi: { id: CREDENTIAL_ID, name: 'Captioning account' } },

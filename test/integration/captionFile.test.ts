@@ -527,3 +527,59 @@ describe('Convert', () => {
 		expect(JSON.stringify(answer.json).length).toBeLessThanOrEqual(20_000);
 	});
 });
+
+describe('Create From Items', () => {
+	test('writes the sandbox’s WebVTT again from its segments with a translated text: the same times, new lines', async () => {
+		const [converted] = await run({
+			operation: 'convert',
+			inputSource: 'url',
+			url: files.vtt,
+			to: 'segments',
+		});
+		const segments = converted.json.segments as unknown as IDataObject[];
+		// a stand-in for a translation node: every word in capitals, the rest of the item as it was
+		const translated = segments.map((segment) => ({
+			json: { ...segment, translation: String(segment.text).toUpperCase() },
+		}));
+		const [file] = await run(
+			{ operation: 'fromItems', to: 'vtt', textField: 'translation', lines: 'netflixEnglish' },
+			translated,
+		);
+		const source = parseVtt(await (await fetch(files.vtt)).text());
+		const written = parseVtt(binaryText(file, 'data'));
+		expect(written.map((cue) => [cue.startMs, cue.endMs])).toEqual(
+			source.map((cue) => [cue.startMs, cue.endMs]),
+		);
+		expect(written.map((cue) => cue.text.replace(/\s+/g, ' '))).toEqual(
+			source.map((cue) => cue.text.toUpperCase().replace(/\s+/g, ' ')),
+		);
+		expect(file.json).toEqual({ format: 'vtt', cues: source.length, warnings: [] });
+		expect(file.binary!.data).toMatchObject({ fileName: 'captions.vtt', mimeType: 'text/vtt' });
+		expect(file.pairedItem).toEqual(translated.map((_, item) => ({ item })));
+	});
+
+	test('names the item that is no cue, and under Continue On Fail answers with the error', async () => {
+		const items = [
+			{ json: { start: 1, end: 2, text: 'One' } },
+			{ json: { start: 3, text: 'Two' } },
+		];
+		await expect(run({ operation: 'fromItems', to: 'srt' }, items)).rejects.toMatchObject({
+			message:
+				'Item 2: it has neither "end" nor "endTime". Each item needs start and end in seconds (or startTime and endTime as hh:mm:ss.ttt) and its text, as Convert writes Segments JSON.',
+			context: { itemIndex: 1 },
+		});
+		const node = h.makeNode('captioning', {
+			resource: 'captionFile',
+			operation: 'fromItems',
+			to: 'srt',
+		} as INodeParameters);
+		node.continueOnFail = true;
+		const [output] = await captioning.execute.call(h.executeContext(node, items));
+		expect(output).toEqual([
+			{
+				json: { error: expect.stringMatching(/^Item 2: it has neither "end"/) },
+				pairedItem: [{ item: 0 }, { item: 1 }],
+			},
+		]);
+	});
+});

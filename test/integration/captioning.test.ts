@@ -142,6 +142,22 @@ describe('Webhook Endpoint', () => {
 		expect(sandbox.requestLog.filter((r) => r.path === '/webhook_endpoints')).toEqual([]);
 	});
 
+	test("n8n's Custom API Call (which the editor answers with its notice) says where the call is made, and sends nothing", async () => {
+		await setUp();
+		for (const parameters of [
+			{ resource: '__CUSTOM_API_CALL__' },
+			{ resource: 'webhookEndpoint', operation: '__CUSTOM_API_CALL__' },
+		]) {
+			const error = await run(parameters).catch((e) => e);
+			expect(error.name).toBe('NodeOperationError');
+			expect(error.message).toBe('A Custom API Call runs in an HTTP Request node');
+			expect(error.description).toBe(
+				'Add an HTTP Request node with Authentication: Predefined Credential Type, Credential Type: Captioning API, and the full URL of the call: the credential adds the token and the Accept header.',
+			);
+		}
+		expect(sandbox.requestLog).toEqual([]);
+	});
+
 	test('Continue On Fail turns a failing item into an error item and keeps going, with pairedItem', async () => {
 		await setUp();
 		const items = [{ json: {} }, { json: {} }];

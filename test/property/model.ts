@@ -316,5 +316,8 @@ export function clock(ms: number, separator: '.' | ','): string {
 	return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}${separator}${pad(ms % 1000, 3)}`;
 }
 
-/** A fraction of a second written with 1 to 3 digits: ",5" is 500 ms, ",05" 50 ms. */
-export const fractionMs = (digits: string) => Math.round(Number(`0.${digits}`) * 1000);
+/**
+ * An SRT fraction written with 1 to 3 digits, as players and the other libraries read it: a count of milliseconds
+ * (",5" is 5 ms, ",50" 50 ms, ",500" 500 ms).
+ */
+export const fractionMs = (digits: string) => Number(digits);

@@ -1,6 +1,7 @@
 // The captioningApi credential type as n8n reads it: fields, authenticate() and the credential test.
 import fc from 'fast-check';
 import {
+	type ICredentialType,
 	type INode,
 	type IHttpRequestOptions,
 	type INodeParameters,
@@ -43,6 +44,23 @@ describe('fields', () => {
 		expect(type.properties.filter((p) => p.typeOptions?.expirable).map((p) => p.name)).toEqual([
 			'accessToken',
 		]);
+	});
+});
+
+describe("in n8n's HTTP Request node", () => {
+	test('authenticate survives the copy n8n makes of a credential type, which offers it there and adds Custom API Call', () => {
+		// load-nodes-and-credentials.ts (2.41.1 and 1.123.81) spreads each type: own members only
+		const copy = { ...type };
+		expect(typeof copy.authenticate).toBe('function');
+	});
+
+	test("declares its HTTP Request node as n8n's own credentials do, the URL shown with a Base URL placeholder", () => {
+		expect((type as ICredentialType).httpRequestNode).toEqual({
+			name: 'Captioning',
+			docsUrl:
+				'https://github.com/n8n-nodes-captioning/n8n-nodes-captioning/blob/main/docs/credentials.md#in-n8ns-http-request-node',
+			apiBaseUrlPlaceholder: 'https://api.example.com/',
+		});
 	});
 });
 

@@ -87,6 +87,14 @@ describe('Custom Limits: built from the profile registry', () => {
 					'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
 			},
 			{
+				displayName: 'Check Line Breaks',
+				name: 'lineBreaks',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether a line may not end on a word that belongs with the next (an article, a subject pronoun, an auxiliary, a preposition) where another break fits, as the Netflix and BBC guides ask',
+			},
+			{
 				...seconds('chainGapSeconds', 'Close Gaps Up To (Seconds)', 0, 0.5),
 				description:
 					'Gaps this short or shorter, but longer than Min Gap, should be closed to Min Gap (chaining, as Netflix closes gaps of half a second)',

@@ -170,7 +170,7 @@ describe('the formats the pages say Convert reads and writes are the registry’
 		.sort();
 
 	test.each([
-		['README.md', /Convert reads (.*?), in UTF-8/g, /UTF-16 or Windows-1252, and writes (.*?)\. /g],
+		['README.md', /Convert reads (.*?), in UTF-8/g, /Windows-1252, and writes (.*?)\. /g],
 		['README.md', /\*\*Convert\*\* from (.*?) to /g, /\*\*Convert\*\* from .*? to (.*?) · /g],
 		[
 			'docs/operations.md',

@@ -41,6 +41,18 @@ describe('boundWarnings', () => {
 		});
 	});
 
+	test('the library’s capped list: the first 100 and an entry counting the rest give the count of all', () => {
+		const capped = [
+			...many.slice(0, 100),
+			{ omitted: 19_900, message: '19900 more warnings were not listed: only the first 100 are.' },
+		];
+		expect(boundWarnings(capped, 2000)).toEqual({
+			warnings: [warning(1), warning(2), warning(3), warning(4), warning(5)],
+			warningCount: 20_000,
+			warningsNote: 'The first 5 of 20000 warnings are shown.',
+		});
+	});
+
 	test('no bound (0): every warning', () => {
 		expect((boundWarnings(many, 0).warnings as unknown[]).length).toBe(20_000);
 	});

@@ -1,6 +1,6 @@
 // Check: measures cues against a profile's limits. One pure function per rule; checkCaptions runs them all and
 // summarises the result for a workflow to branch on.
-import { displayWidth, graphemeCount, tokenize } from './layout';
+import { displayWidth, endsBadly, graphemeCount, tokenize, wrapTokens } from './layout';
 import { type CaptionLimits, frameRateLabel, framesToMs, msToFrames } from './profiles';
 import { formatVttTimestamp, msToSeconds } from './time';
 import type { Cue } from './types';
@@ -10,6 +10,7 @@ export const CHECK_RULES = [
 	'timing',
 	'lineLength',
 	'lineCount',
+	'lineBreak',
 	'readingSpeed',
 	'wordsPerMinute',
 	'minDuration',
@@ -175,7 +176,14 @@ export function gapChainable(gapMs: number, limits: CaptionLimits): boolean {
 	return frames > (minimum?.frames ?? 0) && frames <= chain.frames!;
 }
 
-type Finding = Pick<Violation, 'rule' | 'value' | 'limit' | 'message'>;
+/** What a rule found, before its message is written (toViolation writes it from these and the cue). */
+export interface Finding {
+	rule: CheckRule;
+	value: number;
+	limit: number;
+	/** What the message names besides value and limit: a line, characters, words. */
+	detail?: number;
+}
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 /** Seconds to the millisecond, without trailing zeros: 0.083 s, 0.08 s, 1 s. */
@@ -191,51 +199,57 @@ function timeSpan(ms: number, fps: number | undefined): string {
 const atRate = (fps: number | undefined) =>
 	fps === undefined ? '' : ` at ${frameRateLabel(fps)} fps`;
 
+/**
+ * The line (0-based) that ends on a word belonging with the next, as the style guides ask not to break, when another
+ * layout of the same words fits the limits without such a break; undefined when none does.
+ */
+export function badLineBreak(lines: readonly string[], limits: CaptionLimits): number | undefined {
+	if (limits.lineBreaks !== true || lines.length < 2) return undefined;
+	const bad = lines.findIndex(
+		(line, index) => index < lines.length - 1 && endsBadly(line.slice(line.lastIndexOf(' ') + 1)),
+	);
+	if (bad === -1) return undefined;
+	return betterBreak(lines, limits) === undefined ? undefined : bad;
+}
+
+/** The same words laid out on as many lines without a bad break, within the line length; undefined when none. */
+function betterBreak(lines: readonly string[], limits: CaptionLimits): string[] | undefined {
+	const maxLineChars = limits.maxCharsPerLine ?? Infinity;
+	const laid = wrapTokens(tokenize(lines.join(' ')), maxLineChars, lines.length);
+	const fits = laid.every((line) => displayWidth(line) <= maxLineChars);
+	const clean = laid.every(
+		(line, index) => index === laid.length - 1 || !endsBadly(line.slice(line.lastIndexOf(' ') + 1)),
+	);
+	return fits && clean && laid.length > 1 ? laid : undefined;
+}
+
 /** The rules about one cue alone, in CHECK_RULES order. */
 export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding[] {
 	const findings: Finding[] = [];
 	const { lines, lineWidths, chars, words, durationMs } = measure;
-	if (lines.length === 0) {
-		return [{ rule: 'emptyCue', value: 0, limit: 1, message: 'The cue has no text.' }];
-	}
-	if (durationMs <= 0) {
-		findings.push({
-			rule: 'timing',
-			value: durationMs,
-			limit: 1,
-			message: 'The cue ends before it starts, or when it starts.',
-		});
-	}
+	if (lines.length === 0) return [{ rule: 'emptyCue', value: 0, limit: 1 }];
+	if (durationMs <= 0) findings.push({ rule: 'timing', value: durationMs, limit: 1 });
 	const { maxCharsPerLine, maxLines, maxCharsPerSecond, maxWordsPerMinute } = limits;
 	if (maxCharsPerLine !== undefined) {
-		const widest = Math.max(...lineWidths);
+		// a loop, not a spread: a cue of many lines would pass more arguments than the stack holds
+		let widest = 0;
+		for (const width of lineWidths) widest = Math.max(widest, width);
 		if (widest > maxCharsPerLine) {
 			const line = lineWidths.indexOf(widest) + 1;
-			findings.push({
-				rule: 'lineLength',
-				value: widest,
-				limit: maxCharsPerLine,
-				message: `Line ${line} has ${widest} characters; at most ${maxCharsPerLine}.`,
-			});
+			findings.push({ rule: 'lineLength', value: widest, limit: maxCharsPerLine, detail: line });
 		}
 	}
 	if (maxLines !== undefined && lines.length > maxLines) {
-		findings.push({
-			rule: 'lineCount',
-			value: lines.length,
-			limit: maxLines,
-			message: `${lines.length} lines; at most ${maxLines}.`,
-		});
+		findings.push({ rule: 'lineCount', value: lines.length, limit: maxLines });
+	}
+	const badBreak = badLineBreak(lines, limits);
+	if (badBreak !== undefined) {
+		findings.push({ rule: 'lineBreak', value: 1, limit: 0, detail: badBreak + 1 });
 	}
 	const shown = Math.max(durationMs, 1);
 	if (maxCharsPerSecond && durationMs < Math.ceil((chars * 1000) / maxCharsPerSecond)) {
 		const speed = round2((chars * 1000) / shown);
-		findings.push({
-			rule: 'readingSpeed',
-			value: speed,
-			limit: maxCharsPerSecond,
-			message: `${chars} characters in ${seconds(durationMs)}: ${speed} characters per second; at most ${maxCharsPerSecond}.`,
-		});
+		findings.push({ rule: 'readingSpeed', value: speed, limit: maxCharsPerSecond, detail: chars });
 	}
 	if (maxWordsPerMinute && durationMs < Math.ceil((words * 60_000) / maxWordsPerMinute)) {
 		const speed = round2((words * 60_000) / shown);
@@ -243,7 +257,7 @@ export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding
 			rule: 'wordsPerMinute',
 			value: speed,
 			limit: maxWordsPerMinute,
-			message: `${words} words in ${seconds(durationMs)}: ${speed} words per minute; at most ${maxWordsPerMinute}.`,
+			detail: words,
 		});
 	}
 	const fps = frameRateOf(limits);
@@ -251,57 +265,71 @@ export function cueFindings(measure: CueMeasure, limits: CaptionLimits): Finding
 	const inUnits = (ms: number) => (fps === undefined ? ms : msToFrames(ms, fps));
 	const minimum = minimumDurationMs(limits);
 	if (limits.minDurationMs !== undefined && inUnits(durationMs) < inUnits(minimum)) {
-		findings.push({
-			rule: 'minDuration',
-			value: durationMs,
-			limit: minimum,
-			message: `On screen for ${timeSpan(durationMs, fps)}${atRate(fps)}; at least ${timeSpan(minimum, fps)}.`,
-		});
+		findings.push({ rule: 'minDuration', value: durationMs, limit: minimum });
 	}
 	if (limits.maxDurationMs !== undefined && inUnits(durationMs) > inUnits(limits.maxDurationMs)) {
-		findings.push({
-			rule: 'maxDuration',
-			value: durationMs,
-			limit: limits.maxDurationMs,
-			message: `On screen for ${timeSpan(durationMs, fps)}${atRate(fps)}; at most ${timeSpan(limits.maxDurationMs, fps)}.`,
-		});
+		findings.push({ rule: 'maxDuration', value: durationMs, limit: limits.maxDurationMs });
 	}
 	return findings;
 }
 
 /** The rule about the time between a cue's end and the next cue's start (negative: they overlap). */
 export function gapFinding(gapMs: number, limits: CaptionLimits): Finding | undefined {
-	if (gapMs < 0) {
-		return {
-			rule: 'overlap',
-			value: -gapMs,
-			limit: 0,
-			message: `Overlaps the next cue by ${seconds(-gapMs)}.`,
-		};
-	}
-	const fps = frameRateOf(limits);
-	const minimum = minimumGap(limits);
+	if (gapMs < 0) return { rule: 'overlap', value: -gapMs, limit: 0 };
 	if (!gapAllowed(gapMs, limits)) {
-		const least = timeSpan(minimum!.ms, fps);
-		return {
-			rule: 'gap',
-			value: gapMs,
-			limit: Math.round(minimum!.ms),
-			message: limits.allowChained
-				? `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}; leave no gap or at least ${least}.`
-				: `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}; at least ${least}.`,
-		};
+		return { rule: 'gap', value: gapMs, limit: Math.round(minimumGap(limits)!.ms) };
 	}
 	if (!gapChainable(gapMs, limits)) return undefined;
-	const chain = chainingGap(limits)!;
-	const closeTo = minimum ? timeSpan(minimum.ms, fps) : 'no gap';
-	return {
-		rule: 'chaining',
-		value: gapMs,
-		limit: Math.round(chain.ms),
-		message: `${timeSpan(gapMs, fps)} before the next cue${atRate(fps)}: gaps of ${timeSpan(chain.ms, fps)} or less are closed to ${closeTo} (chaining); end this cue ${closeTo} before the next one starts.`,
-	};
+	return { rule: 'chaining', value: gapMs, limit: Math.round(chainingGap(limits)!.ms) };
 }
+
+type Describe = (finding: Finding, cue: Cue, limits: CaptionLimits) => string;
+
+const onScreen = ({ value }: Finding, limits: CaptionLimits) => {
+	const fps = frameRateOf(limits);
+	return `On screen for ${timeSpan(value, fps)}${atRate(fps)}`;
+};
+const beforeNext = ({ value }: Finding, limits: CaptionLimits) => {
+	const fps = frameRateOf(limits);
+	return `${timeSpan(value, fps)} before the next cue${atRate(fps)}`;
+};
+
+/** Each rule's message, in words, from what it found: one small case per rule. */
+const MESSAGES: Record<CheckRule, Describe> = {
+	emptyCue: () => 'The cue has no text.',
+	timing: () => 'The cue ends before it starts, or when it starts.',
+	lineLength: ({ value, limit, detail }) =>
+		`Line ${detail} has ${value} characters; at most ${limit}.`,
+	lineCount: ({ value, limit }) => `${value} lines; at most ${limit}.`,
+	lineBreak: ({ detail }, cue, limits) => {
+		const { lines } = measureCue(cue);
+		const line = lines[detail! - 1];
+		const word = line.slice(line.lastIndexOf(' ') + 1);
+		const better = betterBreak(lines, limits) ?? [];
+		return `Line ${detail} ends on "${word}", which belongs with the word after it: the style guides break lines at natural points (after punctuation, before a conjunction or preposition). This fits: "${better.join(' / ')}".`;
+	},
+	readingSpeed: ({ value, limit, detail }, cue) =>
+		`${detail} characters in ${seconds(cue.endMs - cue.startMs)}: ${value} characters per second; at most ${limit}.`,
+	wordsPerMinute: ({ value, limit, detail }, cue) =>
+		`${detail} words in ${seconds(cue.endMs - cue.startMs)}: ${value} words per minute; at most ${limit}.`,
+	minDuration: (finding, _cue, limits) =>
+		`${onScreen(finding, limits)}; at least ${timeSpan(finding.limit, frameRateOf(limits))}.`,
+	maxDuration: (finding, _cue, limits) =>
+		`${onScreen(finding, limits)}; at most ${timeSpan(finding.limit, frameRateOf(limits))}.`,
+	gap: (finding, _cue, limits) => {
+		const least = timeSpan(minimumGap(limits)!.ms, frameRateOf(limits));
+		return limits.allowChained
+			? `${beforeNext(finding, limits)}; leave no gap or at least ${least}.`
+			: `${beforeNext(finding, limits)}; at least ${least}.`;
+	},
+	chaining: (finding, _cue, limits) => {
+		const fps = frameRateOf(limits);
+		const minimum = minimumGap(limits);
+		const closeTo = minimum ? timeSpan(minimum.ms, fps) : 'no gap';
+		return `${beforeNext(finding, limits)}: gaps of ${timeSpan(chainingGap(limits)!.ms, fps)} or less are closed to ${closeTo} (chaining); end this cue ${closeTo} before the next one starts.`;
+	},
+	overlap: ({ value }) => `Overlaps the next cue by ${seconds(value)}.`,
+};
 
 /** How far past its limit a violation is, as a ratio: 1 at the limit, 2 at twice (or half) of it. */
 export function violationExcess(violation: Finding): number {
@@ -320,6 +348,9 @@ export function violationExcess(violation: Finding): number {
 		case 'chaining':
 			// a gap that should be closed is a small fault, the longer the more visible: up to 1
 			return violation.value / violation.limit;
+		case 'lineBreak':
+			// a break at the wrong word is read all the same: a small fault, of one size
+			return 1;
 		default:
 			return violation.value / violation.limit;
 	}
@@ -331,6 +362,7 @@ function ruleCounts(limits: CaptionLimits): Partial<Record<CheckRule, number>> {
 		timing: true,
 		lineLength: limits.maxCharsPerLine !== undefined,
 		lineCount: limits.maxLines !== undefined,
+		lineBreak: limits.lineBreaks === true,
 		readingSpeed: Boolean(limits.maxCharsPerSecond),
 		wordsPerMinute: Boolean(limits.maxWordsPerMinute),
 		minDuration: limits.minDurationMs !== undefined,
@@ -343,21 +375,31 @@ function ruleCounts(limits: CaptionLimits): Partial<Record<CheckRule, number>> {
 }
 
 /** A violation before its times are written: the cue's position, what broke, and the other cue of a gap. */
-interface Found {
+export interface Found {
 	index: number;
 	finding: Finding;
 	nextCue?: number;
 }
 
-/** Every violation of the limits, in cue order; gaps and overlaps are judged between cues in time order. */
-function findAll(cues: readonly Cue[], limits: CaptionLimits): Found[] {
-	const byCue: Found[][] = cues.map((cue, index) =>
-		cueFindings(measureCue(cue), limits).map((finding) => ({ index, finding })),
-	);
+/**
+ * Visits every violation of the limits: each cue's own in cue order, then the gaps and overlaps, judged between cues
+ * in time order. Nothing is kept: a caller that needs no list (Fix's never-worse rule) keeps what it needs.
+ */
+export function eachViolation(
+	cues: readonly Cue[],
+	limits: CaptionLimits,
+	visit: (index: number, finding: Finding, nextCue?: number) => void,
+): void {
+	const empty = new Uint8Array(cues.length);
+	cues.forEach((cue, index) => {
+		for (const finding of cueFindings(measureCue(cue), limits)) {
+			if (finding.rule === 'emptyCue') empty[index] = 1;
+			visit(index, finding);
+		}
+	});
 	// the cue on screen longest so far is the one a later cue may overlap or follow too closely
-	const order = cues
-		.map((_, index) => index)
-		.filter((index) => byCue[index][0]?.finding.rule !== 'emptyCue');
+	const order: number[] = [];
+	for (let index = 0; index < cues.length; index++) if (empty[index] === 0) order.push(index);
 	if (order.some((index, at) => at > 0 && cues[index].startMs < cues[order[at - 1]].startMs)) {
 		order.sort((a, b) => cues[a].startMs - cues[b].startMs || a - b);
 	}
@@ -365,11 +407,25 @@ function findAll(cues: readonly Cue[], limits: CaptionLimits): Found[] {
 	for (const index of order) {
 		if (last !== undefined) {
 			const finding = gapFinding(cues[index].startMs - cues[last].endMs, limits);
-			if (finding) byCue[last].push({ index: last, finding, nextCue: index + 1 });
+			if (finding) visit(last, finding, index + 1);
 		}
 		if (last === undefined || cues[index].endMs > cues[last].endMs) last = index;
 	}
-	return byCue.flat();
+}
+
+/**
+ * Every violation of the limits, in cue order (a gap's after its cue's own): one flat list, no list per cue (a
+ * 100 MB file has a million cues).
+ */
+export function foundViolations(cues: readonly Cue[], limits: CaptionLimits): Found[] {
+	const found: Found[] = [];
+	let sorted = true;
+	eachViolation(cues, limits, (index, finding, nextCue) => {
+		if (found.length > 0 && index < found[found.length - 1].index) sorted = false;
+		found.push(nextCue === undefined ? { index, finding } : { index, finding, nextCue });
+	});
+	// a stable sort: each cue's own violations stay before the gap after it
+	return sorted ? found : found.sort((a, b) => a.index - b.index);
 }
 
 function timesOf(cue: Cue) {
@@ -381,21 +437,63 @@ function timesOf(cue: Cue) {
 	};
 }
 
-function toViolation(cues: readonly Cue[], { index, finding, nextCue }: Found): Violation {
+export function toViolation(
+	cues: readonly Cue[],
+	{ index, finding, nextCue }: Found,
+	limits: CaptionLimits,
+): Violation {
 	return {
 		rule: finding.rule,
 		cue: index + 1,
 		...timesOf(cues[index]),
 		value: finding.value,
 		limit: finding.limit,
-		message: finding.message,
+		message: MESSAGES[finding.rule](finding, cues[index], limits),
 		...(nextCue === undefined ? {} : { nextCue }),
 	};
 }
 
 /** Every violation of the limits, in cue order; gaps and overlaps are judged between cues in time order. */
 export function findViolations(cues: readonly Cue[], limits: CaptionLimits): Violation[] {
-	return findAll(cues, limits).map((found) => toViolation(cues, found));
+	return foundViolations(cues, limits).map((found) => toViolation(cues, found, limits));
+}
+
+interface CueFault {
+	index: number;
+	rules: CheckRule[];
+	excess: number;
+}
+
+/** Ranked first: further past its limit, then more rules broken, then earlier in the file. */
+const ranksBefore = (x: CueFault, y: CueFault) =>
+	x.excess > y.excess ||
+	(x.excess === y.excess &&
+		(x.rules.length > y.rules.length || (x.rules.length === y.rules.length && x.index < y.index)));
+
+/**
+ * The `count` cues furthest past a limit, worst first, from violations in cue order: each cue's violations taken
+ * together as they come, the few worst kept in order while scanning once (no sort of every cue, no map of them).
+ */
+function worstRanked(found: readonly Found[], count: number): CueFault[] {
+	const ranked: CueFault[] = [];
+	if (count <= 0) return ranked;
+	const offer = (entry: CueFault) => {
+		if (ranked.length === count && !ranksBefore(entry, ranked[ranked.length - 1])) return;
+		const at = ranked.findIndex((other) => ranksBefore(entry, other));
+		ranked.splice(at === -1 ? ranked.length : at, 0, entry);
+		if (ranked.length > count) ranked.pop();
+	};
+	let current: CueFault | undefined;
+	for (const { index, finding } of found) {
+		if (current?.index !== index) {
+			if (current) offer(current);
+			current = { index, rules: [], excess: -Infinity };
+		}
+		current.rules.push(finding.rule);
+		current.excess = Math.max(current.excess, violationExcess(finding));
+	}
+	if (current) offer(current);
+	return ranked;
 }
 
 /**
@@ -408,33 +506,12 @@ export function checkCaptions(
 	options: CheckOptions = {},
 ): CheckReport {
 	const { maxViolations = 1000, worstCues = 5 } = options;
-	const found = findAll(cues, limits);
+	const found = foundViolations(cues, limits);
 	const counts = ruleCounts(limits);
-	const perCue = new Map<number, { rules: CheckRule[]; excess: number }>();
-	for (const { index, finding } of found) {
-		counts[finding.rule] = (counts[finding.rule] ?? 0) + 1;
-		const entry = perCue.get(index);
-		if (entry) {
-			entry.rules.push(finding.rule);
-			entry.excess = Math.max(entry.excess, violationExcess(finding));
-		} else {
-			perCue.set(index, { rules: [finding.rule], excess: violationExcess(finding) });
-		}
-	}
-	// the worst few, kept in order while scanning once: no sort of every cue with a violation
-	const ranked: Array<[number, { rules: CheckRule[]; excess: number }]> = [];
-	const before = ([a, x]: (typeof ranked)[number], [b, y]: (typeof ranked)[number]) =>
-		x.excess > y.excess ||
-		(x.excess === y.excess &&
-			(x.rules.length > y.rules.length || (x.rules.length === y.rules.length && a < b)));
-	for (const entry of worstCues > 0 ? perCue : []) {
-		if (ranked.length === worstCues && !before(entry, ranked[ranked.length - 1])) continue;
-		const at = ranked.findIndex((other) => before(entry, other));
-		ranked.splice(at === -1 ? ranked.length : at, 0, entry);
-		if (ranked.length > worstCues) ranked.pop();
-	}
+	for (const { finding } of found) counts[finding.rule] = (counts[finding.rule] ?? 0) + 1;
+	const ranked = worstRanked(found, worstCues);
 	const worst = ranked.map(
-		([index, { rules, excess }]): WorstCue => ({
+		({ index, rules, excess }): WorstCue => ({
 			cue: index + 1,
 			...timesOf(cues[index]),
 			text: cues[index].text,
@@ -442,7 +519,7 @@ export function checkCaptions(
 			excess: Number.isFinite(excess) ? round2(excess) : null,
 		}),
 	);
-	const violations = found.slice(0, maxViolations).map((one) => toViolation(cues, one));
+	const violations = found.slice(0, maxViolations).map((one) => toViolation(cues, one, limits));
 	return {
 		passed: found.length === 0,
 		cues: cues.length,

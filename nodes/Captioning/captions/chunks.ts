@@ -38,7 +38,8 @@ function chunkOf(index: number, pieces: TranscriptPiece[]): TranscriptChunk {
 	// the first piece of a chunk opens a paragraph, so its speaker is named again
 	const text = piecesToText([{ ...pieces[0], startsParagraph: true }, ...pieces.slice(1)]);
 	const startMs = pieces[0].startMs;
-	const endMs = Math.max(...pieces.map((piece) => piece.endMs));
+	let endMs = startMs;
+	for (const piece of pieces) endMs = Math.max(endMs, piece.endMs);
 	return {
 		index,
 		start: msToSeconds(startMs),

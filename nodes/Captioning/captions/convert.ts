@@ -3,6 +3,7 @@ import { CAPTION_FORMATS, captionFormat, conversionsFrom } from './formats';
 import { type CaptionOptions, captionOptionsSchema } from './options';
 import { cuesToText } from './text';
 import type { CaptionDocument, CaptionFormat, CaptionWarning } from './types';
+import { capWarnings, Warnings } from './warnings';
 
 interface ConvertRequest {
 	from: string;
@@ -89,11 +90,43 @@ export function renderCaptions(
 	document: CaptionDocument,
 	options: CaptionOptions = {},
 ): RenderedCaptions {
-	const warnings: CaptionWarning[] = [];
+	const warnings = new Warnings();
 	const content = writableFormat(readableFormat(from), to).render!(document, options, (warning) =>
-		warnings.push(warning),
+		warnings.add(warning),
 	);
-	return { content, warnings };
+	return { content, warnings: warnings.list() };
+}
+
+/** The caption file formats cues can be written in without a file read first (captions from items). */
+export const WRITABLE_FILE_FORMATS: readonly CaptionFormat[] = CAPTION_FORMATS.filter(
+	(format) => format.render && format.output?.kind === 'file' && !format.needsWords,
+);
+
+/**
+ * Writes cues that come from no caption file (captions from items) as a file of a format: its content, file type and
+ * what writing could not keep as it was. Throws `CaptionFormatError` for a format that is not a caption file.
+ */
+export function writeCaptionFile(
+	to: string,
+	document: CaptionDocument,
+	options: CaptionOptions = {},
+): ConvertedCaptions {
+	const target = WRITABLE_FILE_FORMATS.find((format) => format.id === to);
+	if (!target) {
+		throw new CaptionFormatError(
+			`Cannot write captions as "${to}": the caption files this package writes are ${WRITABLE_FILE_FORMATS.map((format) => `${format.id} (${format.label})`).join(', ')}.`,
+		);
+	}
+	const warnings = new Warnings();
+	const content = target.render!(document, readOptions(options), (warning) =>
+		warnings.add(warning),
+	);
+	return {
+		content,
+		warnings: capWarnings(document.warnings, warnings.list()),
+		mimeType: target.mimeType,
+		fileExtension: target.extension,
+	};
 }
 
 /**
@@ -109,23 +142,27 @@ export function convertCaptions(request: ConvertRequest): ConvertedCaptions {
 	const written = renderCaptions(from, to, document, options);
 	return {
 		content: written.content,
-		warnings: [...(document.warnings ?? []), ...written.warnings],
+		warnings: capWarnings(document.warnings, written.warnings),
 		mimeType: target.mimeType,
 		fileExtension: target.extension,
 	};
 }
 
-/** The output of a JSON format as a value for an item's JSON (e.g. segments as an array). */
+/**
+ * The output of a JSON format as a value for an item's JSON (e.g. segments as an array); what it could not keep as
+ * it was goes to `warn`.
+ */
 export function captionData(
 	to: string,
 	document: CaptionDocument,
 	options: CaptionOptions,
+	warn?: (warning: CaptionWarning) => void,
 ): unknown {
 	const target = captionFormat(to);
 	if (target?.data === undefined) {
 		throw new CaptionFormatError(`"${to}" is not a format written into the item's JSON.`);
 	}
-	return target.data(document, options);
+	return target.data(document, options, warn);
 }
 
 /**

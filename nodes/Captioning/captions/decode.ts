@@ -1,10 +1,16 @@
-// Caption files as bytes to text: a byte order mark says the encoding (UTF-8, UTF-16 LE or BE); without one the
+// Caption files as bytes to text: a byte order mark says the encoding (UTF-8, UTF-16 or UTF-32, LE or BE); without one the
 // bytes are UTF-8 when they are valid UTF-8, else Windows-1252 (the usual encoding of Western European subtitle
 // files from Windows tools), read with a warning. No character is replaced silently.
 import type { CaptionWarning } from './types';
 import { excerpt } from './warnings';
 
-export type CaptionEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type CaptionEncoding =
+	| 'utf-8'
+	| 'utf-16le'
+	| 'utf-16be'
+	| 'utf-32le'
+	| 'utf-32be'
+	| 'windows-1252';
 
 export interface DecodedCaptions {
 	/** The file's text, without its byte order mark. */
@@ -74,15 +80,20 @@ function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined
 }
 
 /**
- * Decodes a caption file: by its byte order mark (UTF-8, UTF-16 LE or BE, the mark removed), else as UTF-8 when
+ * Decodes a caption file: by its byte order mark (UTF-8, UTF-16 or UTF-32 LE or BE, the mark removed), else as UTF-8 when
  * the bytes are valid UTF-8, else as UTF-16 when every other byte is zero, else as Windows-1252. Reading by a guess
  * (UTF-16 without a mark, Windows-1252) says so in `warnings`.
  */
 export function decodeCaptionBytes(bytes: Uint8Array): DecodedCaptions {
-	const [b0, b1, b2] = bytes;
+	const [b0, b1, b2, b3] = bytes;
 	if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
 		return decodeUtf8(bytes.subarray(3));
 	}
+	// UTF-32's marks first: the little-endian one starts as UTF-16's does
+	if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0)
+		return decodeUtf32(bytes.subarray(4), true);
+	if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff)
+		return decodeUtf32(bytes.subarray(4), false);
 	if (b0 === 0xff && b1 === 0xfe) return decodeUtf16(bytes.subarray(2), 'utf-16le', []);
 	if (b0 === 0xfe && b1 === 0xff) return decodeUtf16(bytes.subarray(2), 'utf-16be', []);
 	const guessed = utf16WithoutBom(bytes);
@@ -129,4 +140,42 @@ function decodeUtf16(
 		});
 		return { text, encoding, warnings };
 	}
+}
+
+/**
+ * UTF-32, which TextDecoder does not read: each four bytes a code point, turned into UTF-16 code units and decoded as
+ * UTF-16 (no string built a character at a time). A value that is no character, or a cut last one, reads as U+FFFD,
+ * and says so.
+ */
+function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): DecodedCaptions {
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	const count = Math.floor(bytes.length / 4);
+	const units = new Uint16Array(count * 2 + 1);
+	let length = 0;
+	let bad = bytes.length % 4 === 0 ? 0 : 1;
+	for (let at = 0; at < count; at++) {
+		const code = view.getUint32(at * 4, littleEndian);
+		if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+			units[length++] = 0xfffd;
+			bad++;
+		} else if (code > 0xffff) {
+			const offset = code - 0x10000;
+			units[length++] = 0xd800 + (offset >> 10);
+			units[length++] = 0xdc00 + (offset & 0x3ff);
+		} else {
+			units[length++] = code;
+		}
+	}
+	if (bytes.length % 4 !== 0) units[length++] = 0xfffd;
+	const text = new TextDecoder('utf-16le').decode(new Uint8Array(units.buffer, 0, length * 2));
+	const encoding = littleEndian ? 'utf-32le' : 'utf-32be';
+	const warnings: CaptionWarning[] =
+		bad === 0
+			? []
+			: [
+					{
+						message: `${bad === 1 ? '1 character of the file is' : `${bad} characters of the file are`} not valid ${encoding.toUpperCase()} and read as U+FFFD (�); the file may be cut short or damaged.`,
+					},
+				];
+	return { text, encoding, warnings };
 }

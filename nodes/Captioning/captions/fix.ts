@@ -2,13 +2,17 @@
 // a limit worse than the file already broke it (a cue whose change would is left as it was: `frozen`). Linear in
 // the number of cues (every merge removes a cue); what it cannot fix it reports. docs/captions.md has the steps.
 import {
+	badLineBreak,
 	chainingGap,
 	checkCaptions,
+	type CheckReport,
 	type CheckRule,
-	findViolations,
+	eachViolation,
+	type Found,
 	frameRateOf,
 	gapAllowed,
 	gapChainable,
+	type CueMeasure,
 	measureCue,
 	minimumGap,
 	readingTimeMs,
@@ -18,14 +22,15 @@ import {
 import { fitsCue, joinText, tokenize, wrapTokens } from './layout';
 import { type CaptionLimits, framesToMs } from './profiles';
 import { carryStyles } from './styling';
-import { withoutRolledOverLines } from './text';
-import type { CaptionDocument, Cue, CueLayoutOptions, Word } from './types';
+import { isRollUp, withoutRolledOverLines } from './text';
+import { byStart } from './time';
+import type { CaptionDocument, CaptionWarning, Cue, CueLayoutOptions, Word } from './types';
 import { spreadWords, wordsToCues } from './words';
 
 export interface FixChanges {
 	/** Cues without text, removed. */
 	removedEmpty: number;
-	/** Lines of roll-up captions that repeated the cue before, removed (they had been shown). */
+	/** Lines of roll-up captions that repeated the cue before, removed (they had been shown; said in `warnings`). */
 	removedRepeatedLines: number;
 	/** Cues split into shorter ones. */
 	split: number;
@@ -46,11 +51,20 @@ export interface Unfixable extends Violation {
 	reason: string;
 }
 
+export interface FixOptions {
+	/** Most violations listed in `unfixable` (all are counted in `after`); every one unless set. */
+	maxUnfixable?: number;
+}
+
 export interface FixResult {
 	cues: Cue[];
 	changes: FixChanges;
-	/** What still breaks the limits after Fix; empty when the fixed captions pass Check. */
+	/** What still breaks the limits after Fix, at most `maxUnfixable`; empty when the fixed captions pass Check. */
 	unfixable: Unfixable[];
+	/** Check of the fixed cues against the same limits (its violations are those of `unfixable`). */
+	after: CheckReport;
+	/** What Fix left out of the text: only the lines roll-up captions repeat. */
+	warnings: CaptionWarning[];
 }
 
 /** A cue on its way through Fix. */
@@ -65,8 +79,9 @@ interface Item extends Cue {
 	deadlineMs: number;
 	/** The latest it can start and still leave the cues after it their reading time (see retime). */
 	latestStartMs: number;
-	/** Positions of the input cues its text comes from. */
-	sources: number[];
+	/** Positions of the first and last input cue its text comes from (-1: from word timings, no cue). */
+	firstSource: number;
+	lastSource: number;
 	/** Left exactly as it was: its text and times do not change, nothing merges into it. */
 	frozen: boolean;
 }
@@ -130,26 +145,46 @@ function wrap(tokens: string[], layout: CueLayoutOptions): string {
 	return wrapTokens(tokens, layout.maxLineChars!, layout.maxLines).join('\n');
 }
 
-function item(cue: Cue, limits: CaptionLimits, sources: number[], frozen = false): Item {
-	return {
-		...cue,
-		needMs: readingTimeMs(measureCue(cue), limits),
+/** The input cues an item comes from: one, a run of them, or none (-1) for cues laid out from word timings. */
+type Sources = readonly [first: number, last: number];
+const NO_SOURCE: Sources = [-1, -1];
+const NO_SOURCE_ITEM = { firstSource: -1, lastSource: -1 };
+
+function item(
+	cue: Cue,
+	limits: CaptionLimits,
+	[firstSource, lastSource]: Sources,
+	frozen = false,
+	measure: CueMeasure = measureCue(cue),
+): Item {
+	// its fields written out, not spread: a spread of each of a million cues cost a tenth of Fix's time
+	const made: Item = {
+		startMs: cue.startMs,
+		endMs: cue.endMs,
+		text: cue.text,
+		needMs: readingTimeMs(measure, limits),
 		deadlineMs: Infinity,
 		latestStartMs: Infinity,
-		sources,
+		firstSource,
+		lastSource,
 		frozen,
 	};
+	if (cue.runs !== undefined) made.runs = cue.runs;
+	if (cue.identifier !== undefined) made.identifier = cue.identifier;
+	if (cue.voice !== undefined) made.voice = cue.voice;
+	if (cue.settings !== undefined) made.settings = cue.settings;
+	return made;
 }
 
 /** Whether a cue already meets every limit that concerns it alone. */
-function fitsAlone(cue: Cue, limits: CaptionLimits): boolean {
-	const measure = measureCue(cue);
+function fitsAlone(measure: CueMeasure, limits: CaptionLimits): boolean {
 	const { maxCharsPerLine = Infinity, maxLines = Infinity, maxDurationMs = Infinity } = limits;
 	// a cue on screen too long is only cut short when it is timed, not split
 	return (
 		measure.lineWidths.every((width) => width <= maxCharsPerLine) &&
 		measure.lines.length <= maxLines &&
-		readingTimeMs(measure, limits) <= maxDurationMs
+		readingTimeMs(measure, limits) <= maxDurationMs &&
+		badLineBreak(measure.lines, limits) === undefined
 	);
 }
 
@@ -166,14 +201,20 @@ function segment(
 	const layout = fixLayout(limits);
 	const out: Item[] = [];
 	cues.forEach((cue, index) => {
-		const tokens = tokensOf(cue);
+		const source: Sources = [index, index];
+		const measure = measureCue(cue);
 		if (frozen.has(index)) {
-			out.push(item(cue, limits, [index], true));
-		} else if (fitsAlone(cue, limits)) {
-			out.push(item(cue, limits, [index]));
-		} else if (fitsLayout(tokens, layout)) {
+			out.push(item(cue, limits, source, true, measure));
+			return;
+		}
+		if (fitsAlone(measure, limits)) {
+			out.push(item(cue, limits, source, false, measure));
+			return;
+		}
+		const tokens = tokensOf(cue);
+		if (fitsLayout(tokens, layout)) {
 			changes.rewrapped++;
-			out.push(item({ ...cue, text: wrap(tokens, layout) }, limits, [index]));
+			out.push(item({ ...cue, text: wrap(tokens, layout) }, limits, source));
 		} else {
 			changes.split++;
 			// a cue's own words, spread over its time, split where a clause or sentence ends when one is near
@@ -182,7 +223,7 @@ function segment(
 				const made: Cue = { startMs: piece.startMs, endMs: piece.endMs, text: piece.text };
 				if (cue.voice !== undefined) made.voice = cue.voice;
 				if (cue.settings !== undefined) made.settings = cue.settings;
-				out.push(item(made, limits, [index]));
+				out.push(item(made, limits, source));
 			}
 		}
 	});
@@ -371,7 +412,12 @@ function merge(a: Item, b: Item, ctx: TimingContext): Item | undefined {
 	if (!fitsLayout(tokens, ctx.layout) || endMs - startMs > ctx.maxMs) return undefined;
 	const merged: Cue = { startMs, endMs, text: wrap(tokens, ctx.layout) };
 	if (a.voice !== undefined) merged.voice = a.voice;
-	const result = item(merged, ctx.limits, [...a.sources, ...b.sources]);
+	// neighbours in the order of the words: their sources follow each other
+	const sources: Sources =
+		a.firstSource === -1
+			? [b.firstSource, b.lastSource]
+			: [a.firstSource, Math.max(a.lastSource, b.lastSource)];
+	const result = item(merged, ctx.limits, sources);
 	return result.needMs <= ctx.maxMs
 		? { ...result, deadlineMs: Math.max(a.deadlineMs, b.deadlineMs) }
 		: undefined;
@@ -462,9 +508,9 @@ function retime(items: Item[], limits: CaptionLimits, changes: FixChanges): Item
 /** How far past its limit each rule's worst violation is (0: none), as Check ranks violations. */
 export function worstPerRule(cues: readonly Cue[], limits: CaptionLimits): Map<CheckRule, number> {
 	const worst = new Map<CheckRule, number>();
-	for (const violation of findViolations(cues, limits)) {
-		worst.set(violation.rule, Math.max(worst.get(violation.rule) ?? 0, violationExcess(violation)));
-	}
+	eachViolation(cues, limits, (_, finding) => {
+		worst.set(finding.rule, Math.max(worst.get(finding.rule) ?? 0, violationExcess(finding)));
+	});
 	return worst;
 }
 
@@ -473,10 +519,14 @@ function regressions(
 	fixed: readonly Item[],
 	before: ReadonlyMap<CheckRule, number>,
 	limits: CaptionLimits,
-): Violation[] {
-	return findViolations(fixed, limits).filter(
-		(violation) => violationExcess(violation) > (before.get(violation.rule) ?? 0),
-	);
+): Found[] {
+	const worse: Found[] = [];
+	eachViolation(fixed, limits, (index, finding, nextCue) => {
+		if (violationExcess(finding) > (before.get(finding.rule) ?? 0)) {
+			worse.push({ index, finding, nextCue });
+		}
+	});
+	return worse;
 }
 
 /** The cue without what timing needed to know. */
@@ -496,15 +546,18 @@ function withStyles(spoken: readonly Cue[], timed: readonly Item[]): Cue[] {
 	// cues made from the same input cues in a row take their styles from them in one pass
 	let from = 0;
 	while (from < timed.length) {
-		const key = timed[from].sources.join(',');
+		const { firstSource, lastSource } = timed[from];
 		let to = from + 1;
-		while (to < timed.length && timed[to].sources.join(',') === key) to++;
-		if (!timed[from].frozen) {
-			const styled = carryStyles(
-				timed[from].sources.map((index) => spoken[index]),
-				cues.slice(from, to),
-			);
-			cues.splice(from, to - from, ...styled);
+		while (
+			to < timed.length &&
+			timed[to].firstSource === firstSource &&
+			timed[to].lastSource === lastSource
+		) {
+			to++;
+		}
+		if (!timed[from].frozen && firstSource !== -1) {
+			const styled = carryStyles(spoken.slice(firstSource, lastSource + 1), cues.slice(from, to));
+			for (let at = from; at < to; at++) cues[at] = styled[at - from];
 		}
 		from = to;
 	}
@@ -532,79 +585,126 @@ function noChanges(): FixChanges {
 // a fix that keeps making something worse freezes more cues each round; past this many rounds, all of them
 const MAX_ROUNDS = 8;
 
-/**
- * Fixes captions to the limits: removes empty cues and lines that roll-up captions repeat, splits cues that are too
- * long (from the file's word timings when it has them for every word), lays out lines again, merges and re-times
- * cues for reading time, gaps, chaining and overlaps. Words are never dropped or changed, and no limit ends worse
- * than the file broke it: a cue whose change would make one worse is left as it was (`changes.keptAsTheyWere`).
- * What still breaks a limit is returned in `unfixable`.
- */
-export function fixCaptions(document: CaptionDocument, limits: CaptionLimits): FixResult {
-	const before = worstPerRule(document.cues, limits);
-	const attempts = [true, false].map((removeRepeats) => {
-		const changes = noChanges();
-		const filled = document.cues.filter((cue) => {
-			const empty = tokensOf(cue).length === 0;
-			if (empty) changes.removedEmpty++;
-			return !empty;
-		});
-		const popOn = removeRepeats
-			? withoutRolledOverLines(filled)
-			: { cues: filled, removedLines: 0 };
-		changes.removedRepeatedLines = popOn.removedLines;
-		return { spoken: popOn.cues, changes };
+/** The cues Fix works on: without empty cues and, for roll-up captions, without the lines they repeat. */
+interface Attempt {
+	spoken: Cue[];
+	changes: FixChanges;
+}
+
+function cleaned(document: CaptionDocument, removeRepeats: boolean): Attempt {
+	const changes = noChanges();
+	const filled = document.cues.filter((cue) => {
+		const empty = tokensOf(cue).length === 0;
+		if (empty) changes.removedEmpty++;
+		return !empty;
 	});
-	for (const { spoken, changes: cleaned } of attempts) {
-		const frozen = new Set<number>();
-		let words = usableWords(document, spoken);
-		for (let round = 0; round <= MAX_ROUNDS; round++) {
-			const changes = { ...cleaned };
-			if (round === MAX_ROUNDS) spoken.forEach((_, index) => frozen.add(index));
-			let items: Item[];
-			if (words) {
-				changes.fromWordTimings = true;
-				items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, []));
-			} else {
-				items = segment(spoken, limits, frozen, changes);
-			}
-			const timed = retime(items, limits, changes);
-			const worse = regressions(timed, before, limits);
-			if (worse.length > 0 && words) {
-				// laid out from word timings, which name no cue: the next round works on the cues
-				words = undefined;
-				continue;
-			}
-			const culprits = worse.flatMap((violation) =>
-				[violation.cue, violation.nextCue].flatMap((at) =>
-					at === undefined ? [] : timed[at - 1].sources,
-				),
-			);
-			const fresh = culprits.filter((index) => !frozen.has(index));
-			if (fresh.length > 0 && round < MAX_ROUNDS) {
-				fresh.forEach((index) => frozen.add(index));
-				continue;
-			}
-			// regressions left only in cues already as they were: those of leaving out repeated lines
-			if (worse.length > 0) break;
-			changes.keptAsTheyWere = frozen.size;
-			const fixed = withStyles(spoken, timed);
-			const report = checkCaptions(fixed, limits, { maxViolations: Infinity, worstCues: 0 });
-			return {
-				cues: fixed,
-				changes,
-				unfixable: report.violations.map((violation) => ({
-					...violation,
-					reason: reasonFor(violation, timed),
-				})),
-			};
+	const popOn = removeRepeats
+		? withoutRolledOverLines(filled)
+		: { cues: [...byStart(filled)], removedLines: 0 };
+	changes.removedRepeatedLines = popOn.removedLines;
+	return { spoken: popOn.cues, changes };
+}
+
+/**
+ * One attempt at fixing: rounds of segmenting and timing, each freezing the cues that made a limit worse, until
+ * nothing is worse; undefined when what is worse lies in cues already as they were (lines left out of roll-up).
+ */
+function fixAttempt(
+	document: CaptionDocument,
+	{ spoken, changes: start }: Attempt,
+	limits: CaptionLimits,
+	before: ReadonlyMap<CheckRule, number>,
+	maxUnfixable: number,
+): FixResult | undefined {
+	const frozen = new Set<number>();
+	let words = usableWords(document, spoken);
+	for (let round = 0; round <= MAX_ROUNDS; round++) {
+		const changes = { ...start };
+		if (round === MAX_ROUNDS) spoken.forEach((_, index) => frozen.add(index));
+		let items: Item[];
+		if (words) {
+			changes.fromWordTimings = true;
+			items = wordsToCues(words, fixLayout(limits)).map((cue) => item(cue, limits, NO_SOURCE));
+		} else {
+			items = segment(spoken, limits, frozen, changes);
 		}
+		const timed = retime(items, limits, changes);
+		const worse = regressions(timed, before, limits);
+		if (worse.length > 0 && words) {
+			// laid out from word timings, which name no cue: the next round works on the cues
+			words = undefined;
+			continue;
+		}
+		const fresh: number[] = [];
+		for (const found of worse) {
+			for (const at of [found.index, (found.nextCue ?? 0) - 1]) {
+				const { firstSource, lastSource } = timed[at] ?? NO_SOURCE_ITEM;
+				for (let index = firstSource; index >= 0 && index <= lastSource; index++) {
+					if (!frozen.has(index)) fresh.push(index);
+				}
+			}
+		}
+		if (fresh.length > 0 && round < MAX_ROUNDS) {
+			fresh.forEach((index) => frozen.add(index));
+			continue;
+		}
+		if (worse.length > 0) return undefined;
+		changes.keptAsTheyWere = frozen.size;
+		const fixed = withStyles(spoken, timed);
+		const after = checkCaptions(fixed, limits, { maxViolations: maxUnfixable, worstCues: 0 });
+		return {
+			cues: fixed,
+			changes,
+			unfixable: after.violations.map((violation) => ({
+				...violation,
+				reason: reasonFor(violation, timed),
+			})),
+			after,
+			warnings: rollUpWarning(changes.removedRepeatedLines),
+		};
+	}
+	return undefined;
+}
+
+/** What Fix says when it leaves out the lines roll-up captions repeat: the only text it ever leaves out. */
+function rollUpWarning(removedLines: number): CaptionWarning[] {
+	if (removedLines === 0) return [];
+	return [
+		{
+			message: `The captions roll up (each cue repeats the last line of the one before, as live captions scroll): ${removedLines === 1 ? 'the line that repeats was' : `the ${removedLines} lines that repeat were`} left out, each shown once, as pop-on captions show them. No other text was left out.`,
+		},
+	];
+}
+
+/**
+ * Fixes captions to the limits: removes empty cues and, in roll-up captions only (isRollUp, read over the whole
+ * file), the lines each cue repeats from the one before, said in `warnings`; splits cues that are too long (from the
+ * file's word timings when it has them for every word), lays out lines again, merges and re-times cues for reading
+ * time, gaps, chaining and overlaps. Words are never dropped or changed otherwise, and no limit ends worse than the
+ * file broke it: a cue whose change would make one worse is left as it was (`changes.keptAsTheyWere`). What still
+ * breaks a limit is returned in `unfixable`.
+ */
+export function fixCaptions(
+	document: CaptionDocument,
+	limits: CaptionLimits,
+	options: FixOptions = {},
+): FixResult {
+	const { maxUnfixable = Infinity } = options;
+	const before = worstPerRule(document.cues, limits);
+	const rollUp = isRollUp(byStart(document.cues));
+	for (const removeRepeats of rollUp ? [true, false] : [false]) {
+		const attempt = cleaned(document, removeRepeats);
+		const fixed = fixAttempt(document, attempt, limits, before, maxUnfixable);
+		if (fixed) return fixed;
 	}
 	// nothing Fix did would leave every limit as good as it was: the captions as they came
-	const report = checkCaptions(document.cues, limits, { maxViolations: Infinity, worstCues: 0 });
+	const after = checkCaptions(document.cues, limits, { maxViolations: maxUnfixable, worstCues: 0 });
 	return {
 		cues: [...document.cues],
 		changes: { ...noChanges(), keptAsTheyWere: document.cues.length },
-		unfixable: report.violations.map((violation) => ({ ...violation, reason: KEPT_REASON })),
+		unfixable: after.violations.map((violation) => ({ ...violation, reason: KEPT_REASON })),
+		after,
+		warnings: [],
 	};
 }
 

@@ -7,9 +7,28 @@ import type { CaptionFormat, CaptionWarning, Cue, CueLayoutOptions, Word } from 
 import { excerpt } from './warnings';
 import { spreadWords, wordsToCues } from './words';
 
-const duration = z.custom<string | number | { seconds?: string | number; nanos?: number }>(
-	(value) => parseGoogleDuration(value) !== undefined,
-	{ message: 'expected a Duration such as "1.300s", "12s" or {"seconds":"1","nanos":300000000}' },
+// A protobuf Duration in the forms parseGoogleDuration reads. A union of plain schemas rather than a refinement: a
+// refinement's context per call left about 500 bytes a word to collect, 330 MB for a 100 MB response.
+const DURATION = {
+	message: 'expected a Duration such as "1.300s", "12s" or {"seconds":"1","nanos":300000000}',
+};
+const duration = z.union(
+	[
+		z.string().regex(/^\s*\d+(?:\.\d{1,9})?s\s*$/, DURATION),
+		z.number().finite(DURATION).nonnegative(DURATION),
+		z
+			.object({
+				seconds: z
+					.union([
+						z.string().regex(/^\d+$/, DURATION),
+						z.number().int(DURATION).nonnegative(DURATION),
+					])
+					.optional(),
+				nanos: z.number().int(DURATION).min(0, DURATION).max(999_999_999, DURATION).optional(),
+			})
+			.passthrough(),
+	],
+	{ errorMap: () => DURATION },
 );
 
 const googleSttWordSchema = z
@@ -47,6 +66,10 @@ const googleSttResultSchema = z
 export const googleSttSchema = z
 	.object({ results: z.array(googleSttResultSchema).nullish() })
 	.passthrough();
+
+// The response is checked a result at a time against the schema above: checking a 100 MB response whole copies
+// every object of it at once (about 750 MB at its peak), one result at a time leaves little to collect.
+const responseShape = googleSttSchema.extend({ results: z.array(z.unknown()).nullish() });
 
 type GoogleSttWordJson = z.infer<typeof googleSttWordSchema>;
 
@@ -136,11 +159,54 @@ function mergeDiarization(results: GoogleSttResult[]): GoogleSttResult[] {
 		summary.words[0].startMs <= earlierWords[0].startMs;
 	if (!isSummary) return results;
 	const buckets = earlier.map((): Word[] => []);
+	// the first result that ends after the word starts, found by halving over the latest end so far (which first
+	// passes a time where some result's end first does): a linear search per word was quadratic
+	const latestEnd: number[] = [];
+	for (const result of earlier) {
+		latestEnd.push(Math.max(result.endMs, latestEnd[latestEnd.length - 1] ?? -Infinity));
+	}
 	for (const word of summary.words) {
-		const index = earlier.findIndex((result) => word.startMs < result.endMs);
-		buckets[index === -1 ? buckets.length - 1 : index].push(word);
+		let low = 0;
+		let high = earlier.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (word.startMs < latestEnd[middle]) high = middle;
+			else low = middle + 1;
+		}
+		buckets[low === earlier.length ? earlier.length - 1 : low].push(word);
 	}
 	return earlier.map((result, index) => ({ ...result, words: buckets[index] }));
+}
+
+function notGoogleStt(issue: z.ZodIssue): never {
+	const where = issue.path.length > 0 ? ` at ${describePath(issue.path)}` : '';
+	throw new CaptionFormatError(
+		`google_stt content is not a Google Speech-to-Text response${where}: ${issue.message}. Expected {"results":[{"alternatives":[{"transcript":"...","words":[{"startTime":"1.300s","endTime":"1.600s","word":"..."}]}],"resultEndTime":"4.100s"}]}.`,
+	);
+}
+
+/** One result with its time span: from the end of the channel's previous result to its own. */
+function toResult(
+	result: z.infer<typeof googleSttResultSchema>,
+	channelEndMs: Map<number | undefined, number>,
+): GoogleSttResult {
+	const alternative = result.alternatives?.[0];
+	const channelTag = result.channelTag ?? undefined;
+	const startMs = channelEndMs.get(channelTag) ?? 0;
+	const words = toWords(alternative?.words ?? [], startMs);
+	const declaredEndMs = parseGoogleDuration(result.resultEndTime ?? result.resultEndOffset);
+	const endMs = Math.max(startMs, declaredEndMs ?? words.at(-1)?.endMs ?? startMs);
+	channelEndMs.set(channelTag, endMs);
+	const normalized: GoogleSttResult = {
+		startMs,
+		endMs,
+		transcript: (alternative?.transcript ?? '').trim(),
+		words,
+	};
+	if (typeof alternative?.confidence === 'number') normalized.confidence = alternative.confidence;
+	if (result.languageCode) normalized.languageCode = result.languageCode;
+	if (channelTag !== undefined) normalized.channelTag = channelTag;
+	return normalized;
 }
 
 /**
@@ -149,34 +215,17 @@ function mergeDiarization(results: GoogleSttResult[]): GoogleSttResult[] {
  */
 export function parseGoogleStt(input: unknown): GoogleSttTranscript {
 	const data = typeof input === 'string' ? readJson(input) : input;
-	const parsed = googleSttSchema.safeParse(data);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const where = issue.path.length > 0 ? ` at ${describePath(issue.path)}` : '';
-		throw new CaptionFormatError(
-			`google_stt content is not a Google Speech-to-Text response${where}: ${issue.message}. Expected {"results":[{"alternatives":[{"transcript":"...","words":[{"startTime":"1.300s","endTime":"1.600s","word":"..."}]}],"resultEndTime":"4.100s"}]}.`,
-		);
-	}
-
+	const response = responseShape.safeParse(data);
+	if (!response.success) notGoogleStt(response.error.issues[0]);
 	const channelEndMs = new Map<number | undefined, number>();
-	let results = (parsed.data.results ?? []).map((result): GoogleSttResult => {
-		const alternative = result.alternatives?.[0];
-		const channelTag = result.channelTag ?? undefined;
-		const startMs = channelEndMs.get(channelTag) ?? 0;
-		const words = toWords(alternative?.words ?? [], startMs);
-		const declaredEndMs = parseGoogleDuration(result.resultEndTime ?? result.resultEndOffset);
-		const endMs = Math.max(startMs, declaredEndMs ?? words.at(-1)?.endMs ?? startMs);
-		channelEndMs.set(channelTag, endMs);
-		const normalized: GoogleSttResult = {
-			startMs,
-			endMs,
-			transcript: (alternative?.transcript ?? '').trim(),
-			words,
-		};
-		if (typeof alternative?.confidence === 'number') normalized.confidence = alternative.confidence;
-		if (result.languageCode) normalized.languageCode = result.languageCode;
-		if (channelTag !== undefined) normalized.channelTag = channelTag;
-		return normalized;
+	let results: GoogleSttResult[] = [];
+	(response.data.results ?? []).forEach((raw, index) => {
+		const parsed = googleSttResultSchema.safeParse(raw);
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			notGoogleStt({ ...issue, path: ['results', index, ...issue.path] });
+		}
+		results.push(toResult(parsed.data, channelEndMs));
 	});
 	if (results.length > 1) results = mergeDiarization(results);
 
@@ -212,8 +261,12 @@ export function googleSttToCues(
 ): Cue[] {
 	const cues: Cue[] = [];
 	let run: Word[] = [];
+	// one push per cue: a spread of a long recording's cues passes more arguments than the stack holds
+	const add = (made: readonly Cue[]) => {
+		for (const cue of made) cues.push(cue);
+	};
 	const flush = () => {
-		cues.push(...wordsToCues(run, options));
+		add(wordsToCues(run, options));
 		run = [];
 	};
 	let languageCode: string | undefined;
@@ -222,10 +275,10 @@ export function googleSttToCues(
 		if (result.languageCode !== languageCode) flush();
 		languageCode = result.languageCode;
 		if (result.words.length > 0) {
-			run.push(...result.words);
+			for (const word of result.words) run.push(word);
 		} else if (result.transcript !== '') {
 			flush();
-			cues.push(...wordsToCues(estimateWords(result), options));
+			add(wordsToCues(estimateWords(result), options));
 		}
 	}
 	flush();

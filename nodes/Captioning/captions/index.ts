@@ -1,4 +1,5 @@
 export { CaptionFormatError } from './errors';
+export { capWarnings, MAX_WARNINGS, Warnings } from './warnings';
 export type {
 	CaptionDocument,
 	CaptionFormat,
@@ -34,18 +35,17 @@ export {
 	parseVttTimestamp,
 } from './time';
 export { displayWidth, fitsCue, graphemeCount, joinText, tokenize, wrapTokens } from './layout';
-export { carryStyles, toRuns } from './styling';
+export { carryStyles, toRuns, voicesOf } from './styling';
 export {
-	decodeEntities,
 	formatCueSettings,
 	formatVtt,
 	parseCueSettings,
-	parseCueText,
 	parseRegion,
 	parseVtt,
 	plainNumber,
 	readVtt,
 } from './vtt';
+export { cueTextToVtt, decodeEntities, parseCueText, runsToVtt } from './vttCueText';
 export { formatSrt, parseSrt, readSrt } from './srt';
 export { formatSbv, parseSbv, readSbv } from './sbv';
 export {
@@ -58,6 +58,13 @@ export {
 export { DEFAULT_CUE_LAYOUT, spreadWords, wordsToCues, wordsToJson } from './words';
 export { googleSttSchema, googleSttToCues, parseGoogleStt } from './googleStt';
 export { cuesToSegments, cuesToText, transcriptPieces } from './text';
+export {
+	type CueItem,
+	cueItemSchema,
+	type CuesFromItems,
+	cuesFromItems,
+	type CuesFromItemsOptions,
+} from './items';
 export { CHARS_PER_TOKEN, cuesToChunks, estimateTokens, type TranscriptChunk } from './chunks';
 export {
 	captionData,
@@ -68,6 +75,8 @@ export {
 	type RenderedCaptions,
 	renderCaptions,
 	transcriptFromCaptions,
+	WRITABLE_FILE_FORMATS,
+	writeCaptionFile,
 } from './convert';
 export {
 	CAPTION_PROFILES,

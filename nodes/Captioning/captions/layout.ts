@@ -30,8 +30,12 @@ export function graphemeCount(text: string): number {
 	return Array.from(graphemes.segment(text)).length;
 }
 
+// a token of punctuation alone closes the word before it; one with a word in it ("...the", "}0") is a word of its
+// own, and joining it would change both words
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 function needsSpace(left: string, right: string): boolean {
-	if (CLOSING_PUNCTUATION.test(right)) return false;
+	if (CLOSING_PUNCTUATION.test(right) && !HAS_WORD.test(right)) return false;
 	const last = left.slice(-1);
 	if (UNSPACED.test(last)) return false;
 	// a Latin sentence or clause followed by CJK text still reads better with a space
@@ -89,22 +93,85 @@ function measure(tokens: readonly string[]): Measured {
 	};
 }
 
-/** The split of two lines with the least overflow, then the best balance; undefined for one line. */
+// Where a line may break, by the style guides the profiles cite: Netflix's Timed Text Style Guide ("line breaks
+// should not separate ... article and noun, ... subject pronoun and verb, ... auxiliary and verb") and the BBC's
+// Subtitle Guidelines 3.4 ("break at natural linguistic points": after punctuation, before a conjunction or
+// preposition). English words: the profiles are English; other languages get the punctuation rules.
+const SENTENCE_END = /[.!?…。！？]["'’”»)\]]*$/u;
+const CLAUSE_END = /[,;:–—、，；：]["'’”»)\]]*$/u;
+/** Words a line never ends on: articles, possessives, subject pronouns, auxiliaries, prepositions, conjunctions. */
+export const HOLDS_NEXT_WORD = new Set(
+	(
+		'a an the my your his her its our their this these those i we he she they ' +
+		'am is are was were be been being will would can could should shall must may might do does did ' +
+		"i'm we're they're he's she's don't doesn't didn't can't won't isn't aren't wasn't not no very " +
+		'to of in on at by for with from into onto about over under after before than as and but or nor if ' +
+		'mr. mrs. ms. dr. st.'
+	).split(' '),
+);
+/** Words a line may well start with: conjunctions and prepositions open a phrase. */
+const OPENS_PHRASE = new Set(
+	(
+		'and but or nor so because if when while although though unless until since after before that which ' +
+		'who whom whose where why how to of in on at by for with from into about over under through without than as'
+	).split(' '),
+);
+
+/** A word as the lists above hold it: lower case, without quotes and brackets around it. */
+const bare = (word: string) => word.toLowerCase().replace(/^["'‘“«([]+|["'’”»)\]]+$/gu, '');
+
+/** Whether a line ending on this word breaks badly: the word belongs with the one after it. */
+export function endsBadly(lastWord: string): boolean {
+	return (
+		!CLAUSE_END.test(lastWord) &&
+		!SENTENCE_END.test(lastWord) &&
+		HOLDS_NEXT_WORD.has(bare(lastWord))
+	);
+}
+
+/**
+ * How good a break is between two words, lower is better: after a sentence (0), after a clause (1), before a
+ * conjunction or preposition (2), between other words (3), after a word that holds the next one (8: only when no
+ * other break fits).
+ */
+export function breakCost(before: string, after: string): number {
+	if (SENTENCE_END.test(before)) return 0;
+	if (CLAUSE_END.test(before)) return 1;
+	if (endsBadly(before)) return 8;
+	return OPENS_PHRASE.has(bare(after)) ? 2 : 3;
+}
+
+/** A step of breakCost is worth this many characters of imbalance between the two lines. */
+const CHARS_PER_COST = 12;
+
+/**
+ * The split of two lines: the least overflow first; among those, the best break by breakCost, with the lines'
+ * imbalance counted against it (CHARS_PER_COST characters a step), the longer bottom line on a tie (the guides'
+ * bottom-heavy pyramid); undefined for one line.
+ */
 function bestSplit({ parts, width }: Measured, maxLineChars: number): number | undefined {
 	const count = parts.length;
 	if (count < 2 || width(0, count) <= maxLineChars) return undefined;
 	let best = 1;
 	let bestOverflow = Infinity;
-	let bestImbalance = Infinity;
+	let bestScore = Infinity;
+	let bestBottomHeavy = false;
 	for (let split = 1; split < count; split++) {
 		const top = width(0, split);
 		const bottom = width(split, count);
 		const overflow = Math.max(0, top - maxLineChars) + Math.max(0, bottom - maxLineChars);
-		const imbalance = Math.abs(top - bottom);
-		if (overflow < bestOverflow || (overflow === bestOverflow && imbalance < bestImbalance)) {
+		const score =
+			breakCost(parts[split - 1], parts[split]) * CHARS_PER_COST + Math.abs(top - bottom);
+		const bottomHeavy = bottom >= top;
+		if (
+			overflow < bestOverflow ||
+			(overflow === bestOverflow &&
+				(score < bestScore || (score === bestScore && bottomHeavy && !bestBottomHeavy)))
+		) {
 			best = split;
 			bestOverflow = overflow;
-			bestImbalance = imbalance;
+			bestScore = score;
+			bestBottomHeavy = bottomHeavy;
 		}
 	}
 	return best;

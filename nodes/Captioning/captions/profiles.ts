@@ -28,6 +28,11 @@ export interface CaptionLimits {
 	 * Netflix closes gaps of half a second, 12 frames at 24 fps, to 2 frames).
 	 */
 	chainGapMs?: number;
+	/**
+	 * Check that no line ends on a word belonging with the next (an article, a subject pronoun, a preposition ...)
+	 * where another break fits: the guides ask for breaks at natural linguistic points (rule lineBreak).
+	 */
+	lineBreaks?: boolean;
 }
 
 export interface CaptionProfile {
@@ -50,6 +55,7 @@ const NETFLIX_TIMING: CaptionLimits = {
 	chainGapMs: 500,
 	allowChained: false,
 	frameRate: 24,
+	lineBreaks: true,
 };
 
 export const CAPTION_PROFILES: readonly CaptionProfile[] = [
@@ -57,7 +63,7 @@ export const CAPTION_PROFILES: readonly CaptionProfile[] = [
 		id: 'netflixEnglish',
 		name: 'Netflix English (USA), Adult Programs',
 		source:
-			'Netflix English (USA) Timed Text Style Guide I.2 (42 characters per line), I.14 (up to 20 characters per second); Timed Text Style Guide: General Requirements 1 (5/6 s to 7 s), 3 (a frame gap of 2 frames at any frame rate), 5 (2 lines); Subtitle Timing Guidelines 1 (gaps of 12 frames at 24 fps, half a second, or fewer closed to 2 frames)',
+			'Netflix English (USA) Timed Text Style Guide I.2 (42 characters per line), I.14 (up to 20 characters per second); Timed Text Style Guide: General Requirements 1 (5/6 s to 7 s), 3 (a frame gap of 2 frames at any frame rate), 5 (2 lines; breaks after punctuation, before conjunctions and prepositions, never between an article and its noun, a subject pronoun and its verb, an auxiliary and its verb); Subtitle Timing Guidelines 1 (gaps of 12 frames at 24 fps, half a second, or fewer closed to 2 frames)',
 		url: 'https://partnerhelp.netflixstudios.com/hc/en-us/articles/217350977-English-Timed-Text-Style-Guide',
 		limits: { ...NETFLIX_TIMING, maxCharsPerSecond: 20 },
 	},
@@ -73,7 +79,7 @@ export const CAPTION_PROFILES: readonly CaptionProfile[] = [
 		id: 'bbc',
 		name: 'BBC Subtitle Guidelines',
 		source:
-			'BBC Subtitle Guidelines 1.2.5 (March 2026): 3.1 (37 characters, broadcast), 3.3 (two lines, landscape video), 4.1 (at least 0.3 s per word, i.e. 200 words per minute), 4.5 (a gap, if any, of at least one second)',
+			'BBC Subtitle Guidelines 1.2.5 (March 2026): 3.1 (37 characters, broadcast), 3.3 (two lines, landscape video), 3.4 (break at natural points), 4.1 (at least 0.3 s per word, i.e. 200 words per minute), 4.5 (a gap, if any, of at least one second)',
 		url: 'https://www.bbc.co.uk/accessibility/forproducts/guides/subtitles/',
 		limits: {
 			maxCharsPerLine: 37,
@@ -81,6 +87,7 @@ export const CAPTION_PROFILES: readonly CaptionProfile[] = [
 			maxWordsPerMinute: 200,
 			minGapMs: 1000,
 			allowChained: true,
+			lineBreaks: true,
 		},
 	},
 	{
@@ -192,5 +199,11 @@ export const CUSTOM_LIMIT_FIELDS = {
 		displayName: 'Allow Cues Without a Gap',
 		description:
 			'Whether a cue may start exactly when the previous one ends, even though shorter gaps than Min Gap are not allowed',
+	},
+	lineBreaks: {
+		name: 'lineBreaks',
+		displayName: 'Check Line Breaks',
+		description:
+			'Whether a line may not end on a word that belongs with the next (an article, a subject pronoun, an auxiliary, a preposition) where another break fits, as the Netflix and BBC guides ask',
 	},
 } as const satisfies { [K in keyof CaptionLimits]?: LimitField };

@@ -1,68 +1,108 @@
 // SubRip (.srt) as people have it: numbered blocks of a timing line and text, blank lines between them, often
 // missing or doubled. A block whose timing line cannot be read is left out and the rest read; text after a blank
 // line inside a cue is kept in that cue; each is named in `warnings`. Italics, bold and underline (<i>, <b>, <u>,
-// and the {\i1} of ASS) are read into the cue's runs and written back as <i>, <b> and <u>.
+// and the {\i1} of ASS) are read into the cue's runs and written back as <i>, <b> and <u>; <br> is a line break.
+// Times are read as the players and the other libraries read them: the digits after the comma are milliseconds
+// (",5" is 5 ms), and text after the end time on the timing line is not the cue's (subtitle reads it as settings).
 import { CaptionFormatError } from './errors';
-import { carryStyles, HTML_TAGS, runsOf, taggedText, toRuns } from './styling';
-import { byStart, formatSrtTimestamp, parseSrtTimestamp } from './time';
-import type {
-	CaptionDocument,
-	CaptionFormat,
-	CaptionWarning,
-	Cue,
-	TextRun,
-	TextStyle,
-	WarningSink,
-} from './types';
-import { excerpt, lineWarning, linesLabel } from './warnings';
-import { fileLines, isBlank, trimmedLines } from './lines';
+import { carryStyles, HTML_TAGS, namedRuns, runsOf, taggedText, toRuns } from './styling';
+import { formatSrtTimestamp, parseSrtTimestamp } from './time';
+import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
+import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
+import { isBlank, LineCursor, trimmedLines } from './lines';
+import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
 	includeVoice?: boolean;
 }
 
-// Formatting tags of SRT and WebVTT, timestamp tags and ASS overrides ({\an8}); other text in
-// angle brackets is dialogue (e.g. "<year over year>") and stays.
+// Formatting tags of SRT and WebVTT, line breaks (<br>, <br/>), timestamp tags and ASS overrides ({\an8}); other
+// text in angle brackets is dialogue (e.g. "<year over year>") and stays.
 const MARKUP =
-	/<\/?(?:b|c|font|i|lang|rt|ruby|s|span|u|v)(?:[\s.][^<>]*)?>|<\d+(?::\d+)+[.,]\d+>|\{\\[^{}]*\}/gi;
-// The tags that carry a style: <i>, </b>, and ASS's {\i1}, {\b0}, {\u1}.
-const STYLE_TAG = /^<(\/?)([ibu])>$|^\{\\([ibu])([01])\}$/i;
+	/<\/?(?:b|br|c|font|i|lang|rt|ruby|s|span|u|v)(?:[\s.][^<>]*)?\/?>|<\d+(?::\d+)+[.,]\d+>|\{\\[^{}]*\}/gi;
 const STYLE_OF: Record<string, keyof TextStyle> = { i: 'italic', b: 'bold', u: 'underline' };
 
 // lines as SRT keeps them: trimmed, empty ones left out (an empty line ends the cue)
 const keptLines = trimmedLines;
 
+/** How deep each style is nested where the text is read (a count: <i><i>x</i> stays italic). */
+interface Depth {
+	italic: number;
+	bold: number;
+	underline: number;
+}
+
+function addPiece(pieces: TextRun[], text: string, depth: Depth): void {
+	if (text === '') return;
+	const piece: TextRun = { text };
+	if (depth.italic > 0) piece.italic = true;
+	if (depth.bold > 0) piece.bold = true;
+	if (depth.underline > 0) piece.underline = true;
+	pieces.push(piece);
+}
+
+/**
+ * What a tag does to the styles: <i> opens italics, </i> closes them, {\i1} and {\i0} as ASS writes them; `br` for a
+ * line break; undefined for markup without a style (<font>, {\an8}, a timestamp), which is left out.
+ */
+function tagEffect(tag: string): { style: keyof TextStyle; on: boolean } | 'br' | undefined {
+	const code = tag.charCodeAt(1);
+	if (tag.charCodeAt(0) === 123) {
+		// {\i1}
+		if (tag.length !== 5) return undefined;
+		const style = STYLE_OF[tag[2].toLowerCase()];
+		const flag = tag[3];
+		return style && (flag === '0' || flag === '1') ? { style, on: flag === '1' } : undefined;
+	}
+	const closing = code === 47;
+	const name = tag.slice(closing ? 2 : 1, tag.length - 1).toLowerCase();
+	if (name.startsWith('br') && /^br[\s/]*$/.test(name)) return 'br';
+	const style = name.length === 1 ? STYLE_OF[name] : undefined;
+	return style ? { style, on: !closing } : undefined;
+}
+
+/** The text of a cue's lines without their tags, as pieces with their styles; `<br>` as a line break. */
+function piecesOf(raw: string): { plain: string; pieces: TextRun[] } {
+	const depth: Depth = { italic: 0, bold: 0, underline: 0 };
+	const pieces: TextRun[] = [];
+	let plain = '';
+	let last = 0;
+	MARKUP.lastIndex = 0;
+	for (let match = MARKUP.exec(raw); match !== null; match = MARKUP.exec(raw)) {
+		const text = raw.slice(last, match.index);
+		plain += text;
+		addPiece(pieces, text, depth);
+		last = match.index + match[0].length;
+		const effect = tagEffect(match[0]);
+		if (effect === 'br') {
+			plain += '\n';
+			addPiece(pieces, '\n', depth);
+		} else if (effect) {
+			depth[effect.style] = effect.on
+				? depth[effect.style] + 1
+				: Math.max(0, depth[effect.style] - 1);
+		}
+	}
+	const rest = raw.slice(last);
+	plain += rest;
+	addPiece(pieces, rest, depth);
+	return { plain, pieces };
+}
+
 /** A cue's text lines read once: tags removed, the styles they set kept as runs. */
 function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
-	const raw = lines.length === 1 ? lines[0] : lines.join('\n');
-	if (!/[<{]/.test(raw)) return { text: keptLines(raw) };
-	const depth = { italic: 0, bold: 0, underline: 0 };
-	const pieces: TextRun[] = [];
-	let last = 0;
-	const addText = (text: string) => {
-		if (text === '') return;
-		pieces.push({
-			text,
-			...(depth.italic > 0 ? { italic: true as const } : {}),
-			...(depth.bold > 0 ? { bold: true as const } : {}),
-			...(depth.underline > 0 ? { underline: true as const } : {}),
-		});
-	};
-	for (const match of raw.matchAll(MARKUP)) {
-		addText(raw.slice(last, match.index));
-		last = match.index + match[0].length;
-		const style = STYLE_TAG.exec(match[0]);
-		if (!style) continue;
-		const name = STYLE_OF[(style[2] ?? style[3]).toLowerCase()];
-		const on = style[2] !== undefined ? style[1] === '' : style[4] === '1';
-		depth[name] = on ? depth[name] + 1 : Math.max(0, depth[name] - 1);
+	let raw = '';
+	for (let index = 0; index < lines.length; index++) {
+		raw += index === 0 ? lines[index].trim() : `\n${lines[index].trim()}`;
 	}
-	addText(raw.slice(last));
-	const plain = pieces.map((piece) => piece.text).join('');
+	if (!raw.includes('<') && !raw.includes('{')) return { text: raw };
+	const { plain, pieces } = piecesOf(raw);
 	const text = keptLines(plain);
 	const runs = toRuns(pieces);
 	if (!runs) return { text };
+	// tags at a line's edge can leave white space there, and <br> an empty line: laid out again, styles kept
+	if (text === plain) return { text, runs };
 	const [styled] = carryStyles(
 		[{ startMs: 0, endMs: 0, text: plain, runs }],
 		[{ startMs: 0, endMs: 0, text }],
@@ -85,16 +125,110 @@ const isTimingLine = (line: string | undefined) => line !== undefined && line.in
 // a cue number is short: longer lines are text without a test
 const isNumberLine = (line: string | undefined) =>
 	line !== undefined && line.length < 16 && /^\s*\d+\s*$/.test(line);
+// SubRip's position extension: "X1:40 X2:600 Y1:20 Y2:50" after the end time
+const COORDINATES = /^(?:[XY][12]:\s*-?\d+\s*)+$/i;
 
-/** Reads a timing line: the times, or what is wrong with it. */
-function readTiming(line: string): { startMs: number; endMs: number } | string {
+interface Timing {
+	startMs: number;
+	endMs: number;
+	/** What follows the end time on the line, when it is not the position extension. */
+	after?: string;
+	coordinates?: true;
+}
+
+/** Reads a timing line: the times and what follows them, or what is wrong with it. */
+function readTiming(line: string): Timing | string {
 	const arrow = line.indexOf('-->');
 	const startMs = parseSrtTimestamp(line.slice(0, arrow));
-	// coordinates such as "X1:40 X2:600" may follow the end time
 	const rest = line.slice(arrow + 3).trim();
-	const endMs = parseSrtTimestamp(/\s/.test(rest) ? rest.split(/\s+/)[0] : rest);
-	if (startMs !== undefined && endMs !== undefined) return { startMs, endMs };
-	return `its ${startMs === undefined ? 'start' : 'end'} time is not an SRT timestamp`;
+	const space = rest.search(/\s/);
+	const endMs = parseSrtTimestamp(space === -1 ? rest : rest.slice(0, space));
+	if (startMs === undefined || endMs === undefined) {
+		return `its ${startMs === undefined ? 'start' : 'end'} time is not an SRT timestamp`;
+	}
+	if (space === -1) return { startMs, endMs };
+	const after = rest.slice(space).trim();
+	return COORDINATES.test(after)
+		? { startMs, endMs, coordinates: true }
+		: { startMs, endMs, after };
+}
+
+/** The reading of one file: its lines, the cues read and what could not be read as it was. */
+interface SrtReading {
+	cues: Cue[];
+	warnings: Warnings;
+	/** Cues whose timing line carries the position extension, which no other format has a place for. */
+	withCoordinates: number;
+}
+
+/** Text outside any cue, from line `first` (0-based): after a blank line inside a cue it belongs to that cue. */
+function strayText(reading: SrtReading, first: number, stray: string[], afterCue: boolean): void {
+	const { cues, warnings } = reading;
+	const where = linesLabel(first + 1, first + stray.length);
+	if (afterCue) {
+		const more = readText(stray);
+		if (more.text !== '') cues[cues.length - 1] = joinText(cues[cues.length - 1], more);
+		const cue = cues.length;
+		warnings.add(() =>
+			lineWarning(
+				first + 1,
+				stray.join('\n'),
+				`The text at ${where} follows a blank line inside cue ${cue}: kept in that cue. Players end a cue at a blank line; remove it to show this text with the cue.`,
+			),
+		);
+	} else {
+		warnings.add(() =>
+			lineWarning(
+				first + 1,
+				stray.join('\n'),
+				`The text at ${where} is not part of a cue (no timing line such as "00:00:01,500 --> 00:00:04,000" before it) and was left out.`,
+			),
+		);
+	}
+}
+
+/** A cue from its timing line (line `first`, 0-based) and text lines, or the warning for a timing line it cannot read. */
+function addCue(
+	reading: SrtReading,
+	first: number,
+	timingLine: string,
+	payload: string[],
+): boolean {
+	const { warnings } = reading;
+	const timing = readTiming(timingLine);
+	if (typeof timing === 'string') {
+		warnings.add(() => {
+			const text = payload.join('\n');
+			return lineWarning(
+				first + 1,
+				timingLine,
+				`The timing line ${JSON.stringify(excerpt(timingLine))} cannot be read: ${timing}; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+			);
+		});
+		return false;
+	}
+	if (timing.coordinates) reading.withCoordinates++;
+	const after = timing.after;
+	if (after !== undefined) {
+		warnings.add(() =>
+			lineWarning(
+				first + 1,
+				after,
+				`The text after the times on line ${first + 1}, "${excerpt(after)}", is not part of the cue: players show only the lines after the timing line (the subtitle library reads it as cue settings). Left out; move it to a line of its own to show it.`,
+			),
+		);
+	}
+	const text = readText(payload);
+	const cue: Cue = { startMs: timing.startMs, endMs: timing.endMs, text: text.text };
+	if (text.runs) cue.runs = text.runs;
+	reading.cues.push(cue);
+	return true;
+}
+
+/** The file's text with LF line ends (CR and CRLF as LF) and without its byte order mark. */
+function normalized(content: string): string {
+	const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+	return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
 /**
@@ -102,78 +236,48 @@ function readTiming(line: string): { startMs: number; endMs: number } | string {
  * `CaptionFormatError` only when the content holds no cue at all.
  */
 export function readSrt(content: string): CaptionDocument {
-	const lines = fileLines(content.replace(/^\uFEFF/, ''));
-	const cues: Cue[] = [];
-	const warnings: CaptionWarning[] = [];
+	const lines = new LineCursor(normalized(content));
+	const reading: SrtReading = { cues: [], warnings: new Warnings(), withCoordinates: 0 };
 	// a cue starts at its timing line, or at its number right before it
-	const startsCue = (at: number) =>
-		isTimingLine(lines[at]) || (isNumberLine(lines[at]) && isTimingLine(lines[at + 1]));
-	let i = 0;
+	const startsCue = () =>
+		isTimingLine(lines.peek()) || (isNumberLine(lines.peek()) && isTimingLine(lines.peek(1)));
 	let lastBlockWasCue = false;
-	while (i < lines.length) {
-		if (isBlank(lines[i])) {
-			i++;
+	let firstText = -1;
+	while (!lines.done) {
+		if (isBlank(lines.peek())) {
+			lines.next();
 			continue;
 		}
-		if (isNumberLine(lines[i]) && isTimingLine(lines[i + 1])) i++;
-		const first = i;
-		if (!isTimingLine(lines[i])) {
-			// text outside any cue: after a blank line inside a cue it belongs to that cue
-			while (i < lines.length && !isBlank(lines[i]) && !(i > first && startsCue(i))) i++;
-			const stray = lines.slice(first, i);
-			const where = linesLabel(first + 1, i);
-			if (lastBlockWasCue) {
-				const cue = cues[cues.length - 1];
-				const more = readText(stray);
-				if (more.text !== '') cues[cues.length - 1] = joinText(cue, more);
-				warnings.push(
-					lineWarning(
-						first + 1,
-						stray.join('\n'),
-						`The text at ${where} follows a blank line inside cue ${cues.length}: kept in that cue. Players end a cue at a blank line; remove it to show this text with the cue.`,
-					),
-				);
-			} else {
-				warnings.push(
-					lineWarning(
-						first + 1,
-						stray.join('\n'),
-						`The text at ${where} is not part of a cue (no timing line such as "00:00:01,500 --> 00:00:04,000" before it) and was left out.`,
-					),
-				);
+		if (firstText === -1) firstText = lines.index;
+		if (isNumberLine(lines.peek()) && isTimingLine(lines.peek(1))) lines.next();
+		const first = lines.index;
+		if (!isTimingLine(lines.peek())) {
+			const stray: string[] = [];
+			while (!lines.done && !isBlank(lines.peek()) && !(stray.length > 0 && startsCue())) {
+				stray.push(lines.next());
 			}
+			strayText(reading, first, stray, lastBlockWasCue);
 			continue;
 		}
-		const timing = readTiming(lines[i]);
-		i++;
+		const timingLine = lines.next();
 		const payload: string[] = [];
-		while (i < lines.length && !isBlank(lines[i]) && !startsCue(i)) payload.push(lines[i++]);
-		if (typeof timing === 'string') {
-			const text = payload.join('\n');
-			warnings.push(
-				lineWarning(
-					first + 1,
-					lines[first],
-					`The timing line ${JSON.stringify(excerpt(lines[first]))} cannot be read: ${timing}; write times as hh:mm:ss,ttt, e.g. "00:00:01,500 --> 00:00:04,000". The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
-				),
-			);
-			lastBlockWasCue = false;
-			continue;
-		}
-		const text = readText(payload);
-		const cue: Cue = { startMs: timing.startMs, endMs: timing.endMs, text: text.text };
-		if (text.runs) cue.runs = text.runs;
-		cues.push(cue);
-		lastBlockWasCue = true;
+		while (!lines.done && !isBlank(lines.peek()) && !startsCue()) payload.push(lines.next());
+		lastBlockWasCue = addCue(reading, first, timingLine, payload);
 	}
-	if (cues.length === 0 && content.trim() !== '') {
-		const firstLine = lines.findIndex((line) => !isBlank(line));
+	if (reading.cues.length === 0 && content.trim() !== '') {
 		throw new CaptionFormatError(
 			'no SRT cue found: SRT cues need a timing line like "00:00:01,500 --> 00:00:04,000"; check that the right caption format was chosen.',
-			{ line: firstLine + 1 },
+			{ line: firstText + 1 },
 		);
 	}
-	return warnings.length > 0 ? { cues, warnings } : { cues };
+	if (reading.withCoordinates > 0) {
+		const count = reading.withCoordinates;
+		reading.warnings.add({
+			message: `${count === 1 ? 'A timing line carries' : `${count} timing lines carry`} SubRip position coordinates (X1: X2: Y1: Y2:), which the other caption formats have no place for: left out. The cues and their text are kept.`,
+		});
+	}
+	const { cues, warnings } = reading;
+	return warnings.count > 0 ? { cues, warnings: warnings.list() } : { cues };
 }
 
 /** The cues of an SRT file (readSrt without its warnings). */
@@ -215,19 +319,32 @@ function lossOf(before: string, after: string): string {
 	return parts.join('; ');
 }
 
+const asItIs = (text: string) => text;
+
+/** A cue's text as SRT writes it, its speaker's name first when asked: tags for styles, lines kept. */
+function srtBody(cue: Cue, text: string, includeVoice: boolean): string {
+	if (!includeVoice && !cue.runs) return text;
+	const styled: Pick<Cue, 'text' | 'runs' | 'voice'> =
+		text === cue.text ? cue : carryStyles([cue], [{ ...cue, text }])[0];
+	const runs = includeVoice ? namedRuns(styled) : runsOf(styled);
+	// tags never join the text around them into another: each starts with "<" and is whole
+	return taggedText(runs, HTML_TAGS, asItIs);
+}
+
 /**
- * Writes SubRip: cues ordered by start and numbered from 1, italics, bold and underline as <i>, <b> and <u>. Cues
- * without text are left out because many players stop reading at an empty subtitle. Text SRT cannot hold (text
- * that reads as a tag, "-->") is changed and reported to `warn`.
+ * Writes SubRip: cues ordered by start and numbered from 1, italics, bold and underline as <i>, <b> and <u>. A cue
+ * without text is left out (a blank line ends a cue) and reported to `warn`, as is text SRT cannot hold (text that
+ * reads as a tag, "-->") and a cue that ends before it starts (written as it is).
  */
 export function formatSrt(
 	cues: readonly Cue[],
 	options: SrtFormatOptions = {},
 	warn?: WarningSink,
 ): string {
-	let out = '';
+	const out = new TextBuilder();
 	let number = 0;
-	for (const cue of byStart(cues)) {
+	const empty = new EmptyCuesLeftOut();
+	for (const cue of inTimeOrder(cues, 'SRT', warn)) {
 		// made safe as a whole: a tag can be cut between two runs ("{\\" then "an8}")
 		const safe = srtSafe(cue.text);
 		const text = keptLines(safe);
@@ -245,21 +362,19 @@ export function formatSrt(
 						},
 			);
 		}
-		if (text === '') continue;
-		number++;
-		let body = text;
-		if (cue.runs) {
-			// tags never join the text around them into another: each starts with "<" and is whole
-			const [styled] = carryStyles([cue], [{ ...cue, text }]);
-			if (styled.runs) body = taggedText(styled.runs, HTML_TAGS, (part) => part);
+		if (text === '') {
+			if (safe === cue.text) empty.add(cue);
+			continue;
 		}
-		const voice = options.includeVoice ? cue.voice?.replace(/\s+/g, ' ').trim() : undefined;
-		if (voice) body = `${voice}: ${body}`;
-		const startMs = Math.max(0, Math.round(cue.startMs));
-		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-		out += `${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${body}\n`;
+		number++;
+		const body = srtBody(cue, text, options.includeVoice === true);
+		const { startMs, endMs } = writtenTimes(cue, number, warn);
+		out.add(
+			`${number === 1 ? '' : '\n'}${number}\n${formatSrtTimestamp(startMs)} --> ${formatSrtTimestamp(endMs)}\n${body}\n`,
+		);
 	}
-	return out;
+	empty.report('SRT', warn);
+	return out.toString();
 }
 
 // A cue number on its own line followed by a timing line, or a timing line with comma milliseconds.

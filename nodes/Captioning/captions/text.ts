@@ -1,7 +1,13 @@
+// Captions as a transcript (Plain Text, and the chunks built on it) and as segments (one JSON entry per cue). Roll-up
+// captions, as live and auto-generated captions scroll, repeat each line in the next cue: only a file that is roll-up
+// as a whole (isRollUp) has its repeated lines written once. Ordinary subtitles repeat a line because someone said
+// it again, and keep it.
 import { joinText } from './layout';
-import { carryStyles } from './styling';
+import { carryStyles, cleanVoice, voiceGroups } from './styling';
 import { byStart, formatVttTimestamp, msToSeconds } from './time';
-import type { CaptionFormat, Cue, Segment } from './types';
+import type { CaptionFormat, Cue, Segment, WarningSink } from './types';
+import { cueTextToVtt } from './vttCueText';
+import { inTimeOrder } from './writing';
 
 interface TextOptions {
 	/** A silence at least this long between cues starts a new paragraph. */
@@ -20,6 +26,31 @@ function textLines(text: string): string[] {
 // Roll-up captions flash the finished line for a moment before adding the next one.
 const FLASH_MS = 50;
 
+/**
+ * Whether the cues are roll-up captions, read over the whole file: in at least half of the pairs of neighbouring
+ * cues the later one starts with the earlier one's last line, and at least twice it adds a line after it (a
+ * file where every cue is "Okay." repeats, but does not roll). Cues in time order.
+ */
+export function isRollUp(cues: readonly Cue[]): boolean {
+	let pairs = 0;
+	let rolling = 0;
+	let adding = 0;
+	let previous: string[] | undefined;
+	for (const cue of cues) {
+		const lines = textLines(cue.text);
+		if (lines.length === 0) continue;
+		if (previous !== undefined) {
+			pairs++;
+			if (lines[0] === previous[previous.length - 1]) {
+				rolling++;
+				if (lines.length > 1) adding++;
+			}
+		}
+		previous = lines;
+	}
+	return adding >= 2 && rolling * 2 >= pairs;
+}
+
 interface Previous {
 	lines: string[];
 	voice?: string;
@@ -27,9 +58,9 @@ interface Previous {
 }
 
 /**
- * How many leading lines of the cue repeat the trailing lines of the previous cue, as roll-up
- * captions do. A cue that only repeats is dropped when it is clearly part of a roll-up (it
- * repeats the tail of a longer cue, flashes, or overlaps it), so a chorus sung twice stays.
+ * How many leading lines of the cue repeat the trailing lines of the previous cue, as roll-up captions do. A cue
+ * that only repeats is dropped when it is clearly part of the roll-up (it repeats the tail of a longer cue, flashes,
+ * or overlaps it), so a chorus sung twice stays.
  */
 function rolledOverLines(previous: Previous | undefined, cue: Cue, lines: string[]): number {
 	if (previous === undefined || previous.voice !== cue.voice) return 0;
@@ -56,42 +87,60 @@ export interface TranscriptPiece {
 	startsParagraph: boolean;
 }
 
+/** What a cue says, by speaker: one part per speaker of a cue that several share, else the cue itself. */
+function spokenParts(cue: Cue): Cue[] {
+	if (cue.voice !== undefined || !cue.runs?.some((run) => run.voice !== undefined)) return [cue];
+	return voiceGroups(cue.runs).map((group) => {
+		const part: Cue = {
+			startMs: cue.startMs,
+			endMs: cue.endMs,
+			text: group.runs.map((run) => run.text).join(''),
+		};
+		if (group.voice !== undefined) part.voice = group.voice;
+		return part;
+	});
+}
+
 /**
- * The transcript of the cues, piece by piece. Lines that roll over from the previous cue (as in live or
- * auto-generated captions) are written once; a pause of `paragraphGapMs` or a change of speaker starts a
- * paragraph.
+ * The transcript of the cues, piece by piece. In roll-up captions the lines that roll over from the previous cue
+ * are written once; a pause of `paragraphGapMs` or a change of speaker starts a paragraph.
  */
 export function transcriptPieces(
 	cues: readonly Cue[],
 	options: TextOptions = {},
 ): TranscriptPiece[] {
 	const { paragraphGapMs = DEFAULT_PARAGRAPH_GAP_MS } = options;
+	const ordered = byStart(cues);
+	const rollUp = isRollUp(ordered);
 	const pieces: TranscriptPiece[] = [];
 	let previous: Previous | undefined;
-	for (const cue of byStart(cues)) {
-		const lines = textLines(cue.text);
-		if (lines.length === 0) continue;
-		const fresh = lines.slice(rolledOverLines(previous, cue, lines));
-		const startsParagraph =
-			previous === undefined ||
-			previous.voice !== cue.voice ||
-			cue.startMs - previous.endMs >= paragraphGapMs;
-		previous = { lines, voice: cue.voice, endMs: Math.max(cue.endMs, previous?.endMs ?? 0) };
-		if (fresh.length === 0) continue;
-		pieces.push({
-			startMs: cue.startMs,
-			endMs: cue.endMs,
-			voice: cue.voice,
-			lines: fresh,
-			startsParagraph,
-		});
+	for (const cue of ordered) {
+		for (const part of spokenParts(cue)) {
+			const lines = textLines(part.text);
+			if (lines.length === 0) continue;
+			const fresh = rollUp ? lines.slice(rolledOverLines(previous, part, lines)) : lines;
+			const startsParagraph =
+				previous === undefined ||
+				previous.voice !== part.voice ||
+				part.startMs - previous.endMs >= paragraphGapMs;
+			previous = { lines, voice: part.voice, endMs: Math.max(part.endMs, previous?.endMs ?? 0) };
+			if (fresh.length === 0) continue;
+			pieces.push({
+				startMs: part.startMs,
+				endMs: part.endMs,
+				voice: part.voice,
+				lines: fresh,
+				startsParagraph,
+			});
+		}
 	}
 	return pieces;
 }
 
 /**
  * Roll-up captions as pop-on ones: cues in time order, each without the lines it repeats from the cue before
- * (as transcriptPieces reads them); a cue that only repeats is left out. `removedLines` counts what went.
+ * (as transcriptPieces reads them); a cue that only repeats is left out. `removedLines` counts what went. Call it
+ * for roll-up captions only (isRollUp).
  */
 export function withoutRolledOverLines(cues: readonly Cue[]): {
 	cues: Cue[];
@@ -116,17 +165,41 @@ export function withoutRolledOverLines(cues: readonly Cue[]): {
 	return { cues: out, removedLines };
 }
 
+// A sentence cut between two cues is written with continuation dots at the end of one and the start of the next
+// ("accelerated..." / "...the"): in running text they are written once, as "accelerated... the".
+const TRAILING_DOTS = /(?:\.{2,}|…)$/;
+const LEADING_DOTS = /^(?:\.{2,}|…)\s*(?=[\p{L}\p{N}])/u;
+
+/** The lines of a paragraph, continuation dots written once where a line continues the one before. */
+function paragraphParts(lines: readonly string[]): string[] {
+	const parts: string[] = [];
+	for (const line of lines) {
+		const previous = parts[parts.length - 1];
+		parts.push(
+			previous !== undefined && TRAILING_DOTS.test(previous)
+				? line.replace(LEADING_DOTS, '')
+				: line,
+		);
+	}
+	return parts;
+}
+
 /** Pieces as paragraphs, each opening with `Speaker: ` when the cues name one. */
 export function piecesToText(pieces: readonly TranscriptPiece[]): string {
-	const paragraphs: { voice?: string; parts: string[] }[] = [];
+	const paragraphs: { voice?: string; lines: string[] }[] = [];
 	for (const piece of pieces) {
 		if (piece.startsParagraph || paragraphs.length === 0) {
-			paragraphs.push({ voice: piece.voice, parts: [] });
+			paragraphs.push({ voice: piece.voice, lines: [] });
 		}
-		paragraphs[paragraphs.length - 1].parts.push(...piece.lines);
+		const lines = paragraphs[paragraphs.length - 1].lines;
+		for (const line of piece.lines) lines.push(line);
 	}
 	return paragraphs
-		.map(({ voice, parts }) => (voice ? `${voice}: ${joinText(parts)}` : joinText(parts)))
+		.map(({ voice, lines }) => {
+			const text = joinText(paragraphParts(lines));
+			const name = cleanVoice(voice);
+			return name ? `${name}: ${text}` : text;
+		})
 		.join('\n\n');
 }
 
@@ -135,23 +208,31 @@ export function cuesToText(cues: readonly Cue[], options: TextOptions = {}): str
 	return piecesToText(transcriptPieces(cues, options));
 }
 
-/** Cues as JSON-friendly segments (seconds and `hh:mm:ss.ttt`), in time order, without empty cues. */
-export function cuesToSegments(cues: readonly Cue[]): Segment[] {
-	const segments: Segment[] = [];
-	for (const cue of byStart(cues)) {
-		const text = joinText(textLines(cue.text));
-		if (text === '') continue;
-		const segment: Segment = {
-			start: msToSeconds(cue.startMs),
-			end: msToSeconds(cue.endMs),
-			startTime: formatVttTimestamp(cue.startMs),
-			endTime: formatVttTimestamp(cue.endMs),
-			text,
-		};
-		if (cue.voice) segment.voice = cue.voice;
-		segments.push(segment);
+/**
+ * A cue as a segment: its lines joined into one, and when it has styles or several speakers, `styledText` with them
+ * as WebVTT writes them (<i>, <b>, <u>, <v Name>), which translation services and language models keep.
+ */
+function segmentOf(cue: Cue): Segment {
+	const text = joinText(textLines(cue.text));
+	const segment: Segment = {
+		start: msToSeconds(cue.startMs),
+		end: msToSeconds(cue.endMs),
+		startTime: formatVttTimestamp(cue.startMs),
+		endTime: formatVttTimestamp(cue.endMs),
+		text,
+	};
+	const voice = cleanVoice(cue.voice);
+	if (voice) segment.voice = voice;
+	if (cue.runs && text !== '') {
+		const [styled] = text === cue.text ? [cue] : carryStyles([cue], [{ ...cue, text }]);
+		if (styled.runs) segment.styledText = cueTextToVtt(styled);
 	}
-	return segments;
+	return segment;
+}
+
+/** Cues as JSON-friendly segments (seconds and `hh:mm:ss.ttt`): every cue, in time order (said when it was not). */
+export function cuesToSegments(cues: readonly Cue[], warn?: WarningSink): Segment[] {
+	return inTimeOrder(cues, 'Segments JSON', warn).map(segmentOf);
 }
 
 export const textFormat: CaptionFormat = {
@@ -170,12 +251,14 @@ export const textFormat: CaptionFormat = {
 export const segmentsFormat: CaptionFormat = {
 	id: 'segments',
 	label: 'Segments JSON',
-	description: 'One entry per cue with start, end and text, in the "segments" field',
+	description:
+		'One entry per cue with start, end and text (and speaker and styles when it has them), in the "segments" field',
 	mimeType: 'application/json',
 	extension: 'json',
 	producedByService: false,
 	wordTimings: false,
 	output: { kind: 'json', field: 'segments' },
-	data: (document) => cuesToSegments(document.cues),
-	render: (document) => JSON.stringify(cuesToSegments(document.cues), null, 2),
+	data: (document, _options, warn) => cuesToSegments(document.cues, warn),
+	render: (document, _options, warn) =>
+		JSON.stringify(cuesToSegments(document.cues, warn), null, 2),
 };

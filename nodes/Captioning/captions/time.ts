@@ -52,21 +52,24 @@ export function parseVttTimestamp(value: string): number | undefined {
 	return toMs(match[1], match[2], match[3], match[4]);
 }
 
-/** `hh:mm:ss,ttt` to milliseconds; also accepts `.`, a missing hour and 1-3 fraction digits. */
+/**
+ * `hh:mm:ss,ttt` to milliseconds; also accepts `.`, a missing hour and 1-3 fraction digits, which are milliseconds
+ * as players (VLC, ffmpeg) and the other libraries (subtitle, subsrt-ts) read them: ",5" is 5 ms, ",50" 50 ms.
+ */
 export function parseSrtTimestamp(value: string): number | undefined {
 	const trimmed = value.trim();
 	const usual = usualTimestamp(trimmed, ',');
 	if (usual !== undefined) return usual;
 	const match = SRT_TIMESTAMP.exec(trimmed);
 	if (!match) return undefined;
-	return toMs(match[1], match[2], match[3], (match[4] ?? '').padEnd(3, '0'));
+	return toMs(match[1], match[2], match[3], match[4] ?? '0');
 }
 
-/** `h:mm:ss.ttt` (SBV: hours without padding) to milliseconds; also accepts `,` and 1-3 fraction digits. */
+/** `h:mm:ss.ttt` (SBV: hours without padding) to milliseconds; also `,` and 1-3 fraction digits, read as SRT's. */
 export function parseSbvTimestamp(value: string): number | undefined {
 	const match = SBV_TIMESTAMP.exec(value.trim());
 	if (!match) return undefined;
-	return toMs(match[1], match[2], match[3], match[4].padEnd(3, '0'));
+	return toMs(match[1], match[2], match[3], match[4]);
 }
 
 /**
@@ -101,7 +104,9 @@ export function parseGoogleDuration(value: unknown): number | undefined {
 // Two- and three-digit numbers as text, looked up rather than converted, and the hours and minutes of the last time
 // written kept: a 3-hour file has 6,000 timestamps, most in the same minute as the one before, and turning numbers
 // into text was most of the time of writing one.
-const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => (value < 10 ? `0${value}` : `${value}`));
+const TWO_DIGITS = Array.from({ length: 100 }, (_, value) =>
+	value < 10 ? `0${value}` : `${value}`,
+);
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => `${value}`.padStart(3, '0'));
 // the last minute written ("01:02:" or "1:02:") for padded and for unpadded hours
 const lastMinute = [-1, -1];

@@ -1,8 +1,18 @@
 // TTML in the IMSC 1.1 Text Profile (W3C, 2018): the delivery format of streaming services and broadcasters.
 // docs/captions.md lists what the profile asks of a document and what this writer does for each.
-import { carryStyles, runsOf, type StyleTags, taggedText } from './styling';
-import { byStart, formatVttTimestamp } from './time';
-import type { CaptionFormat, Cue } from './types';
+import {
+	carryStyles,
+	cleanVoice,
+	runsOf,
+	type StyleTags,
+	taggedText,
+	voiceGroups,
+	voicesOf,
+} from './styling';
+import { formatVttTimestamp } from './time';
+import type { CaptionFormat, Cue, TextRun, WarningSink } from './types';
+import { excerpt } from './warnings';
+import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 
 interface TtmlFormatOptions {
 	/** `xml:lang` of the document; `und` (undetermined) when not given. */
@@ -66,46 +76,103 @@ function paragraphText(cue: Cue): string {
 
 const textWithBreaks = (text: string) => escapeXml(text).replace(/\n/g, '<br/>');
 
-/** A paragraph's content: its text with `br` between lines, italics, bold and underline as styled spans. */
-function paragraphContent(cue: Cue, text: string): string {
+/** Runs with `br` between lines, italics, bold and underline as styled spans. */
+const styledContent = (runs: readonly TextRun[]) => taggedText(runs, SPAN_TAGS, textWithBreaks);
+
+/**
+ * A paragraph's content: its text with `br` between lines, italics, bold and underline as styled spans; in a cue
+ * several speakers share, each one's part a span naming its agent (and its name first when asked).
+ */
+function paragraphContent(
+	cue: Cue,
+	text: string,
+	agents: ReadonlyMap<string, string>,
+	includeVoice: boolean,
+): string {
 	if (!cue.runs) return textWithBreaks(text);
-	const [styled] = carryStyles([cue], [{ ...cue, text }]);
-	return taggedText(runsOf(styled), SPAN_TAGS, textWithBreaks);
+	const [styled] = text === cue.text ? [cue] : carryStyles([cue], [{ ...cue, text }]);
+	if (styled.voice !== undefined || !styled.runs?.some((run) => run.voice !== undefined)) {
+		return styledContent(runsOf(styled));
+	}
+	let out = '';
+	for (const group of voiceGroups(runsOf(styled))) {
+		const voice = cleanVoice(group.voice);
+		const agent = voice === undefined ? undefined : agents.get(voice);
+		if (agent === undefined) {
+			out += styledContent(group.runs);
+			continue;
+		}
+		const said = includeVoice ? `${escapeXml(voice!)}: ` : '';
+		out += `<span ttm:agent="${agent}">${said}${styledContent(group.runs)}</span>`;
+	}
+	return out;
 }
 
 /** The speakers of the cues, each an agent with an identifier (a1, a2, ...) in order of first appearance. */
 function agentsOf(cues: readonly Cue[]): Map<string, string> {
 	const agents = new Map<string, string>();
 	for (const cue of cues) {
-		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
-		if (voice && !agents.has(voice)) agents.set(voice, `a${agents.size + 1}`);
+		for (const name of voicesOf(cue)) {
+			const voice = cleanVoice(name);
+			if (voice && !agents.has(voice)) agents.set(voice, `a${agents.size + 1}`);
+		}
 	}
 	return agents;
+}
+
+/** Characters XML cannot hold, removed from a cue: one warning per cue that had them. */
+function xmlLoss(cue: Cue, number: number, warn?: WarningSink): void {
+	if (!warn) return;
+	const removed = `${cue.text}${cue.voice ?? ''}`.match(NOT_XML);
+	if (!removed) return;
+	const codes = [...new Set(removed)]
+		.slice(0, 5)
+		.map((char) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+	warn({
+		cue: number,
+		text: excerpt(cue.text),
+		message: `Cue ${number}: ${removed.length === 1 ? 'a character' : `${removed.length} characters`} that XML cannot hold (${codes.join(', ')}${removed.length > 5 ? ', …' : ''}: control characters, U+FFFE, U+FFFF or lone surrogates) removed; they show nothing.`,
+	});
 }
 
 /**
  * Writes an IMSC 1.1 Text Profile document: the profile signalled in `ttp:contentProfiles`, media time base,
  * clock times (hh:mm:ss.ttt, hours beyond 99 too), one bottom region with centred text, a `p` per cue with
  * `br` between its lines and `tts:lineHeight`, italics, bold and underline as styled spans, each speaker a
- * `ttm:agent` the cues name. Cues are ordered by start; cues without text are left out.
+ * `ttm:agent` the cues name. Cues are ordered by start; a cue without text is an empty `p`. What is not written as
+ * it was (the order, characters XML cannot hold, an end before the start) is reported to `warn`.
  */
-export function formatTtml(cues: readonly Cue[], options: TtmlFormatOptions = {}): string {
+export function formatTtml(
+	cues: readonly Cue[],
+	options: TtmlFormatOptions = {},
+	warn?: WarningSink,
+): string {
 	const language = LANGUAGE_TAG.test(options.language ?? '') ? options.language! : 'und';
-	const ordered = byStart(cues);
+	const ordered = inTimeOrder(cues, 'TTML', warn);
 	const agents = agentsOf(ordered);
-	const paragraphs: string[] = [];
+	const out = new TextBuilder();
+	for (const line of head(language, agents)) out.add(`${line}\n`);
+	let number = 0;
 	for (const cue of ordered) {
+		number++;
+		xmlLoss(cue, number, warn);
 		const text = paragraphText(cue);
-		if (text === '') continue;
-		const voice = cue.voice?.replace(/\s+/g, ' ').trim();
-		const said = options.includeVoice && voice ? `${escapeXml(voice)}: ` : '';
-		const startMs = Math.max(0, Math.round(cue.startMs));
-		const endMs = Math.max(startMs + 1, Math.round(cue.endMs));
-		const agent = agents.get(voice ?? '');
-		paragraphs.push(
-			`      <p xml:id="c${paragraphs.length + 1}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${paragraphContent(cue, text)}</p>`,
+		const voice = cleanVoice(cue.voice);
+		const said = options.includeVoice && voice && text !== '' ? `${escapeXml(voice)}: ` : '';
+		const { startMs, endMs } = writtenTimes(cue, number, warn);
+		const agent = voice === undefined ? undefined : agents.get(voice);
+		const content =
+			text === '' ? '' : paragraphContent(cue, text, agents, options.includeVoice === true);
+		out.add(
+			`      <p xml:id="c${number}" begin="${formatVttTimestamp(startMs)}" end="${formatVttTimestamp(endMs)}" tts:lineHeight="${TTML_LINE_HEIGHT}"${agent ? ` ttm:agent="${agent}"` : ''}>${said}${content}</p>\n`,
 		);
 	}
+	out.add('    </div>\n  </body>\n</tt>\n');
+	return out.toString();
+}
+
+/** The document up to the first paragraph: root, head (agents, styling, layout), body and div opened. */
+function head(language: string, agents: ReadonlyMap<string, string>): string[] {
 	const metadata =
 		agents.size === 0
 			? []
@@ -131,12 +198,7 @@ export function formatTtml(cues: readonly Cue[], options: TtmlFormatOptions = {}
 		'  </head>',
 		'  <body region="bottom" style="caption">',
 		'    <div>',
-		...paragraphs,
-		'    </div>',
-		'  </body>',
-		'</tt>',
-		'',
-	].join('\n');
+	];
 }
 
 export const ttmlFormat: CaptionFormat = {
@@ -149,6 +211,10 @@ export const ttmlFormat: CaptionFormat = {
 	producedByService: false,
 	wordTimings: false,
 	output: { kind: 'file' },
-	render: (document, options) =>
-		formatTtml(document.cues, { ...options, language: document.language ?? options.language }),
+	render: (document, options, warn) =>
+		formatTtml(
+			document.cues,
+			{ ...options, language: document.language ?? options.language },
+			warn,
+		),
 };

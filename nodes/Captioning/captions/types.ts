@@ -12,6 +12,8 @@ export interface TextStyle {
 /** A piece of a cue's text with one style; a cue's runs joined are its text. */
 export interface TextRun extends TextStyle {
 	text: string;
+	/** Who says it, when the cue has several speakers (a cue of one speaker names it in `Cue.voice`). */
+	voice?: string;
 }
 
 /** WebVTT cue settings as the WebVTT parser reads them (each the last valid one of its name); absent: the default. */
@@ -76,6 +78,8 @@ export interface Segment {
 	endTime: string;
 	text: string;
 	voice?: string;
+	/** The text with its styles and speakers as WebVTT cue text (<i>, <b>, <u>, <v Name>); absent when it has none. */
+	styledText?: string;
 }
 
 /**
@@ -89,6 +93,8 @@ export interface CaptionWarning {
 	text?: string;
 	/** What happened, why, and how to avoid it. */
 	message: string;
+	/** Set on the one entry after the first 100 warnings: how many more there were (they are not listed). */
+	omitted?: number;
 }
 
 export interface CueLayoutOptions {
@@ -154,7 +160,7 @@ export interface CaptionFormat {
 	urlPattern?: RegExp;
 	parse?: (content: string, options: CaptionOptions) => CaptionDocument;
 	/** Output as a value for the item's JSON (formats whose output is JSON). */
-	data?: (document: CaptionDocument, options: CaptionOptions) => unknown;
+	data?: (document: CaptionDocument, options: CaptionOptions, warn?: WarningSink) => unknown;
 	render?: (document: CaptionDocument, options: CaptionOptions, warn?: WarningSink) => string;
 	/** Rendering needs the time of every word (`words`). */
 	needsWords?: boolean;

@@ -4,9 +4,11 @@
 // comment is named in `warnings` with its lines and text. The W3C's own tests of the algorithm run in npm test
 // (test/unit/captions/wpt.test.ts, docs/captions.md).
 import { CaptionFormatError } from './errors';
-import { byStart, formatVttTimestamp } from './time';
-import { carryStyles, HTML_TAGS, taggedText, toRuns } from './styling';
-import { blankText } from './lines';
+import { formatVttTimestamp } from './time';
+import { carryStyles } from './styling';
+import { blankText, LineCursor } from './lines';
+import { parseCueText, cueTextToVtt, escapeVttText, voiceTag } from './vttCueText';
+import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 import type {
 	CaptionDocument,
 	CaptionFormat,
@@ -14,9 +16,9 @@ import type {
 	CaptionWarning,
 	Cue,
 	CueSettings,
-	TextRun,
+	WarningSink,
 } from './types';
-import { excerpt, lineWarning, linesLabel } from './warnings';
+import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 
 interface VttFormatOptions {
 	/** Text written after `WEBVTT` on the first line, e.g. `Kind: captions`. */
@@ -289,140 +291,14 @@ export function parseRegion(text: string): CaptionRegion {
 	return region;
 }
 
-// ---- cue text -----------------------------------------------------------------------------------------------------
-
-const NAMED_ENTITIES: Record<string, string> = {
-	amp: '&',
-	lt: '<',
-	gt: '>',
-	quot: '"',
-	apos: "'",
-	nbsp: '\u00a0',
-	lrm: '\u200e',
-	rlm: '\u200f',
-};
-
-/** Decodes the character references WebVTT allows: the named ones above and `&#...;`/`&#x...;`; others stay. */
-export function decodeEntities(text: string): string {
-	if (!text.includes('&')) return text;
-	return text.replace(/&(#[xX][0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (reference, body: string) => {
-		if (body[0] !== '#') return NAMED_ENTITIES[body] ?? reference;
-		const code =
-			body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : Number(body.slice(1));
-		const isScalar = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
-		return isScalar ? String.fromCodePoint(code) : reference;
-	});
-}
-
-const MARKUP = /[&<]/;
-const TAG_OR_TEXT = /<([^>]*)(?:>|$)|[^<]+/g;
-const STYLE_TAGS: Record<string, keyof Omit<TextRun, 'text'>> = {
-	i: 'italic',
-	b: 'bold',
-	u: 'underline',
-};
-
-interface CueText {
-	text: string;
-	voice?: string;
-	runs?: TextRun[];
-	/** Ruby annotations (furigana) left out: the other formats have no place for them. */
-	rubyText?: string;
-}
-
-interface Span {
-	voice?: string;
-	pieces: TextRun[];
-}
-
-/**
- * The cue text as the WebVTT cue text parser builds it, as plain text with its styles: tags removed, character
- * references decoded, white space kept. `<v>` gives the voice; when several speakers share a cue each keeps a
- * `Name: ` prefix so no line is given to the wrong person. An end tag closes an element only when it is the one
- * open innermost, as in the spec; class, language and timestamp tags leave their text as it is.
- */
-export function parseCueText(payload: string): CueText {
-	if (!MARKUP.test(payload)) return { text: payload };
-	const open: Array<{ name: string; voice?: string }> = [];
-	const spans: Span[] = [{ pieces: [] }];
-	const rubyText: string[] = [];
-	const within = (name: string) => open.some((element) => element.name === name);
-	for (const [token, tag] of payload.matchAll(TAG_OR_TEXT)) {
-		if (tag === undefined) {
-			const text = decodeEntities(token);
-			if (within('rt')) {
-				if (text.trim() !== '') rubyText.push(text.trim());
-				continue;
-			}
-			spans[spans.length - 1].pieces.push({
-				text,
-				...(within('i') ? { italic: true as const } : {}),
-				...(within('b') ? { bold: true as const } : {}),
-				...(within('u') ? { underline: true as const } : {}),
-			});
-			continue;
-		}
-		if (tag.startsWith('/')) {
-			const name = tag.slice(1).trim();
-			const current = open[open.length - 1];
-			if (current?.name === name) open.pop();
-			else if (
-				name === 'ruby' &&
-				current?.name === 'rt' &&
-				open[open.length - 2]?.name === 'ruby'
-			) {
-				open.length -= 2;
-			} else continue;
-			if (name === 'v') spans.push({ pieces: [] });
-			continue;
-		}
-		const name = tag.split(/[\s.]/, 1)[0];
-		if (name === 'v') {
-			// the annotation after the name and its classes: white space trimmed and collapsed, as the spec does
-			const voice = decodeEntities(tag.replace(/^\S*/, '').replace(/\s+/g, ' ').trim());
-			open.push({ name, voice });
-			spans.push({ voice: voice === '' ? undefined : voice, pieces: [] });
-		} else if (name in STYLE_TAGS || name === 'c' || name === 'lang' || name === 'ruby') {
-			open.push({ name });
-		} else if (name === 'rt' && open[open.length - 1]?.name === 'ruby') {
-			open.push({ name });
-		}
-	}
-	const said = (span: Span) => span.pieces.some((piece) => piece.text.trim() !== '');
-	const voices = new Set(
-		spans.filter(said).flatMap((span) => (span.voice === undefined ? [] : [span.voice])),
-	);
-	const labelled = voices.size > 1;
-	const pieces = spans.flatMap((span) => {
-		if (!labelled || span.voice === undefined || !said(span)) return span.pieces;
-		// the name goes after the white space the span starts with, before its first word
-		const [first, ...rest] = span.pieces;
-		const lead = /^\s*/.exec(first.text)![0];
-		return [
-			{ text: lead },
-			{ text: `${span.voice}: ` },
-			{ ...first, text: first.text.slice(lead.length) },
-			...rest,
-		];
-	});
-	const result: CueText = { text: pieces.map((piece) => piece.text).join('') };
-	if (!labelled && voices.size === 1) result.voice = [...voices][0];
-	const runs = toRuns(pieces);
-	if (runs) result.runs = runs;
-	if (rubyText.length > 0) result.rubyText = rubyText.join(' ');
-	return result;
-}
-
 // ---- blocks -----------------------------------------------------------------------------------------------------
 
 interface Reading {
-	lines: string[];
-	/** 1-based line number of lines[0] in the file (blank lines before the signature shift it). */
-	lineOffset: number;
+	lines: LineCursor;
 	cues: Cue[];
 	regions: CaptionRegion[];
 	styles: string[];
-	warnings: CaptionWarning[];
+	warnings: Warnings;
 	seenCue: boolean;
 }
 
@@ -431,49 +307,42 @@ const isComment = (line: string) =>
 const isBlockKeyword = (buffer: string, keyword: 'STYLE' | 'REGION') =>
 	buffer.startsWith(keyword) && /^[ \t\n\f\r]*$/.test(buffer.slice(keyword.length));
 
+/** A timing line that was read, with its number (0-based). */
+interface TimingLine {
+	line: string;
+	index: number;
+}
+
 /**
- * "Collect a WebVTT block" from line `at`: adds what it is (a cue, a style sheet, a region) to the reading, or a
- * warning when it is none of them and not a comment; returns the line the next block starts at.
+ * "Collect a WebVTT block" at the cursor: adds what it is (a cue, a style sheet, a region) to the reading, or a
+ * warning when it is none of them and not a comment; leaves the cursor where the next block starts.
  */
-function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
+function collectBlock(reading: Reading, inHeader: boolean): void {
 	const { lines } = reading;
-	const first = at;
-	let line = '';
+	const first = lines.mark();
+	const firstLine = lines.peek() ?? '';
 	let lineCount = 0;
-	let previous = at;
+	let previous = first;
 	let buffer = '';
 	let seenArrow = false;
 	let cue: Cue | undefined;
-	let timingLine = -1;
-	let textStart = -1;
+	let timing: TimingLine | undefined;
+	let textStart = first;
 	let kind: 'style' | 'region' | undefined;
-	while (at < lines.length) {
-		line = lines[at];
+	while (!lines.done) {
+		const seenEof = lines.atLastLine;
+		const line = lines.next();
 		lineCount++;
-		const seenEof = at === lines.length - 1;
-		at++;
 		if (line.includes('-->')) {
 			if (!inHeader && (lineCount === 1 || (lineCount === 2 && !seenArrow))) {
 				seenArrow = true;
-				previous = at;
-				timingLine = at - 1;
-				textStart = at;
-				if (readTiming(line)) {
-					cue = { startMs, endMs, text: '' };
-					if (buffer !== '') cue.identifier = buffer;
-					// most timing lines end with the end time: no settings to read
-					skipSpaces(line);
-					if (cursor < line.length) {
-						const settings = parseCueSettings(line.slice(cursor), reading.regions);
-						if (settings) cue.settings = settings;
-					}
-					buffer = '';
-					reading.seenCue = true;
-				} else {
-					cue = undefined;
-				}
+				previous = lines.mark();
+				timing = { line, index: lines.index - 1 };
+				textStart = previous;
+				cue = cueOf(reading, line, buffer);
+				buffer = '';
 			} else {
-				at = previous;
+				lines.reset(previous);
 				break;
 			}
 		} else if (line === '') {
@@ -488,31 +357,49 @@ function collectBlock(reading: Reading, at: number, inHeader: boolean): number {
 					buffer = '';
 				}
 			}
-			buffer = buffer === '' ? line : `${buffer}\n${line}`;
-			previous = at;
+			// a cue's text is taken from the file in one slice at the end: no string built a line at a time
+			if (!cue) buffer = buffer === '' ? line : `${buffer}\n${line}`;
+			previous = lines.mark();
 		}
 		if (seenEof) break;
 	}
-	if (inHeader) return at;
+	if (inHeader) return;
 	if (cue) {
-		addCue(reading, cue, buffer, textStart);
+		addCue(reading, cue, lines.textBetween(textStart, previous), textStart.index);
 	} else if (kind === 'style') {
 		reading.styles.push(buffer);
 	} else if (kind === 'region') {
 		reading.regions.push(parseRegion(buffer));
-	} else if (timingLine !== -1) {
-		const text = lines.slice(textStart, previous).join('\n');
-		reading.warnings.push(
+	} else if (timing !== undefined) {
+		const { line, index } = timing;
+		const text = lines.textBetween(textStart, previous);
+		reading.warnings.add(() =>
 			lineWarning(
-				timingLine + reading.lineOffset,
-				lines[timingLine],
-				`The timing line cannot be read: ${timingProblem(lines[timingLine])} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
+				index + 1,
+				line,
+				`The timing line cannot be read: ${timingProblem(line)} ${TIMESTAMP_HELP[0].toUpperCase()}${TIMESTAMP_HELP.slice(1)}. The cue was left out${text === '' ? '.' : ` with its text: "${excerpt(text)}"`}`,
 			),
 		);
-	} else if (!isComment(lines[first])) {
-		reading.warnings.push(droppedBlock(reading, first, previous - 1));
+	} else if (!isComment(firstLine)) {
+		const text = lines.textBetween(first, previous);
+		const last = previous.index - 1;
+		reading.warnings.add(() => droppedBlock(text, first.index, last));
 	}
-	return at;
+}
+
+/** The cue a timing line starts, its identifier the buffer before it; undefined when the line cannot be read. */
+function cueOf(reading: Reading, line: string, identifier: string): Cue | undefined {
+	if (!readTiming(line)) return undefined;
+	const cue: Cue = { startMs, endMs, text: '' };
+	if (identifier !== '') cue.identifier = identifier;
+	// most timing lines end with the end time: no settings to read
+	skipSpaces(line);
+	if (cursor < line.length) {
+		const settings = parseCueSettings(line.slice(cursor), reading.regions);
+		if (settings) cue.settings = settings;
+	}
+	reading.seenCue = true;
+	return cue;
 }
 
 function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): void {
@@ -520,32 +407,41 @@ function addCue(reading: Reading, cue: Cue, buffer: string, textLine: number): v
 	cue.text = parsed.text;
 	if (parsed.runs) cue.runs = parsed.runs;
 	if (parsed.voice !== undefined) cue.voice = parsed.voice;
-	if (parsed.rubyText !== undefined) {
-		reading.warnings.push(
+	const line = textLine + 1;
+	const { rubyText, unclosed } = parsed;
+	if (rubyText !== undefined) {
+		reading.warnings.add(() =>
 			lineWarning(
-				textLine + reading.lineOffset,
-				parsed.rubyText,
-				`The ruby annotation (reading aid) "${excerpt(parsed.rubyText)}" was left out: the other caption formats have no place for it. The text it annotates is kept.`,
+				line,
+				rubyText,
+				`The ruby annotation (reading aid) "${excerpt(rubyText)}" was left out: the other caption formats have no place for it. The text it annotates is kept.`,
+			),
+		);
+	}
+	if (unclosed !== undefined) {
+		reading.warnings.add(() =>
+			lineWarning(
+				line,
+				unclosed.text,
+				`The tag "${excerpt(unclosed.tag)}" has no ">": the text after it, "${excerpt(unclosed.text)}", is kept as text (the WebVTT parser algorithm would read it as part of the tag and show nothing). Close the tag with ">".`,
 			),
 		);
 	}
 	reading.cues.push(cue);
 }
 
-/** The warning for a block the parser leaves out that is not a comment. */
-function droppedBlock(reading: Reading, first: number, last: number): CaptionWarning {
-	const text = reading.lines.slice(first, last + 1).join('\n');
-	const where = linesLabel(first + reading.lineOffset, last + reading.lineOffset);
-	const keyword = /^(STYLE|REGION)\s*$/.exec(reading.lines[first])?.[1];
-	const timingLike = reading.lines
-		.slice(first, last + 1)
-		.findIndex((line) => /^\s*\d+:\d{2}[:.,]\d/.test(line));
+/** The warning for a block the parser leaves out that is not a comment: its text, first and last line (0-based). */
+function droppedBlock(text: string, first: number, last: number): CaptionWarning {
+	const where = linesLabel(first + 1, last + 1);
+	const blockLines = text.split('\n');
+	const keyword = /^(STYLE|REGION)\s*$/.exec(blockLines[0])?.[1];
+	const timingLike = blockLines.findIndex((line) => /^\s*\d+:\d{2}[:.,]\d/.test(line));
 	const message = keyword
 		? `The ${keyword} block at ${where} comes after the first cue, where players do not read it: it was left out. Move it before the cues.`
 		: timingLike !== -1
-			? `Line ${first + timingLike + reading.lineOffset} looks like a timing line but has no "-->" between its times: the text at ${where} was left out. Write it as "00:01.000 --> 00:04.000".`
+			? `Line ${first + timingLike + 1} looks like a timing line but has no "-->" between its times: the text at ${where} was left out. Write it as "00:01.000 --> 00:04.000".`
 			: `The text at ${where} is not a cue (it has no timing line such as "00:01.000 --> 00:04.000") and was left out. If it belongs to the cue before it, remove the blank line before it.`;
-	return lineWarning(first + reading.lineOffset, text, message);
+	return lineWarning(first + 1, text, message);
 }
 
 function missingSignature(found: string, next: string | undefined, line: number): never {
@@ -565,47 +461,42 @@ function missingSignature(found: string, next: string | undefined, line: number)
  * with the WebVTT signature (blank lines before it are read, with a warning: players reject such a file).
  */
 export function readVtt(content: string): CaptionDocument {
-	let lines = preprocess(content).split('\n');
-	const warnings: CaptionWarning[] = [];
-	let lineOffset = 1;
-	let start = 0;
-	while (start < lines.length - 1 && lines[start].trim() === '') start++;
-	if (start > 0) {
-		warnings.push({
+	const lines = new LineCursor(preprocess(content));
+	const warnings = new Warnings();
+	let blank = 0;
+	while (!lines.atLastLine && lines.peek()!.trim() === '') {
+		lines.next();
+		blank++;
+	}
+	if (blank > 0) {
+		warnings.add({
 			line: 1,
-			message: `The file has ${start === 1 ? 'a blank line' : `${start} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${start === 1 ? 'it' : 'them'}.`,
+			message: `The file has ${blank === 1 ? 'a blank line' : `${blank} blank lines`} before "WEBVTT": read all the same, but players reject a WebVTT file that does not start with "WEBVTT". Remove ${blank === 1 ? 'it' : 'them'}.`,
 		});
-		lines = lines.slice(start);
-		lineOffset += start;
 	}
-	const signature = lines[0];
+	const signatureLine = lines.index + 1;
+	const signature = lines.next();
 	if (!signature.startsWith('WEBVTT') || !/^(?:$|[ \t])/.test(signature.slice(6))) {
-		missingSignature(signature, lines[1], lineOffset);
+		missingSignature(signature, lines.peek(), signatureLine);
 	}
-	const reading: Reading = {
-		lines,
-		lineOffset,
-		cues: [],
-		regions: [],
-		styles: [],
-		warnings,
-		seenCue: false,
+	const reading: Reading = { lines, cues: [], regions: [], styles: [], warnings, seenCue: false };
+	const atEnd = () => lines.done || (lines.atLastLine && lines.peek() === '');
+	const skipEmptyLines = () => {
+		while (!lines.done && lines.peek() === '') lines.next();
 	};
-	const atEnd = (at: number) => at >= lines.length || (at === lines.length - 1 && lines[at] === '');
-	let at = 1;
-	if (!atEnd(at)) {
-		if (lines[at] !== '') at = collectBlock(reading, at, true);
-		else at++;
-		while (at < lines.length && lines[at] === '') at++;
-		while (!atEnd(at)) {
-			at = collectBlock(reading, at, false);
-			while (at < lines.length && lines[at] === '') at++;
+	if (!atEnd()) {
+		if (lines.peek() !== '') collectBlock(reading, true);
+		else lines.next();
+		skipEmptyLines();
+		while (!atEnd()) {
+			collectBlock(reading, false);
+			skipEmptyLines();
 		}
 	}
 	const document: CaptionDocument = { cues: reading.cues };
 	if (reading.regions.length > 0) document.regions = reading.regions;
 	if (reading.styles.length > 0) document.styles = reading.styles;
-	if (warnings.length > 0) document.warnings = warnings;
+	if (warnings.count > 0) document.warnings = warnings.list();
 	return document;
 }
 
@@ -615,12 +506,6 @@ export function parseVtt(content: string): Cue[] {
 }
 
 // ---- writing ------------------------------------------------------------------------------------------------------
-
-function escapeText(text: string): string {
-	// three searches for one character each take half the time of one character class
-	if (!text.includes('&') && !text.includes('<') && !text.includes('>')) return text;
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** Numbers as WebVTT writes them: plain digits (no exponent), which read back as the same number. */
 export function plainNumber(value: number): string {
@@ -682,30 +567,26 @@ function writableIdentifier(identifier: string | undefined): string | undefined 
 	return keyword ? undefined : line;
 }
 
-// "<v A-->" would read as a timing line: a space before ">" ends the tag all the same
-function voiceTag(voice: string): string {
-	const annotation = escapeText(voice);
-	return annotation.endsWith('-') ? `<v ${annotation} >` : `<v ${annotation}>`;
-}
-
 /** Text as a cue payload holds it: line breaks as LF, empty lines left out (an empty line would end the cue). */
 function payloadText(text: string): string {
 	const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-	const empty =
-		lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
+	const empty = lines.startsWith('\n') || lines.endsWith('\n') || lines.includes('\n\n');
 	return empty ? lines.replace(/\n{2,}/g, '\n').replace(/^\n|\n$/g, '') : lines;
 }
 
 /** The cue's text with its tags, its lines as payloadText keeps them (`text`). */
 function cueTextVtt(cue: Cue, text: string): string {
-	if (!cue.runs) return escapeText(text);
-	const runs = text === cue.text ? cue.runs : carryStyles([cue], [{ ...cue, text }])[0].runs;
-	return runs ? taggedText(runs, HTML_TAGS, escapeText) : escapeText(text);
+	if (!cue.runs || text === cue.text) return cue.runs ? cueTextToVtt(cue) : escapeVttText(text);
+	return cueTextToVtt(carryStyles([cue], [{ ...cue, text }])[0]);
 }
 
-function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
-	const start = Math.max(0, Math.round(cue.startMs));
-	const end = Math.max(start + 1, Math.round(cue.endMs));
+function formatCue(
+	cue: Cue,
+	number: number,
+	regionIds: ReadonlySet<string>,
+	warn?: WarningSink,
+): string {
+	const { startMs, endMs } = writtenTimes(cue, number, warn);
 	const settings = cue.settings && formatCueSettings(cue.settings, regionIds);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
 	// a cue of white space alone shows nothing: written without it, and without a speaker
@@ -714,8 +595,8 @@ function formatCue(cue: Cue, regionIds: ReadonlySet<string>): string {
 	const identifier = writableIdentifier(cue.identifier);
 	const timing =
 		settings === undefined
-			? `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)}`
-			: `${formatVttTimestamp(start)} --> ${formatVttTimestamp(end)} ${settings}`;
+			? `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)}`
+			: `${formatVttTimestamp(startMs)} --> ${formatVttTimestamp(endMs)} ${settings}`;
 	const body = text === '' ? '' : voice === '' ? text : `${voiceTag(voice)}${text}`;
 	return identifier === undefined
 		? body === ''
@@ -750,21 +631,30 @@ const writableRegion = (region: CaptionRegion) =>
 const writableStyle = (style: string) => style.trim() !== '' && !style.includes('-->');
 
 /**
- * Writes cues as WebVTT: style sheets and regions first, then the cues ordered by start time (the format requires
- * it). Empty lines in text are dropped because they would end the cue, and a cue that does not end after it
- * starts is stretched to 1 ms.
+ * Writes cues as WebVTT: style sheets and regions first, then every cue, ordered by start time (players read them
+ * so). Empty lines in text are dropped because they would end the cue. What is not written as it was (the order, a
+ * cue that ends before it starts) is reported to `warn`.
  */
-export function formatVtt(cues: readonly Cue[], options: VttFormatOptions = {}): string {
+export function formatVtt(
+	cues: readonly Cue[],
+	options: VttFormatOptions = {},
+	warn?: WarningSink,
+): string {
 	const header = (options.header ?? '').replace(/\s+/g, ' ').trim();
-	let out = header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`;
+	const out = new TextBuilder();
+	out.add(header === '' || header.includes('-->') ? 'WEBVTT' : `WEBVTT ${header}`);
 	for (const style of options.styles ?? []) {
-		if (writableStyle(style)) out += `\n\nSTYLE\n${style.replace(/\n\s*\n/g, '\n')}`;
+		if (writableStyle(style)) out.add(`\n\nSTYLE\n${style.replace(/\n\s*\n/g, '\n')}`);
 	}
 	const regions = (options.regions ?? []).filter(writableRegion);
-	for (const region of regions) out += `\n\n${formatRegion(region)}`;
+	for (const region of regions) out.add(`\n\n${formatRegion(region)}`);
 	const regionIds = new Set(regions.map((region) => region.id));
-	for (const cue of byStart(cues)) out += `\n\n${formatCue(cue, regionIds)}`;
-	return `${out}\n`;
+	const ordered = inTimeOrder(cues, 'WebVTT', warn);
+	for (let index = 0; index < ordered.length; index++) {
+		out.add(`\n\n${formatCue(ordered[index], index + 1, regionIds, warn)}`);
+	}
+	out.add('\n');
+	return out.toString();
 }
 
 export const vttFormat: CaptionFormat = {
@@ -779,10 +669,10 @@ export const vttFormat: CaptionFormat = {
 	detect: (start) => start.startsWith('WEBVTT'),
 	urlPattern: /\.vtt(\?|$)/i,
 	parse: (content) => readVtt(content),
-	render: (document, options) =>
-		formatVtt(document.cues, {
-			header: options.header,
-			regions: document.regions,
-			styles: document.styles,
-		}),
+	render: (document, options, warn) =>
+		formatVtt(
+			document.cues,
+			{ header: options.header, regions: document.regions, styles: document.styles },
+			warn,
+		),
 };

@@ -14,3 +14,9 @@ export const EVENT_OPTIONS = [
 		description: 'A transcription finished; its caption files (VTT, Google STT) are ready',
 	},
 ];
+
+/**
+ * The value of the Custom API Call n8n adds to a node's Resource and Operation lists when its credential
+ * authenticates requests (packages/cli/src/load-nodes-and-credentials.ts, injectCustomApiCallOptions).
+ */
+export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';

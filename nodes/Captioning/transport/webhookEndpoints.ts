@@ -31,6 +31,13 @@ export const ENDPOINT_TYPE = 'webhook_endpoint';
 /** The path of one endpoint. */
 export const endpointPath = (id: string) => `${ENDPOINTS_PATH}/${encodeURIComponent(id)}`;
 
+/**
+ * The JSON:API resource's own members besides id and attributes (type, links, relationships, meta), as the service
+ * sent them: the Captioning node's version 1 outputs the resource whole, as 0.1.0 did. A symbol, so that no
+ * attribute the service sends can take its place, and no flat output carries it.
+ */
+export const RESOURCE_MEMBERS: unique symbol = Symbol('JSON:API resource members');
+
 /** An endpoint in the one shape the package uses and outputs; other attributes the service sent pass through. */
 export interface WebhookEndpoint extends IDataObject {
 	/** null when the service did not say it. */
@@ -39,7 +46,18 @@ export interface WebhookEndpoint extends IDataObject {
 	enabled_events: string[];
 	/** What the service's answer did not show of the endpoint, and what the item holds instead. */
 	note?: string;
+	/** Only when read with `{ resourceMembers: true }`, and only from a JSON:API resource. */
+	[RESOURCE_MEMBERS]?: IDataObject;
 }
+
+/** How an endpoint is read: flat (what every caller uses), or also with its resource's own members. */
+export interface ReadOptions {
+	/** Keep the JSON:API resource's type, links, relationships and meta under RESOURCE_MEMBERS. */
+	resourceMembers?: boolean;
+}
+
+/** The members a JSON:API resource object holds besides its id and attributes (JSON:API 1.1, 7.2). */
+const ENVELOPE_MEMBERS = ['type', 'links', 'relationships', 'meta'] as const;
 
 /** The sentences of an item's note, one per member the answer did not show as it is. */
 export const UNSHOWN = {
@@ -67,6 +85,7 @@ export function withNote(endpoint: WebhookEndpoint, unshown: Unshown[]): Webhook
 /** One endpoint record, and what it did not show: an id beyond 2^53, enabled_events as a list. */
 function readRecord(
 	value: unknown,
+	options: ReadOptions = {},
 ): { endpoint: WebhookEndpoint; unshown: Array<'inexactId' | 'events' | 'oddEvents'> } | undefined {
 	if (!isObject(value)) return undefined;
 	const attributes = memberOf(value, 'attributes');
@@ -82,8 +101,20 @@ function readRecord(
 	const names = Array.isArray(events)
 		? events.filter((e): e is string => typeof e === 'string')
 		: [];
+	const endpoint: WebhookEndpoint = {
+		...rest,
+		id: readId(id) ?? null,
+		callback_uri: callbackUri,
+		enabled_events: names,
+	};
+	if (options.resourceMembers && isObject(attributes)) {
+		const members = ENVELOPE_MEMBERS.filter((key) => Object.hasOwn(value, key));
+		endpoint[RESOURCE_MEMBERS] = Object.fromEntries(
+			members.map((key) => [key, value[key]]),
+		) as IDataObject;
+	}
 	return {
-		endpoint: { ...rest, id: readId(id) ?? null, callback_uri: callbackUri, enabled_events: names },
+		endpoint,
 		unshown: [
 			...(isInexactInteger(id) ? (['inexactId'] as const) : []),
 			...(!Array.isArray(events)
@@ -99,8 +130,8 @@ function readRecord(
  * One endpoint from a JSON:API resource (`{id, type, attributes}`) or a flat object (`{id, callback_uri, …}`),
  * with a note of what it did not show.
  */
-export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
-	const record = readRecord(value);
+export function readEndpoint(value: unknown, options?: ReadOptions): WebhookEndpoint | undefined {
+	const record = readRecord(value, options);
 	return record && withNote(record.endpoint, record.unshown);
 }
 
@@ -108,8 +139,11 @@ export function readEndpoint(value: unknown): WebhookEndpoint | undefined {
  * The endpoint of a create or read answer: a JSON:API document (`{data:{…}}`), the record under a root key named
  * after the resource (`webhook_endpoint`, `webhookEndpoint`), or the flat object itself.
  */
-export function readEndpointDocument(body: unknown): WebhookEndpoint | undefined {
-	return readEndpoint(recordIn(parseBody(body), ENDPOINT_TYPE));
+export function readEndpointDocument(
+	body: unknown,
+	options?: ReadOptions,
+): WebhookEndpoint | undefined {
+	return readEndpoint(recordIn(parseBody(body), ENDPOINT_TYPE), options);
 }
 
 /** What a create or read answer must hold, for the error that says it did not. */
@@ -160,10 +194,11 @@ export function createdEndpointId(
 export function createdEndpoint(
 	response: Pick<ApiResponse, 'headers' | 'body'>,
 	sent: { callbackUri: string; events: string[] },
+	options?: ReadOptions,
 ): WebhookEndpoint {
 	const body = parseBody(response.body);
 	const record = recordIn(body, ENDPOINT_TYPE);
-	const described = readRecord(record);
+	const described = readRecord(record, options);
 	const id = described?.endpoint.id ?? createdEndpointId(response) ?? null;
 	const inexact = [memberOf(record, 'id'), memberOf(body, 'id')].some(isInexactInteger);
 	const eventsShown = described !== undefined && !described.unshown.includes('events');
@@ -265,13 +300,18 @@ function listIn(body: unknown, depth = 0): unknown {
 }
 
 /** One page of the list: `{data:[…], links:{next}}` or a bare array (next page in a `Link` header). */
-export function readEndpointPage(response: Pick<ApiResponse, 'headers' | 'body'>) {
+export function readEndpointPage(
+	response: Pick<ApiResponse, 'headers' | 'body'>,
+	options?: ReadOptions,
+) {
 	const body = parseBody(response.body);
 	const items = listIn(body);
 	if (!Array.isArray(items)) return undefined;
 	const next = memberOf(memberOf(body, 'links'), 'next');
 	const linkNext = readText(isObject(next) ? memberOf(next, 'href') : next);
-	const endpoints = items.map(readEndpoint).filter((e): e is WebhookEndpoint => e !== undefined);
+	const endpoints = items
+		.map((item) => readEndpoint(item, options))
+		.filter((e): e is WebhookEndpoint => e !== undefined);
 	const page: EndpointPage = { endpoints, unreadable: items.length - endpoints.length };
 	const nextUrl = linkNext ?? nextFromLinkHeader(headerValues(response.headers, 'link').join(', '));
 	if (nextUrl) page.next = nextUrl;
@@ -320,7 +360,7 @@ interface CollectedEndpoints {
  */
 export async function collectEndpoints(
 	fetchPage: (path: string) => Promise<Pick<ApiResponse, 'headers' | 'body'>>,
-	options: { baseUrl: string; limit?: number; maxPages?: number },
+	options: { baseUrl: string; limit?: number; maxPages?: number } & ReadOptions,
 ): Promise<CollectedEndpoints> {
 	const baseUrl = normaliseBaseUrl(options.baseUrl);
 	const maxPages = options.maxPages ?? MAX_LIST_PAGES;
@@ -335,7 +375,7 @@ export async function collectEndpoints(
 	let path = ENDPOINTS_PATH;
 	for (let pages = 1; ; pages++) {
 		visited.add(path);
-		const page = readEndpointPage(await fetchPage(path));
+		const page = readEndpointPage(await fetchPage(path), options);
 		if (!page) throw new UnexpectedListError(path);
 		endpoints.push(...page.endpoints);
 		unreadable += page.unreadable;
@@ -422,9 +462,8 @@ export function redactCallbackToken(uri: string): string {
  */
 export function redactEndpoint(endpoint: WebhookEndpoint, secrets: string[] = []): WebhookEndpoint {
 	const { callback_uri: uri, ...rest } = endpoint;
-	const redacted = Object.entries(
-		redactOutput(rest, [...callbackTokensIn([['callback_uri', uri]]), ...secrets]),
-	);
+	const tokens = [...callbackTokensIn([['callback_uri', uri]]), ...secrets];
+	const redacted = Object.entries(redactOutput(rest, tokens));
 	// the members in the order the service gave them
 	const out: IDataObject = {};
 	for (const key of Object.keys(endpoint)) {
@@ -434,7 +473,11 @@ export function redactEndpoint(endpoint: WebhookEndpoint, secrets: string[] = []
 			out[name] = value;
 		}
 	}
-	return out as WebhookEndpoint;
+	const shown = out as WebhookEndpoint;
+	// version 1's resource members (type, links, relationships, meta), redacted as the attributes are
+	const members = endpoint[RESOURCE_MEMBERS];
+	if (members) shown[RESOURCE_MEMBERS] = redactOutput(members, tokens);
+	return shown;
 }
 
 // ---- calls: thin wiring over the transport, shared by the trigger's lifecycle and the action node ----
@@ -465,12 +508,13 @@ export async function createEndpoint(
 	callbackUri: string,
 	events: string[],
 	itemIndex?: number,
+	read?: ReadOptions,
 ): Promise<{ ok: true; endpoint: WebhookEndpoint; echoed?: string } | Failed> {
 	const form: Array<[string, string]> = [['callback_uri', callbackUri]];
 	for (const event of events) form.push(['enabled_events[]', event]);
 	const outcome = await tryCall(ctx, { method: 'POST', path: ENDPOINTS_PATH, form, itemIndex });
 	if (!outcome.ok) return outcome;
-	const endpoint = createdEndpoint(outcome.response, { callbackUri, events });
+	const endpoint = createdEndpoint(outcome.response, { callbackUri, events }, read);
 	// what the service said it stored, when it said it (the trigger checks that the token survived)
 	const echoed = readEndpointDocument(outcome.response.body)?.callback_uri;
 	return { ok: true, endpoint, ...(echoed === undefined ? {} : { echoed }) };
@@ -489,7 +533,7 @@ async function baseUrlOf(ctx: CaptioningContext, itemIndex?: number): Promise<st
 /** The service's webhook endpoints, every page followed; `supported: false` when it offers no list. */
 export async function listEndpoints(
 	ctx: CaptioningContext,
-	options: { limit?: number; itemIndex?: number } = {},
+	options: { limit?: number; itemIndex?: number } & ReadOptions = {},
 ): Promise<ListOutcome> {
 	const { itemIndex } = options;
 	const first = await tryCall(ctx, { method: 'GET', path: ENDPOINTS_PATH, itemIndex });
@@ -507,7 +551,13 @@ export async function listEndpoints(
 		return response;
 	};
 	const baseUrl = await baseUrlOf(ctx, itemIndex);
-	const outcome = await settle(collectEndpoints(fetchPage, { baseUrl, limit: options.limit }));
+	const outcome = await settle(
+		collectEndpoints(fetchPage, {
+			baseUrl,
+			limit: options.limit,
+			resourceMembers: options.resourceMembers,
+		}),
+	);
 	if (outcome.ok) return { supported: true, ...outcome.value };
 	// the transport's own error passes as it was thrown; a body that is no list is said here
 	const { error } = outcome;

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 
 import {
 	ACTION_TYPE,
+	captioningHttpRequestNode,
 	createSandboxCredential,
 	linearWorkflow,
 	type N8nInstance,
@@ -99,28 +100,71 @@ describe(`the package in n8n ${N8N_VERSION}`, () => {
 		expect(outputOf(executions[0], TRIGGER_NODE)).toHaveLength(1);
 	});
 
-	it('lists the endpoints with the Captioning node and its credential', async () => {
-		const path = `smoke-${randomUUID()}`;
+	it('lists the endpoints with the Captioning node and its credential: flat at version 2, as 0.1.0 at 1', async () => {
+		const listed: Record<number, unknown> = {};
+		for (const typeVersion of [1, 2]) {
+			const path = `smoke-${randomUUID()}`;
+			await createActiveWorkflow(
+				instance(),
+				linearWorkflow(`Smoke: list endpoints, version ${typeVersion}`, [
+					webhookNode(path),
+					{
+						id: randomUUID(),
+						name: 'List Endpoints',
+						type: ACTION_TYPE,
+						typeVersion,
+						parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
+						credentials: { captioningApi: credential },
+					},
+				]),
+			);
+			const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
+				body: {},
+			});
+			expect(res.status).toBe(200);
+			listed[typeVersion] = res.body;
+		}
+		const { id, enabledEvents, createdAt } = sb().endpoints.get(trigger.endpointId)!;
+		// Get Many outputs one flat shape whatever the service's answer (the trigger's token redacted) …
+		const { callback_uri: uri } = listed[2] as { callback_uri: string };
+		expect(uri).toContain('[redacted]');
+		const attributes = { callback_uri: uri, enabled_events: enabledEvents, created_at: createdAt };
+		expect(listed[2]).toEqual({ id, ...attributes });
+		// … and workflows saved by 0.1.0 (version 1) get the JSON:API resource it output
+		expect(listed[1]).toEqual({
+			id,
+			type: 'webhook_endpoint',
+			attributes,
+			links: { self: `${sb().url}/webhook_endpoints/${id}` },
+		});
+	});
+
+	it("offers the credential to n8n's HTTP Request node, which calls the API with it", async () => {
+		// the editor lists a predefined credential type that has `authenticate`, serialised as {}
+		const types = await instance().requestAsOwner('GET', '/types/credentials.json');
+		expect(
+			(types.body as Array<Record<string, unknown>>).find((t) => t.name === 'captioningApi'),
+		).toMatchObject({ authenticate: {} });
+		const path = `smoke-http-${randomUUID()}`;
 		await createActiveWorkflow(
 			instance(),
-			linearWorkflow('Smoke: list endpoints', [
+			linearWorkflow('Smoke: HTTP Request with the credential', [
 				webhookNode(path),
-				{
-					id: randomUUID(),
-					name: 'List Endpoints',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: { resource: 'webhookEndpoint', operation: 'getAll', returnAll: true },
-					credentials: { captioningApi: credential },
-				},
+				captioningHttpRequestNode('HTTP Request', `${sb().url}/webhook_endpoints`, credential),
 			]),
 		);
+		const from = sb().requestLog.length;
 		const res = await instance().request('POST', `${instance().webhookBaseUrl}/${path}`, {
 			body: {},
 		});
 		expect(res.status).toBe(200);
-		// Get Many outputs one flat shape whatever the service's answer
-		expect(res.body).toMatchObject({ id: trigger.endpointId, enabled_events: expect.any(Array) });
+		// the service answers only a call with its Accept header and a valid bearer token (contract 5.3)
+		expect(
+			sb()
+				.requestLog.slice(from)
+				.map((r) => `${r.method} ${r.path} ${r.status}`),
+		).toEqual(['GET /webhook_endpoints 200']);
+		expect(res.body).toMatchObject({ data: [{ id: trigger.endpointId }] });
 	});
 
 	it('removes its endpoint at the service on deactivation', async () => {

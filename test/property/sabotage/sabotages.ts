@@ -149,12 +149,12 @@ export const SABOTAGES: Sabotage[] = [
 	},
 	{
 		id: 15,
-		what: 'a short SRT fraction padded on the wrong side (",5" read as 5 ms)',
+		what: 'a short SRT fraction read as a decimal fraction of a second (",5" as 500 ms, not 5 ms)',
 		file: 'nodes/Captioning/captions/time.ts',
 		edits: [
 			edit(
+				"	return toMs(match[1], match[2], match[3], match[4] ?? '0');",
 				"	return toMs(match[1], match[2], match[3], (match[4] ?? '').padEnd(3, '0'));",
-				"	return toMs(match[1], match[2], match[3], (match[4] ?? '').padStart(3, '0'));",
 			),
 		],
 	},

@@ -137,6 +137,37 @@ describe('readingTimeMs', () => {
 });
 
 describe('checkCaptions', () => {
+	it('reports a line that ends on a word belonging with the next, where another break fits', () => {
+		const limits = { maxCharsPerLine: 42, lineBreaks: true };
+		const report = checkCaptions(
+			[
+				cue(0, 3000, 'Nobody had ever seen the\nenormous red balloon.'),
+				cue(3000, 6000, 'Nobody had ever seen\nthe enormous red balloon.'),
+				// no other break fits: the line stays as it must be
+				cue(6000, 9000, 'the\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
+				cue(9000, 12_000, 'I told you already. We\nare leaving in the morning.'),
+			],
+			limits,
+		);
+		expect(report.violations.map(({ rule, cue, message }) => [rule, cue, message])).toEqual([
+			[
+				'lineBreak',
+				1,
+				'Line 1 ends on "the", which belongs with the word after it: the style guides break lines at natural points (after punctuation, before a conjunction or preposition). This fits: "Nobody had ever seen / the enormous red balloon.".',
+			],
+			[
+				'lineBreak',
+				4,
+				'Line 1 ends on "We", which belongs with the word after it: the style guides break lines at natural points (after punctuation, before a conjunction or preposition). This fits: "I told you already. / We are leaving in the morning.".',
+			],
+		]);
+		expect(
+			checkCaptions([cue(0, 3000, 'Nobody had ever seen the\nenormous red balloon.')], {
+				maxCharsPerLine: 42,
+			}).counts,
+		).not.toHaveProperty('lineBreak');
+	});
+
 	it('passes captions within the limits, with every limited rule counted as 0', () => {
 		const report = checkCaptions([cue(0, 2000, 'Hello there.')], captionProfile('bbc')!.limits);
 		expect(report).toEqual({
@@ -147,6 +178,7 @@ describe('checkCaptions', () => {
 				timing: 0,
 				lineLength: 0,
 				lineCount: 0,
+				lineBreak: 0,
 				wordsPerMinute: 0,
 				gap: 0,
 				overlap: 0,
@@ -233,6 +265,7 @@ describe('the style-guide profiles', () => {
 				chainGapMs: 500,
 				allowChained: false,
 				frameRate: 24,
+				lineBreaks: true,
 			},
 			netflixEnglishChildren: {
 				maxCharsPerLine: 42,
@@ -244,6 +277,7 @@ describe('the style-guide profiles', () => {
 				chainGapMs: 500,
 				allowChained: false,
 				frameRate: 24,
+				lineBreaks: true,
 			},
 			bbc: {
 				maxCharsPerLine: 37,
@@ -251,6 +285,7 @@ describe('the style-guide profiles', () => {
 				maxWordsPerMinute: 200,
 				minGapMs: 1000,
 				allowChained: true,
+				lineBreaks: true,
 			},
 			dcmp: { maxCharsPerLine: 32, maxLines: 2, minDurationMs: 2000, maxWordsPerMinute: 225 },
 		});
@@ -267,6 +302,7 @@ describe('the style-guide profiles', () => {
 			'timing',
 			'lineLength',
 			'lineCount',
+			'lineBreak',
 			'readingSpeed',
 			'wordsPerMinute',
 			'minDuration',

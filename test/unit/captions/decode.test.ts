@@ -2,6 +2,15 @@ import { decodeCaptionBytes, readCaptions } from '../../../nodes/Captioning/capt
 
 const TEXT = 'WEBVTT\n\n00:01.000 --> 00:02.000\nCafé crème – 5 € «très» naïve\n';
 const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+/** Text as UTF-32, four bytes a code point, with its byte order mark. */
+function utf32(text: string, littleEndian: boolean): Buffer {
+	const points = [0xfeff, ...Array.from(text, (char) => char.codePointAt(0)!)];
+	const bytes = Buffer.alloc(points.length * 4);
+	points.forEach((point, at) =>
+		littleEndian ? bytes.writeUInt32LE(point, at * 4) : bytes.writeUInt32BE(point, at * 4),
+	);
+	return bytes;
+}
 
 describe('decodeCaptionBytes', () => {
 	it('reads UTF-8 with or without a byte order mark, which it removes', () => {
@@ -22,6 +31,34 @@ describe('decodeCaptionBytes', () => {
 		const be = Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(TEXT)]);
 		expect(decodeCaptionBytes(le)).toEqual({ text: TEXT, encoding: 'utf-16le', warnings: [] });
 		expect(decodeCaptionBytes(be)).toEqual({ text: TEXT, encoding: 'utf-16be', warnings: [] });
+	});
+
+	it('reads UTF-32 little- and big-endian by their byte order mark, characters beyond U+FFFF too', () => {
+		const text = `${TEXT}🎉 𝄞 漢字\n`;
+		expect(decodeCaptionBytes(utf32(text, true))).toEqual({
+			text,
+			encoding: 'utf-32le',
+			warnings: [],
+		});
+		expect(decodeCaptionBytes(utf32(text, false))).toEqual({
+			text,
+			encoding: 'utf-32be',
+			warnings: [],
+		});
+	});
+
+	it('reads a UTF-32 value that is no character, and a cut last one, as U+FFFD, saying so', () => {
+		const bytes = Buffer.concat([utf32('ab', true), Buffer.from([0x00, 0xd8, 0, 0, 0x63, 0])]);
+		expect(decodeCaptionBytes(bytes)).toEqual({
+			text: 'ab\ufffd\ufffd',
+			encoding: 'utf-32le',
+			warnings: [
+				{
+					message:
+						'2 characters of the file are not valid UTF-32LE and read as U+FFFD (�); the file may be cut short or damaged.',
+				},
+			],
+		});
 	});
 
 	it('reads UTF-16 without a mark when every other byte is zero, and says it guessed', () => {

@@ -18,7 +18,7 @@ import {
 	wordsToCues,
 	worstPerRule,
 } from '../../../nodes/Captioning/captions';
-import { withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
+import { isRollUp, withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
 import { cues as anyCues } from './arbitraries';
 import { fixture } from './helpers';
 
@@ -37,19 +37,55 @@ describe('fixCaptions, step by step', () => {
 		expect(fixed.changes).toMatchObject({ split: 0, merged: 0, retimed: 0, rewrapped: 0 });
 	});
 
-	it('removes empty cues and the lines roll-up captions repeat', () => {
+	it('removes empty cues, and the lines roll-up captions repeat, saying so', () => {
 		const fixed = fixCaptions(
 			{
 				cues: [
 					cue(0, 2000, 'so today we look'),
 					cue(2000, 2050, ' '),
 					cue(2100, 4000, 'so today we look\nat captions'),
+					cue(4000, 6000, 'at captions\nand timing'),
 				],
 			},
 			NETFLIX,
 		);
-		expect(fixed.cues.map((c) => c.text)).toEqual(['so today we look', 'at captions']);
-		expect(fixed.changes).toMatchObject({ removedEmpty: 1, removedRepeatedLines: 1 });
+		expect(fixed.cues.map((c) => c.text)).toEqual([
+			'so today we look',
+			'at captions',
+			'and timing',
+		]);
+		expect(fixed.changes).toMatchObject({ removedEmpty: 1, removedRepeatedLines: 2 });
+		expect(fixed.warnings).toEqual([
+			{
+				message:
+					'The captions roll up (each cue repeats the last line of the one before, as live captions scroll): the 2 lines that repeat were left out, each shown once, as pop-on captions show them. No other text was left out.',
+			},
+		]);
+	});
+
+	it('breaks a line again where it ends on a word belonging with the next', () => {
+		const fixed = fixCaptions(
+			{ cues: [cue(0, 3000, 'Nobody had ever seen the\nenormous red balloon.')] },
+			NETFLIX,
+		);
+		expect(fixed.cues.map((c) => c.text)).toEqual([
+			'Nobody had ever seen\nthe enormous red balloon.',
+		]);
+		expect(fixed.changes.rewrapped).toBe(1);
+		expect(fixed.unfixable).toEqual([]);
+	});
+
+	it('keeps every line of ordinary subtitles, however often a line is said again', () => {
+		const cues = [
+			cue(0, 1500, 'Okay.'),
+			cue(1600, 3000, 'Okay.'),
+			cue(3100, 5000, 'Get down!\nEveryone, get down!'),
+			cue(5100, 7000, 'Everyone, get down!'),
+		];
+		const fixed = fixCaptions({ cues }, NETFLIX);
+		expect(tokens(fixed.cues)).toEqual(tokens(cues));
+		expect(fixed.changes.removedRepeatedLines).toBe(0);
+		expect(fixed.warnings).toEqual([]);
 	});
 
 	it('lays out lines again when the text fits a cue, and splits it at a clause when it does not', () => {
@@ -66,7 +102,7 @@ describe('fixCaptions, step by step', () => {
 		const split = fixCaptions({ cues: [cue(0, 6000, long)] }, NETFLIX);
 		expect(split.cues.map((c) => c.text)).toEqual([
 			'We looked at the numbers\nfor the last quarter,',
-			'and they are better than we\nhoped for in every region.',
+			'and they are better than we hoped\nfor in every region.',
 		]);
 		expect(split.changes.split).toBe(1);
 		expect(split.unfixable).toEqual([]);
@@ -194,7 +230,7 @@ describe('fixCaptions, step by step', () => {
 			[
 				{ text: 'and they are ' },
 				{ text: 'better', bold: true },
-				{ text: ' than we\nhoped for in every region.' },
+				{ text: ' than we hoped\nfor in every region.' },
 			],
 		]);
 	});
@@ -352,7 +388,9 @@ const RUNS = { numRuns: Number(process.env.CAPTIONS_PROPERTY_RUNS ?? 100) };
 /** Every character shown, in order; only spaces may change (a space before closing punctuation goes). */
 function expectKeepsWords(input: readonly Cue[], output: readonly Cue[]) {
 	const shown = (list: readonly Cue[]) => tokens(list).join('');
-	expect(shown(output)).toBe(shown(withoutRolledOverLines(input).cues));
+	const ordered = [...input].sort((a, b) => a.startMs - b.startMs);
+	const kept = isRollUp(ordered) ? withoutRolledOverLines(input).cues : ordered;
+	expect(shown(output)).toBe(shown(kept));
 }
 
 describe('fixCaptions, properties', () => {

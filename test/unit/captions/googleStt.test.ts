@@ -310,7 +310,7 @@ describe('googleSttToCues', () => {
 		expect(cues).toEqual([
 			{ startMs: 400, endMs: 2300, text: 'Hello and welcome to the café.' },
 			{ startMs: 6000, endMs: 8200, text: "Today we're talking about naïve résumés," },
-			{ startMs: 8200, endMs: 11_200, text: "jalapeño piñatas 🎉 and\nZürich's crème brûlée." },
+			{ startMs: 8200, endMs: 11_200, text: "jalapeño piñatas 🎉\nand Zürich's crème brûlée." },
 			{ startMs: 12_500, endMs: 14_600, text: '今日はいい天気ですね。' },
 			{ startMs: 15_000, endMs: 19_500, text: 'Thank you all for coming,\nsee you next quarter!' },
 		]);

@@ -155,17 +155,25 @@ const STYLE_ATTRIBUTES: Record<string, [string, keyof TextStyle]> = {
 	'tts:textDecoration': ['underline', 'underline'],
 };
 
-/** The content of a p or span: text, <br/> and styled spans, as runs. */
-function contentRuns(nodes: XmlNode[], style: TextStyle): TextRun[] {
+/** The content of a p or span: text, <br/>, styled spans and spans of a speaker (ttm:agent), as runs. */
+function contentRuns(
+	nodes: XmlNode[],
+	style: TextStyle & { voice?: string },
+	agents: ReadonlyMap<string, string>,
+): TextRun[] {
 	return nodes.flatMap((node): TextRun[] => {
 		if ('br' in node) return [{ text: '\n', ...style }];
 		if ('span' in node) {
-			const inner: TextStyle = { ...style };
+			const inner: TextStyle & { voice?: string } = { ...style };
 			for (const [attribute, value] of Object.entries(node[':@'] ?? {})) {
 				const known = STYLE_ATTRIBUTES[attribute];
 				if (known && value === known[0]) inner[known[1]] = true;
+				if (attribute === 'ttm:agent') {
+					expect(agents.has(value)).toBe(true);
+					inner.voice = agents.get(value);
+				}
 			}
-			return contentRuns(children(node, 'span'), inner);
+			return contentRuns(children(node, 'span'), inner, agents);
 		}
 		return [{ text: String(node['#text'] ?? ''), ...style }];
 	});
@@ -217,14 +225,15 @@ export function parseImscText(document: string): ImscParagraph[] {
 	const ids = paragraphs.map((p) => p[':@']!['xml:id']);
 	expect(new Set(ids).size).toBe(ids.length);
 	return paragraphs.map((p) => {
-		const runs = contentRuns(children(p, 'p'), {});
+		const runs = contentRuns(children(p, 'p'), {}, agents);
 		const text = runs.map((run) => run.text).join('');
 		const startMs = clockMs(p[':@']!.begin);
 		const endMs = clockMs(p[':@']!.end);
-		expect(endMs).toBeGreaterThan(startMs);
 		expect(p[':@']!['tts:lineHeight']).toMatch(/^\d+(\.\d+)?%$/);
 		const paragraph: ImscParagraph = { startMs, endMs, text };
-		if (runs.some((run) => run.italic || run.bold || run.underline)) paragraph.runs = runs;
+		if (runs.some((run) => run.italic || run.bold || run.underline || run.voice)) {
+			paragraph.runs = runs;
+		}
 		const agent = p[':@']!['ttm:agent'];
 		if (agent !== undefined) {
 			expect(agents.has(agent)).toBe(true);

@@ -61,9 +61,42 @@ describe('wrapTokens', () => {
 		expect(wrapTokens([], 42)).toEqual([]);
 	});
 
-	it('balances two lines', () => {
+	it('balances two lines, breaking before a preposition when it can', () => {
 		const tokens = 'the quick brown fox jumps over the lazy dog'.split(' ');
-		expect(wrapTokens(tokens, 30)).toEqual(['the quick brown fox', 'jumps over the lazy dog']);
+		expect(wrapTokens(tokens, 30)).toEqual(['the quick brown fox jumps', 'over the lazy dog']);
+	});
+
+	it('breaks after a sentence, then after a clause, then before a conjunction or preposition', () => {
+		const wrap = (text: string) => wrapTokens(tokenize(text), 42);
+		expect(wrap('Okay. I was thinking we should all go home.')).toEqual([
+			'Okay.',
+			'I was thinking we should all go home.',
+		]);
+		expect(wrap('I told you already. We are leaving tomorrow.')).toEqual([
+			'I told you already.',
+			'We are leaving tomorrow.',
+		]);
+		expect(wrap('If you want to see the ocean, you have to drive west')).toEqual([
+			'If you want to see the ocean,',
+			'you have to drive west',
+		]);
+		expect(wrap('We watched the whole thing from the back of the room')).toEqual([
+			'We watched the whole thing',
+			'from the back of the room',
+		]);
+	});
+
+	it('never ends a line on an article, a subject pronoun or an auxiliary when another break fits', () => {
+		expect(wrapTokens(tokenize('Nobody had ever seen the enormous red balloon'), 42)).toEqual([
+			'Nobody had ever seen',
+			'the enormous red balloon',
+		]);
+		expect(wrapTokens(tokenize('Tomorrow morning we will finally know the truth'), 42)).toEqual([
+			'Tomorrow morning',
+			'we will finally know the truth',
+		]);
+		// when it is the only break that fits, it is taken
+		expect(wrapTokens(['the', 'xxxxxxxxxx'], 10)).toEqual(['the', 'xxxxxxxxxx']);
 	});
 
 	it('prefers two lines within the limit over balanced ones that overflow', () => {

@@ -1,5 +1,6 @@
 import {
 	CaptionFormatError,
+	type CaptionWarning,
 	formatSbv,
 	formatSbvTimestamp,
 	formatSrt,
@@ -27,6 +28,12 @@ describe('parseSbv', () => {
 			{ startMs: 3000, endMs: 4000, text: '' },
 		]);
 		expect(parseSbv('')).toEqual([]);
+	});
+
+	it('reads [br] as a line break, as SubViewer writes one', () => {
+		expect(parseSbv('0:00:01.000,0:00:02.000\nFirst line[br]second line[BR] \n')).toEqual([
+			{ startMs: 1000, endMs: 2000, text: 'First line\nsecond line' },
+		]);
 	});
 
 	it('names the first line when no block is SBV, and says what a timing line looks like', () => {
@@ -64,15 +71,26 @@ describe('parseSbv', () => {
 });
 
 describe('formatSbv', () => {
-	it('writes cues in time order, hours unpadded, without empty cues, speakers when asked', () => {
+	it('writes cues in time order, hours unpadded, without empty cues, speakers when asked, saying what it changed', () => {
 		const cues = [
 			{ startMs: 360_000_000, endMs: 360_001_500, text: 'Hour one hundred.' },
 			{ startMs: 500, endMs: 1500, text: ' Hello\n\n there ', voice: 'Anna' },
 			{ startMs: 2000, endMs: 2000, text: ' ' },
 		];
-		expect(formatSbv(cues)).toBe(
+		const warnings: CaptionWarning[] = [];
+		expect(formatSbv(cues, {}, (warning) => warnings.push(warning))).toBe(
 			'0:00:00.500,0:00:01.500\nHello\nthere\n\n100:00:00.000,100:00:01.500\nHour one hundred.\n',
 		);
+		expect(warnings).toEqual([
+			{
+				message:
+					'A cue starts before the cue ahead of it (the first: the cue at 00:00:00.500 comes after one at 100:00:00.000): written in the order of their start times (SBV is read in time order).',
+			},
+			{
+				message:
+					'A cue without text was left out (at 00:00:02.000): in SBV a blank line ends a cue, so a cue has at least one line of text.',
+			},
+		]);
 		expect(formatSbv(cues, { includeVoice: true })).toMatch(
 			/^0:00:00.500,0:00:01.500\nAnna: Hello\n/,
 		);
@@ -85,7 +103,9 @@ describe('SBV timestamps', () => {
 		['0:00:01.500', 1500],
 		['1:02:03.004', 3_723_004],
 		['100:00:00.000', 360_000_000],
-		['0:00:01,5', 1500],
+		// the digits after the separator are milliseconds, as subsrt-ts reads them
+		['0:00:01,5', 1005],
+		['0:00:01.25', 1025],
 		['0:60:00.000', undefined],
 		['00:01.000', undefined],
 	])('%s → %s', (text, ms) => {

@@ -30,11 +30,11 @@ describe('parseSrt', () => {
 		expect(parseSrt(`\ufeff${fixture('interview.srt').replace(/\n/g, '\r\n')}`)).toEqual(INTERVIEW);
 	});
 
-	it('reads cues without numbers and with dot milliseconds', () => {
+	it('reads cues without numbers and with dot milliseconds, the digits after the separator as milliseconds', () => {
 		expect(
 			parseSrt('00:00:01.5 --> 00:00:02.000\nHello\n\n\n00:00:03,000 --> 00:00:04,000\n'),
 		).toEqual([
-			{ startMs: 1500, endMs: 2000, text: 'Hello' },
+			{ startMs: 1005, endMs: 2000, text: 'Hello' },
 			{ startMs: 3000, endMs: 4000, text: '' },
 		]);
 	});
@@ -115,6 +115,68 @@ describe('parseSrt', () => {
 			{ text: '\n' },
 			{ text: 'red', italic: true },
 		]);
+	});
+
+	it('reads <br> as a line break, in any of its spellings', () => {
+		expect(
+			parseSrt(
+				'1\n00:00:01,000 --> 00:00:02,000\nHello<br>there<br/>you<BR />all\n<i>one<br>two</i>',
+			),
+		).toEqual([
+			{
+				startMs: 1000,
+				endMs: 2000,
+				text: 'Hello\nthere\nyou\nall\none\ntwo',
+				runs: [{ text: 'Hello\nthere\nyou\nall\n' }, { text: 'one\ntwo', italic: true }],
+			},
+		]);
+	});
+
+	it('leaves text after the times out of the cue, as players do, and says so; coordinates once per file', () => {
+		const document = readSrt(
+			[
+				'1',
+				'00:00:01,000 --> 00:00:02,000 Hello there',
+				'General Kenobi',
+				'',
+				'2',
+				'00:00:03,000 --> 00:00:04,000 X1:100 X2:600 Y1:20 Y2:50',
+				'Positioned',
+				'',
+				'3',
+				'00:00:05,000 --> 00:00:06,000  x1:1 y2:2',
+				'Also positioned',
+			].join('\n'),
+		);
+		expect(document.cues.map((cue) => cue.text)).toEqual([
+			'General Kenobi',
+			'Positioned',
+			'Also positioned',
+		]);
+		expect(document.warnings).toEqual([
+			{
+				line: 2,
+				text: 'Hello there',
+				message:
+					'The text after the times on line 2, "Hello there", is not part of the cue: players show only the lines after the timing line (the subtitle library reads it as cue settings). Left out; move it to a line of its own to show it.',
+			},
+			{
+				message:
+					'2 timing lines carry SubRip position coordinates (X1: X2: Y1: Y2:), which the other caption formats have no place for: left out. The cues and their text are kept.',
+			},
+		]);
+	});
+
+	it('lists the first 100 warnings and counts the rest', () => {
+		const junk = Array.from({ length: 250 }, (_, index) => `junk ${index}`).join('\n\n');
+		const document = readSrt(`${junk}\n\n1\n00:00:01,000 --> 00:00:02,000\nreal`);
+		expect(document.cues).toEqual([{ startMs: 1000, endMs: 2000, text: 'real' }]);
+		expect(document.warnings).toHaveLength(101);
+		expect(document.warnings![99].text).toBe('junk 99');
+		expect(document.warnings![100]).toEqual({
+			omitted: 150,
+			message: '150 more warnings were not listed: only the first 100 are.',
+		});
 	});
 
 	it('rejects text without any timing line, naming its first line', () => {
@@ -204,23 +266,52 @@ describe('formatSrt', () => {
 		]);
 	});
 
-	it('orders by start, skips cues without text and keeps the numbering continuous', () => {
-		const srt = formatSrt([
-			{ startMs: 5000, endMs: 6000, text: 'third' },
-			{ startMs: 1000, endMs: 2000, text: 'first' },
-			{ startMs: 2000, endMs: 3000, text: ' \n ' },
-			{ startMs: 3000, endMs: 4000, text: 'second\n\nline' },
-		]);
+	it('orders by start, leaves out cues without text and keeps the numbering continuous, saying so', () => {
+		const warnings: CaptionWarning[] = [];
+		const srt = formatSrt(
+			[
+				{ startMs: 5000, endMs: 6000, text: 'third' },
+				{ startMs: 1000, endMs: 2000, text: 'first' },
+				{ startMs: 2000, endMs: 3000, text: ' \n ' },
+				{ startMs: 3000, endMs: 4000, text: 'second\n\nline' },
+			],
+			{},
+			(warning) => warnings.push(warning),
+		);
 		expect(srt.split('\n\n').map((block) => block.split('\n'))).toEqual([
 			['1', '00:00:01,000 --> 00:00:02,000', 'first'],
 			['2', '00:00:03,000 --> 00:00:04,000', 'second', 'line'],
 			['3', '00:00:05,000 --> 00:00:06,000', 'third', ''],
 		]);
+		expect(warnings.map((warning) => warning.message)).toEqual([
+			'A cue starts before the cue ahead of it (the first: the cue at 00:00:01.000 comes after one at 00:00:05.000): written in the order of their start times (SRT is read in time order).',
+			'A cue without text was left out (at 00:00:02.000): in SRT a blank line ends a cue, so a cue has at least one line of text.',
+		]);
 	});
 
-	it('makes every cue end after it starts', () => {
-		expect(formatSrt([{ startMs: 1000, endMs: 900, text: 'x' }])).toContain(
-			'00:00:01,000 --> 00:00:01,001',
+	it('writes a cue that ends before it starts as it is, and says so', () => {
+		const warnings: CaptionWarning[] = [];
+		expect(
+			formatSrt([{ startMs: 1000, endMs: 900, text: 'x' }], {}, (warning) =>
+				warnings.push(warning),
+			),
+		).toContain('00:00:01,000 --> 00:00:00,900');
+		expect(warnings).toEqual([
+			{
+				cue: 1,
+				message:
+					'Cue 1 ends (00:00:00.900) before it starts (00:00:01.000): written as it is, and players never show it. Correct its times (Fix gives it time on screen).',
+			},
+		]);
+	});
+
+	it('names each speaker of a cue several share when asked', () => {
+		const [cue] = parseVtt(
+			'WEBVTT\n\n00:01.000 --> 00:03.000\n<v Anna>Ready?</v>\n<v Ben><i>Yes.</i></v>',
+		);
+		expect(formatSrt([cue])).toContain('\nReady?\n<i>Yes.</i>\n');
+		expect(formatSrt([cue], { includeVoice: true })).toContain(
+			'\nAnna: Ready?\nBen: <i>Yes.</i>\n',
 		);
 	});
 

@@ -1,5 +1,11 @@
-import { type Cue, cuesToSegments, cuesToText, parseVtt } from '../../../nodes/Captioning/captions';
-import { withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
+import {
+	type CaptionWarning,
+	type Cue,
+	cuesToSegments,
+	cuesToText,
+	parseVtt,
+} from '../../../nodes/Captioning/captions';
+import { isRollUp, withoutRolledOverLines } from '../../../nodes/Captioning/captions/text';
 import { fixture } from './helpers';
 
 describe('cuesToText', () => {
@@ -47,22 +53,58 @@ describe('cuesToText', () => {
 		expect(cuesToText(cues)).toBe('Let it go Let it go');
 	});
 
-	it.each([
-		['flashes', { startMs: 2000, endMs: 2050, text: 'Let it go' }, 'Let it go'],
-		['overlaps', { startMs: 1500, endMs: 3000, text: 'Let it go' }, 'Let it go'],
-		['repeats the end of a longer cue', { startMs: 2000, endMs: 3000, text: 'go' }, 'Let it\ngo'],
-	])('drops a roll-up repeat that %s', (_case, repeat, firstText) => {
-		const cues: Cue[] = [{ startMs: 0, endMs: 2000, text: firstText }, repeat];
-		expect(cuesToText(cues)).toBe(firstText.replace('\n', ' '));
+	it('keeps every line of ordinary subtitles, said twice or not, however quick or overlapping', () => {
+		const cues: Cue[] = [
+			{ startMs: 0, endMs: 1200, text: 'Okay.' },
+			{ startMs: 1200, endMs: 1250, text: 'Okay.' },
+			{ startMs: 2000, endMs: 4000, text: 'Get down!\nEveryone, get down!' },
+			{ startMs: 3900, endMs: 5000, text: 'Everyone, get down!' },
+		];
+		expect(cuesToText(cues)).toBe('Okay. Okay. Get down! Everyone, get down! Everyone, get down!');
 	});
 
-	it('does not merge repeated lines of different speakers', () => {
+	// roll-up captions, as live captioning scrolls them: each cue starts with the last line of the one before
+	const ROLLING: Cue[] = [
+		{ startMs: 0, endMs: 2000, text: 'We started\nwith the basics' },
+		{ startMs: 2000, endMs: 4000, text: 'with the basics\nand then' },
+		{ startMs: 4000, endMs: 6000, text: 'and then\nLet it' },
+	];
+
+	it.each([
+		['flashes', { startMs: 6000, endMs: 6050, text: 'Let it' }],
+		['overlaps', { startMs: 5500, endMs: 7000, text: 'Let it' }],
+		['repeats the end of a longer cue', { startMs: 6000, endMs: 7000, text: 'Let it' }],
+	])('in roll-up captions, drops a repeat that %s', (_case, repeat) => {
+		expect(cuesToText([...ROLLING, repeat])).toBe('We started with the basics and then Let it');
+	});
+
+	it('in roll-up captions, keeps repeated lines of different speakers', () => {
 		const cues: Cue[] = [
-			{ startMs: 0, endMs: 1000, text: 'No.', voice: 'Anna' },
-			{ startMs: 500, endMs: 1500, text: 'No.', voice: 'Ben' },
-			{ startMs: 1000, endMs: 1010, text: 'No.', voice: 'Ben' },
+			...ROLLING.map((cue) => ({ ...cue, voice: 'Anna' })),
+			{ startMs: 5500, endMs: 7000, text: 'Let it', voice: 'Ben' },
 		];
-		expect(cuesToText(cues)).toBe('Anna: No.\n\nBen: No.');
+		expect(cuesToText(cues)).toBe(
+			'Anna: We started with the basics and then Let it\n\nBen: Let it',
+		);
+	});
+
+	it('writes continuation dots once where a sentence runs on into the next cue', () => {
+		const cues: Cue[] = [
+			{ startMs: 0, endMs: 2000, text: 'The engine accelerated...' },
+			{ startMs: 2000, endMs: 4000, text: '...the whole way\ndown the hill…' },
+			{ startMs: 4000, endMs: 6000, text: '…and stopped.' },
+			{ startMs: 6000, endMs: 8000, text: 'Then... silence.' },
+		];
+		expect(cuesToText(cues)).toBe(
+			'The engine accelerated... the whole way down the hill… and stopped. Then... silence.',
+		);
+	});
+
+	it('names each speaker of a cue that several share', () => {
+		const cues = parseVtt(
+			'WEBVTT\n\n00:01.000 --> 00:03.000\n<v Anna>Ready?</v>\n<v Ben>Yes.</v>\n\n00:03.000 --> 00:04.000\n<v Ben>Go.',
+		);
+		expect(cuesToText(cues)).toBe('Anna: Ready?\n\nBen: Yes. Go.');
 	});
 
 	it('sorts cues by time and skips empty ones', () => {
@@ -95,8 +137,18 @@ describe('cuesToText', () => {
 	});
 });
 
+describe('isRollUp', () => {
+	it('tells roll-up captions from subtitles that repeat a line', () => {
+		expect(isRollUp(parseVtt(fixture('rolling-auto-captions.vtt')))).toBe(true);
+		const okay = (startMs: number): Cue => ({ startMs, endMs: startMs + 500, text: 'Okay.' });
+		expect(isRollUp([okay(0), okay(500), okay(1000), okay(1500)])).toBe(false);
+		expect(isRollUp(parseVtt(fixture('keynote.vtt')))).toBe(false);
+		expect(isRollUp([])).toBe(false);
+	});
+});
+
 describe('cuesToSegments', () => {
-	it('gives seconds with three decimals, clock times, single-line text and the voice', () => {
+	it('gives seconds with three decimals, clock times, single-line text, the voice and the styled text', () => {
 		expect(cuesToSegments(parseVtt(fixture('keynote.vtt')).slice(0, 2))).toEqual([
 			{
 				start: 0.5,
@@ -113,6 +165,7 @@ describe('cuesToSegments', () => {
 				endTime: '00:00:06.900',
 				text: "It's great to see you all. Let\u2019s get started.",
 				voice: 'Esme',
+				styledText: "It's <b>great</b> to see you all. Let\u2019s get started.",
 			},
 		]);
 	});
@@ -128,16 +181,38 @@ describe('cuesToSegments', () => {
 		});
 	});
 
-	it('orders by start and leaves out cues without text', () => {
-		const segments = cuesToSegments([
-			{ startMs: 2000, endMs: 3000, text: 'b' },
-			{ startMs: 500, endMs: 900, text: '' },
-			{ startMs: 1000, endMs: 1300, text: 'a' },
-		]);
+	it('keeps every cue, those without text too, in the order of their start, and says when it reordered', () => {
+		const warnings: CaptionWarning[] = [];
+		const segments = cuesToSegments(
+			[
+				{ startMs: 2000, endMs: 3000, text: 'b' },
+				{ startMs: 500, endMs: 900, text: '' },
+				{ startMs: 1000, endMs: 1300, text: 'a' },
+			],
+			(warning) => warnings.push(warning),
+		);
 		expect(segments.map((segment) => [segment.start, segment.text])).toEqual([
+			[0.5, ''],
 			[1, 'a'],
 			[2, 'b'],
 		]);
+		expect(warnings.map((warning) => warning.message)).toEqual([
+			'A cue starts before the cue ahead of it (the first: the cue at 00:00:00.500 comes after one at 00:00:02.000): written in the order of their start times (Segments JSON is read in time order).',
+		]);
+	});
+
+	it('writes the speakers of a cue several share in its styled text', () => {
+		const [segment] = cuesToSegments(
+			parseVtt('WEBVTT\n\n00:01.000 --> 00:03.000\n<v Anna>Ready?</v>\n<v Ben><i>Yes.</i></v>'),
+		);
+		expect(segment).toEqual({
+			start: 1,
+			end: 3,
+			startTime: '00:00:01.000',
+			endTime: '00:00:03.000',
+			text: 'Ready? Yes.',
+			styledText: '<v Anna>Ready?</v> <v Ben><i>Yes.</i></v>',
+		});
 	});
 });
 

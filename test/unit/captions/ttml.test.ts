@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 
 import {
+	type CaptionWarning,
 	escapeXml,
 	formatTtml,
 	parseVtt,
@@ -33,16 +34,39 @@ describe('formatTtml (IMSC 1.1 Text Profile)', () => {
 		expect(formatTtml([], { language: 'pt-BR' })).toContain('xml:lang="pt-BR"');
 	});
 
-	it('writes times beyond 99 hours and speakers when asked, and leaves out cues without text', () => {
+	it('writes times beyond 99 hours, speakers when asked and cues without text, saying what it changed', () => {
+		const warnings: CaptionWarning[] = [];
 		const ttml = formatTtml(
 			[
 				{ startMs: 360_000_000, endMs: 360_000_000, text: 'Late.', voice: 'Anna' },
 				{ startMs: 0, endMs: 10, text: '\u0001 \n ' },
 			],
 			{ includeVoice: true },
+			(warning) => warnings.push(warning),
 		);
 		expect(parseImscText(ttml)).toEqual([
-			{ startMs: 360_000_000, endMs: 360_000_001, text: 'Anna: Late.', agent: 'Anna' },
+			{ startMs: 0, endMs: 10, text: '' },
+			{ startMs: 360_000_000, endMs: 360_000_000, text: 'Anna: Late.', agent: 'Anna' },
+		]);
+		expect(warnings.map((warning) => warning.message)).toEqual([
+			'A cue starts before the cue ahead of it (the first: the cue at 00:00:00.000 comes after one at 100:00:00.000): written in the order of their start times (TTML is read in time order).',
+			'Cue 1: a character that XML cannot hold (U+0001: control characters, U+FFFE, U+FFFF or lone surrogates) removed; they show nothing.',
+			'Cue 2 ends when it starts (100:00:00.000): written as it is, and players never show it. Give it time on screen (Fix does).',
+		]);
+	});
+
+	it('gives each speaker of a cue several share a span of their own', () => {
+		const [cue] = parseVtt(
+			'WEBVTT\n\n00:01.000 --> 00:03.000\n<v Anna>Ready?</v>\n<v Ben><i>Yes.</i></v>',
+		);
+		const ttml = formatTtml([cue], { includeVoice: true });
+		expect(ttml).toContain(
+			'<p xml:id="c1" begin="00:00:01.000" end="00:00:03.000" tts:lineHeight="125%"><span ttm:agent="a1">Anna: Ready?</span><br/><span ttm:agent="a2">Ben: <span tts:fontStyle="italic">Yes.</span></span></p>',
+		);
+		expect(parseImscText(formatTtml([cue]))[0].runs).toEqual([
+			{ text: 'Ready?', voice: 'Anna' },
+			{ text: '\n' },
+			{ text: 'Yes.', italic: true, voice: 'Ben' },
 		]);
 	});
 

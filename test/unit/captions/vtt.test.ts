@@ -1,4 +1,5 @@
 import {
+	type CaptionWarning,
 	CaptionFormatError,
 	type Cue,
 	decodeEntities,
@@ -178,12 +179,59 @@ describe('parseVtt', () => {
 		]);
 	});
 
-	it('labels each speaker when one cue holds several voices', () => {
-		const [cue] = parseVtt(
-			'WEBVTT\n\n00:01.000 --> 00:03.000\n<v Anna>- Ready?</v>\n<v Ben>- Yes.</v>',
+	it('keeps the voices of a cue several speakers share on its runs, and writes them back', () => {
+		const vtt =
+			'WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Anna>- Ready?</v>\n<v Ben>- <i>Yes.</i></v>\n';
+		const [cue] = parseVtt(vtt);
+		expect(cue).toEqual({
+			startMs: 1000,
+			endMs: 3000,
+			text: '- Ready?\n- Yes.',
+			runs: [
+				{ text: '- Ready?', voice: 'Anna' },
+				{ text: '\n' },
+				{ text: '- ', voice: 'Ben' },
+				{ text: 'Yes.', italic: true, voice: 'Ben' },
+			],
+		});
+		expect(formatVtt([cue])).toBe(vtt);
+		expectValidVtt(vtt);
+	});
+
+	it('keeps the text after a tag without its ">", saying so', () => {
+		const document = readVtt(
+			[
+				'WEBVTT',
+				'',
+				'00:01.000 --> 00:02.000',
+				"<c It's a blue apple tree!",
+				'',
+				'00:02.000 --> 00:03.000',
+				'<i>Look</i> <lang.x en Over there',
+				'',
+				'00:03.000 --> 00:04.000',
+				'<v Anna',
+			].join('\n'),
 		);
-		expect(cue.voice).toBeUndefined();
-		expect(cue.text).toBe('Anna: - Ready?\nBen: - Yes.');
+		expect(document.cues.map((cue) => cue.text)).toEqual([
+			"It's a blue apple tree!",
+			'Look Over there',
+			'Anna',
+		]);
+		expect(document.warnings?.map(({ line, message }) => [line, message])).toEqual([
+			[
+				4,
+				'The tag "<c" has no ">": the text after it, "It\'s a blue apple tree!", is kept as text (the WebVTT parser algorithm would read it as part of the tag and show nothing). Close the tag with ">".',
+			],
+			[
+				7,
+				'The tag "<lang" has no ">": the text after it, "Over there", is kept as text (the WebVTT parser algorithm would read it as part of the tag and show nothing). Close the tag with ">".',
+			],
+			[
+				10,
+				'The tag "<v" has no ">": the text after it, "Anna", is kept as text (the WebVTT parser algorithm would read it as part of the tag and show nothing). Close the tag with ">".',
+			],
+		]);
 	});
 
 	it('keeps the voice of a cue that also has unvoiced text, and ignores an empty voice tag', () => {
@@ -489,18 +537,37 @@ describe('formatVtt', () => {
 		expectValidVtt(vtt);
 	});
 
-	it('makes every cue end after it starts and clamps negative times', () => {
-		const vtt = formatVtt([
-			{ startMs: 2000, endMs: 2000, text: 'zero' },
-			{ startMs: 3000, endMs: 2500, text: 'backwards' },
-			{ startMs: -40, endMs: 500.4, text: 'early' },
-		]);
+	it('keeps the times of cues that end before or when they start, clamps negative ones, and says so', () => {
+		const warnings: CaptionWarning[] = [];
+		const vtt = formatVtt(
+			[
+				{ startMs: 2000, endMs: 2000, text: 'zero' },
+				{ startMs: 3000, endMs: 2500, text: 'backwards' },
+				{ startMs: -40, endMs: 500.4, text: 'early' },
+			],
+			{},
+			(warning) => warnings.push(warning),
+		);
 		expect(parseVtt(vtt).map((cue) => [cue.startMs, cue.endMs])).toEqual([
 			[0, 500],
-			[2000, 2001],
-			[3000, 3001],
+			[2000, 2000],
+			[3000, 2500],
 		]);
-		expectValidVtt(vtt);
+		expect(warnings.map((warning) => [warning.cue, warning.message])).toEqual([
+			[
+				undefined,
+				'A cue starts before the cue ahead of it (the first: the cue at 00:00:00.000 comes after one at 00:00:03.000): written in the order of their start times (WebVTT is read in time order).',
+			],
+			[1, 'Cue 1 has a time before 0 (start -40 ms): written as 00:00:00.000.'],
+			[
+				2,
+				'Cue 2 ends when it starts (00:00:02.000): written as it is, and players never show it. Give it time on screen (Fix does).',
+			],
+			[
+				3,
+				'Cue 3 ends (00:00:02.500) before it starts (00:00:03.000): written as it is, and players never show it. Correct its times (Fix gives it time on screen).',
+			],
+		]);
 	});
 
 	it('drops identifiers that would be read as something else', () => {

@@ -98,7 +98,7 @@ describe('wordsToCues', () => {
 		const cues = wordsToCues(words);
 		expect(texts(cues)).toEqual([
 			"Today we're talking about naïve résumés,",
-			"jalapeño piñatas and\nZürich's crème brûlée.",
+			"jalapeño piñatas\nand Zürich's crème brûlée.",
 		]);
 		expect(cues[1].startMs).toBe(cues[0].endMs);
 	});

@@ -11,10 +11,12 @@ import {
 	CaptionFormatError,
 	type CaptionOptions,
 	type CaptionWarning,
+	capWarnings,
 	CONVERT_OPTION_FIELDS,
 	type EditorOptionName,
 	readOptions,
 	renderCaptions,
+	Warnings,
 } from '../../captions';
 import {
 	captionBaseName,
@@ -27,6 +29,11 @@ import {
 import { inputProperties, type ReadCaptions, readCaptionFile } from './input';
 import { optionProperty } from './options';
 import { DEFAULT_TOOL_MAX_CHARS, toolOutputWithWarnings, type ToolOutputStyle } from './toolOutput';
+
+/** The first typeVersion with these; version 1 keeps 0.1.0's (docs/design.md, "Node versions"). */
+const FROM_VERSION_2 = { _cnd: { gte: 2 } };
+/** 0.1.0 cut cues built from words at 5 s unless Max Cue Duration was added (whose field showed 6). */
+const VERSION_1_MAX_CUE_MS = 5000;
 
 const WORD_TIMED_INPUTS = CAPTION_FORMATS.filter((f) => f.parse && f.wordTimings)
 	.map((f) => f.label)
@@ -94,7 +101,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'full',
-		displayOptions: { show: { '@tool': [true] } },
+		displayOptions: { show: { '@tool': [true], '@version': [FROM_VERSION_2] } },
 		description:
 			'What the agent reads. Agents see no files, so a caption file comes as its text in "content".',
 	},
@@ -104,7 +111,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: DEFAULT_TOOL_MAX_CHARS,
-		displayOptions: { show: { '@tool': [true] } },
+		displayOptions: { show: { '@tool': [true], '@version': [FROM_VERSION_2] } },
 		description:
 			'Longest output the agent reads (about 4 characters per token), its warnings included (the first few and their count); longer output is cut and says so. 0 for no limit.',
 	},
@@ -171,7 +178,12 @@ function conversionOptions(ctx: IExecuteFunctions, i: number, to: string): Capti
 		}
 	}
 	try {
-		return optionsFromEditor(ctx.getNodeParameter('options', i, {}) as IDataObject, chunks);
+		const options = optionsFromEditor(
+			ctx.getNodeParameter('options', i, {}) as IDataObject,
+			chunks,
+		);
+		if (ctx.getNode().typeVersion < 2) options.maxCueMs ??= VERSION_1_MAX_CUE_MS;
+		return options;
 	} catch (error) {
 		const known = error instanceof CaptionFormatError;
 		throw new NodeOperationError(ctx.getNode(), known ? error.message : (error as Error), {
@@ -181,9 +193,13 @@ function conversionOptions(ctx: IExecuteFunctions, i: number, to: string): Capti
 	}
 }
 
-/** Whether the node runs as an AI agent's tool (n8n names the tool variant of a node `…Tool`). */
-function runsAsTool(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
+/**
+ * Whether the node answers as an AI agent's tool (n8n names the tool variant of a node `…Tool`): from version 2;
+ * version 1 answers with its ordinary items, as 0.1.0 did.
+ */
+function answersAsTool(ctx: IExecuteFunctions): boolean {
+	const node = ctx.getNode();
+	return node.type.endsWith('Tool') && node.typeVersion >= 2;
 }
 
 /** The document in the format `to`: a file's text or the JSON it gives, with what writing it left out. */
@@ -203,7 +219,9 @@ function convertDocument(
 	const target = captionFormat(to)!;
 	try {
 		if (target.output?.kind === 'json') {
-			return { value: captionData(to, document, options), warnings: [] };
+			const warnings = new Warnings();
+			const value = captionData(to, document, options, (warning) => warnings.add(warning));
+			return { value, warnings: warnings.list() };
 		}
 		const written = renderCaptions(from, to, document, options);
 		return { value: written.content, warnings: written.warnings };
@@ -243,9 +261,9 @@ export async function execute(
 		);
 	}
 	const { value, warnings: written } = convertDocument(this, i, { from, to, document, options });
-	const warnings: CaptionWarning[] = [...read, ...written];
+	const warnings = capWarnings(read, written);
 	const noted = { warnings: warnings as unknown as IDataObject[] };
-	if (runsAsTool(this)) {
+	if (answersAsTool(this)) {
 		const style = this.getNodeParameter('toolOutput', i, 'full') as ToolOutputStyle;
 		const maxChars = Number(this.getNodeParameter('toolMaxChars', i, DEFAULT_TOOL_MAX_CHARS));
 		const field = target.output?.kind === 'json' ? target.output.field : 'content';

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkCaptions, fixCaptions, renderCaptions } from '../../captions';
+import { capWarnings, checkCaptions, fixCaptions, renderCaptions } from '../../captions';
 import { captionBaseName, captionFormat, FILE_FORMAT_OPTIONS } from '../../captions/formats';
 import { inputProperties, readCaptionFile } from './input';
 import { includeVoiceOption } from './options';
@@ -58,8 +58,8 @@ export async function execute(
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const { input, from, document, warnings } = await readCaptionFile(this, i, item);
 	const before = checkCaptions(document.cues, profile.limits, { maxViolations: 0 });
-	const fixed = fixCaptions(document, profile.limits);
-	const after = checkCaptions(fixed.cues, profile.limits, { maxViolations: 0 });
+	const fixed = fixCaptions(document, profile.limits, { maxUnfixable: MAX_UNFIXABLE_LISTED });
+	const { after } = fixed;
 	const target = captionFormat(to)!;
 	const written = renderCaptions(
 		from,
@@ -85,9 +85,9 @@ export async function execute(
 		countsBefore: before.counts,
 		countsAfter: after.counts,
 		changes: fixed.changes,
-		unfixable: fixed.unfixable.slice(0, MAX_UNFIXABLE_LISTED),
-		unfixableOmitted: Math.max(0, fixed.unfixable.length - MAX_UNFIXABLE_LISTED),
-		warnings: [...warnings, ...written.warnings],
+		unfixable: fixed.unfixable,
+		unfixableOmitted: after.violationsOmitted,
+		warnings: capWarnings(warnings, fixed.warnings, written.warnings),
 	};
 	return [
 		{

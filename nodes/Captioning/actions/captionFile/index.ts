@@ -4,8 +4,9 @@ import * as check from './check.operation';
 import * as convert from './convert.operation';
 import * as download from './download.operation';
 import * as fix from './fix.operation';
+import * as fromItems from './fromItems.operation';
 
-export { check, convert, download, fix };
+export { check, convert, download, fix, fromItems };
 
 export const description: INodeProperties[] = [
 	{
@@ -30,6 +31,13 @@ export const description: INodeProperties[] = [
 				action: 'Convert a caption file',
 			},
 			{
+				name: 'Create From Items',
+				value: 'fromItems',
+				description:
+					'Write one caption file (WebVTT, SRT, SBV, TTML) from items, one per cue, as Convert writes segments: translate or edit the text in between',
+				action: 'Create a caption file from items',
+			},
+			{
 				name: 'Download',
 				value: 'download',
 				description: 'Download a caption file from its signed URL into a binary field',
@@ -49,4 +57,5 @@ export const description: INodeProperties[] = [
 	...convert.description,
 	...check.description,
 	...fix.description,
+	...fromItems.description,
 ];

@@ -8,6 +8,7 @@ import {
 	CaptionFormatError,
 	type CaptionOptions,
 	type CaptionWarning,
+	capWarnings,
 	decodeCaptionBytes,
 	readCaptions,
 } from '../../captions';
@@ -191,7 +192,7 @@ export async function readCaptionFile(
 	}
 	try {
 		const document = readCaptions(from, input.content, options);
-		return { input, from, document, warnings: [...input.warnings, ...(document.warnings ?? [])] };
+		return { input, from, document, warnings: capWarnings(input.warnings, document.warnings) };
 	} catch (error) {
 		if (error instanceof CaptionFormatError) {
 			const label = captionFormat(from)?.label ?? from;

@@ -116,23 +116,33 @@ export function toolOutput(
 /** The warnings an agent is shown at most: the first few say what kind of trouble the file has. */
 export const TOOL_WARNINGS_SHOWN = 5;
 
+/** How many warnings there were: the library lists the first 100 and counts the rest in one entry (`omitted`). */
+export function warningTotal(warnings: readonly IDataObject[]): number {
+	let total = 0;
+	for (const warning of warnings) total += typeof warning.omitted === 'number' ? warning.omitted : 1;
+	return total;
+}
+
 /**
  * The warnings within `maxChars` of JSON (0: no bound): at most TOOL_WARNINGS_SHOWN, as many of them as fit, with
- * the count of all when some are left out. Absent when there are none.
+ * the count of all (those the library counted without listing included) when some are left out. Absent when there
+ * are none.
  */
 export function boundWarnings(warnings: readonly IDataObject[], maxChars: number): IDataObject {
 	if (warnings.length === 0) return {};
 	if (maxChars <= 0) return { warnings: [...warnings] };
+	const total = warningTotal(warnings);
+	const listed = warnings.filter((warning) => typeof warning.omitted !== 'number');
 	const shown: IDataObject[] = [];
-	const counted = { warningCount: warnings.length, warningsNote: '' };
-	for (const warning of warnings.slice(0, TOOL_WARNINGS_SHOWN)) {
+	const counted = { warningCount: total, warningsNote: '' };
+	for (const warning of listed.slice(0, TOOL_WARNINGS_SHOWN)) {
 		const next = [...shown, warning];
-		counted.warningsNote = `The first ${next.length} of ${warnings.length} warnings are shown.`;
+		counted.warningsNote = `The first ${next.length} of ${total} warnings are shown.`;
 		if (JSON.stringify({ warnings: next, ...counted }).length > maxChars) break;
 		shown.push(warning);
 	}
-	if (shown.length === warnings.length) return { warnings: shown };
-	counted.warningsNote = `The first ${shown.length} of ${warnings.length} warnings are shown.`;
+	if (shown.length === total) return { warnings: shown };
+	counted.warningsNote = `The first ${shown.length} of ${total} warnings are shown.`;
 	return { warnings: shown, ...counted };
 }
 

@@ -7,6 +7,7 @@ import {
 	redactEndpoint,
 	type WebhookEndpoint,
 } from '../../transport/webhookEndpoints';
+import { endpointOutput, readOptionsFor } from './output';
 import { explainFailure } from './shared';
 
 const properties: INodeProperties[] = [
@@ -57,9 +58,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Select at least one event', { itemIndex: i });
 	}
-	const created = await createEndpoint(this, callbackUri, events, i);
+	const { typeVersion } = this.getNode();
+	const created = await createEndpoint(this, callbackUri, events, i, readOptionsFor(typeVersion));
 	if (!created.ok) throw await explainFailure(this, created, 'create', i);
-	return [{ json: createdItem(created.endpoint), pairedItem: { item: i } }];
+	const json = endpointOutput(createdItem(created.endpoint), typeVersion);
+	return [{ json, pairedItem: { item: i } }];
 }
 
 /** Create's output: the endpoint as the service stored it, without the callback token, and what it did not show. */

@@ -8,6 +8,7 @@ import {
 	type WebhookEndpoint,
 	withNote,
 } from '../../transport/webhookEndpoints';
+import { endpointOutput, readOptionsFor } from './output';
 import { credentialSecrets, notOffered } from './shared';
 
 const properties: INodeProperties[] = [
@@ -37,7 +38,8 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
-	const list = await listEndpoints(this, { limit, itemIndex: i });
+	const { typeVersion } = this.getNode();
+	const list = await listEndpoints(this, { limit, itemIndex: i, ...readOptionsFor(typeVersion) });
 	if (!list.supported) throw notOffered(this, 'list', 'GET /webhook_endpoints', list.status, i);
 	if (list.incomplete) {
 		throw new NodeApiError(
@@ -53,7 +55,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 	const { items, hints } = listedItems(list, await credentialSecrets(this, i));
 	for (const message of hints) this.addExecutionHints({ message, location: 'outputPane' });
-	return items.map((json) => ({ json, pairedItem: { item: i } }));
+	return items.map((endpoint) => ({
+		json: endpointOutput(endpoint, typeVersion),
+		pairedItem: { item: i },
+	}));
 }
 
 /**
