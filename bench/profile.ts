@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { type N8nInstance, PROJECT_ROOT, startN8n } from '../harness';
-import { SEEN_FIELDS, SEEN_LIMIT } from '../nodes/Captioning/trigger';
 import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/build';
+import { EARLIER_LIST_FIELD, fullSeenList, PRIME_EVENTS } from './lib/earlierList';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import { postOnce, runLoad } from './lib/load';
@@ -40,7 +40,6 @@ import {
 } from './lib/n8n';
 import {
 	createTarget,
-	fullSeenList,
 	primeTarget,
 	roundOrder,
 	savedStaticDataBytes,
@@ -54,7 +53,7 @@ const { values } = parseArgs({
 		'preview-v2': { type: 'boolean', default: false },
 		rounds: { type: 'string', default: '2' },
 		seconds: { type: 'string', default: '15' },
-		prime: { type: 'string', default: String(Math.ceil(SEEN_LIMIT * 1.1)) },
+		prime: { type: 'string', default: String(PRIME_EVENTS) },
 		prefilled: { type: 'boolean', default: false },
 		queries: {
 			type: 'string',
@@ -85,10 +84,6 @@ const MARKERS: Marker[] = [
 	{
 		label: 'ours: trigger/dedupe/claims.js (in-process claims)',
 		url: `${OURS}trigger/dedupe/claims.js`,
-	},
-	{
-		label: 'ours: trigger/dedupe/storedList.js (stored list)',
-		url: `${OURS}trigger/dedupe/storedList.js`,
 	},
 	{ label: 'ours: zod', url: '/node_modules/zod/' },
 	{ label: 'floor: webhook()', url: 'n8n-nodes-bench-floor/' },
@@ -384,7 +379,7 @@ async function startProfiler(inspectorUrl: string | undefined): Promise<Inspecto
 	return inspector;
 }
 
-/** --prefilled: ours in the state the previous benchmark assumed, a full list in the static data n8n saved. */
+/** --prefilled: ours upgraded from an earlier version, whose full list in the static data activation drops. */
 async function prefilledTarget(
 	n8n: N8nInstance,
 	sandbox: Sandbox,
@@ -398,7 +393,7 @@ async function prefilledTarget(
 			typeVersion: packages.trigger.defaultVersion,
 			credentialId,
 			nodeStaticData: {
-				[SEEN_FIELDS.production]: fullSeenList(Date.now()),
+				[EARLIER_LIST_FIELD]: fullSeenList(Date.now()),
 			},
 		}),
 	);

@@ -11,9 +11,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
 import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } from '../harness';
-import { SEEN_LIMIT } from '../nodes/Captioning/trigger';
 import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
+import { PRIME_EVENTS } from './lib/earlierList';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import {
 	findPidByCommandLine,
@@ -162,9 +162,8 @@ const settings = {
 	pauseSeconds: Number(values.pause ?? 0),
 	durationSeconds: Number(values.duration ?? (quick ? 4 : 10)),
 	concurrencies: (values.concurrency ?? '4').split(',').map(Number),
-	/** Steady state: at least the de-duplication limit of distinct events through the trigger. */
-	dedupeLimit: SEEN_LIMIT,
-	primeEvents: Number(values.prime ?? (quick ? 100 : Math.ceil(SEEN_LIMIT * 1.1))),
+	/** Steady state: distinct events through the trigger first (n8n's execution history, the claims). */
+	primeEvents: Number(values.prime ?? (quick ? 100 : PRIME_EVENTS)),
 	previewV2: values['preview-v2'] === true,
 	n8nSettings: settingKeys,
 	bodyBytes: 2048,

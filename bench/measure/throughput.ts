@@ -3,15 +3,9 @@
 import { randomUUID } from 'node:crypto';
 
 import type { N8nInstance } from '../../harness';
-import {
-	eventHash,
-	minuteOf,
-	SEEN_FIELDS,
-	SEEN_LIMIT,
-	seenEntry,
-} from '../../nodes/Captioning/trigger';
 import type { Sandbox } from '../../sandbox/server';
 import { SHIPPED_TRIGGER_TYPE, type TriggerVersions } from '../lib/build';
+import { EARLIER_LIST_FIELD, fullSeenList } from '../lib/earlierList';
 import type { EventTemplate } from '../lib/event';
 import { FLOOR_BEST_VERSION } from '../lib/floor';
 import { runLoad } from '../lib/load';
@@ -62,8 +56,8 @@ export interface TargetSpec {
 	/** Floor only: the node carries the credential ours carries. */
 	credential?: boolean;
 	/**
-	 * Floor only: its saved static data holds a full de-duplication list, as ours' does in its steady state
-	 * (the floor never reads it: what n8n's load and save of the workflow cost for its size alone).
+	 * Floor only: its saved static data holds a full de-duplication list, as earlier versions of ours wrote with
+	 * every event (the floor never reads it: what n8n's load and save of the workflow cost for its size alone).
 	 */
 	list?: boolean;
 	/**
@@ -250,7 +244,7 @@ export async function createTarget(
 					credentialId: spec.credential ? credentialId : undefined,
 					otherNodeCredentialId: spec.credentialNode ? credentialId : undefined,
 					nodeStaticData: spec.list
-						? { [SEEN_FIELDS.production]: fullSeenList(Date.now()) }
+						? { [EARLIER_LIST_FIELD]: fullSeenList(Date.now()) }
 						: undefined,
 				})
 			: triggerWorkflow({
@@ -272,14 +266,6 @@ export async function createTarget(
 			? `${n8n.webhookBaseUrl}/${webhookId}/webhook?token=x`
 			: triggerUrl(sandbox, n8n, webhookId),
 	};
-}
-
-/** A de-duplication list at its limit, every entry of the minute of `nowMs` (trigger/dedupe/storedList.ts's format). */
-export function fullSeenList(nowMs: number): string {
-	const minute = minuteOf(nowMs);
-	return Array.from({ length: SEEN_LIMIT }, () => seenEntry(eventHash(randomUUID()), minute)).join(
-		'',
-	);
 }
 
 /** Sends `count` distinct events through the target (4 connections) and waits until all have run. */

@@ -15,17 +15,8 @@ import {
 	ratioFigure,
 	type Results,
 } from '../report';
+import { fullSeenList } from '../lib/earlierList';
 import {
-	ENTRY_CHARS,
-	HASH_CHARS,
-	minuteOf,
-	readStoredSeen,
-	SEEN_LIMIT,
-	seenCount,
-	seenEntry,
-} from '../../nodes/Captioning/trigger';
-import {
-	fullSeenList,
 	isPrimed,
 	measuringOrder,
 	roundOrder,
@@ -130,12 +121,14 @@ describe('isPrimed', () => {
 });
 
 describe('fullSeenList', () => {
-	it('is a list at its limit that the trigger reads as one, every entry of the given minute', () => {
-		const nowMs = Date.UTC(2026, 10, 23, 12, 0);
-		const list = fullSeenList(nowMs);
-		expect(seenCount(list)).toBe(SEEN_LIMIT);
-		expect(readStoredSeen(list, minuteOf(nowMs))).toBe(list);
-		expect(list.slice(HASH_CHARS, ENTRY_CHARS)).toBe(seenEntry('', minuteOf(nowMs)));
+	it('is a list at its limit as earlier versions saved it: 1,000 entries of 15 characters, all of one minute', () => {
+		const list = fullSeenList(Date.UTC(2026, 10, 23, 12, 0));
+		expect(list).toHaveLength(15_000);
+		const entries = list.match(/.{15}/g)!;
+		expect(entries).toHaveLength(1000);
+		// 2026-11-23T12:00Z is minute 29,923,920 since 1970: htdg0 in base36
+		expect(entries.every((e) => /^[\w-]{10}htdg0$/.test(e))).toBe(true);
+		expect(new Set(entries).size).toBe(1000);
 	});
 });
 

@@ -26,15 +26,14 @@ import {
 	givenToken,
 	manualSecret,
 	maxBytesFrom,
-	migrateRegistration,
 	n8nResolver,
 	OPEN_MANUAL_WARNING,
 	readRawBody,
+	readRegistration,
 	receiveDelivery,
 	remove,
 	SECRET_REQUIRED_FROM_VERSION,
 	secretTokenProblem,
-	seenStore,
 	TOKEN_PARAMETER,
 	TOKEN_ROUTE,
 	type TriggerOptions,
@@ -272,8 +271,9 @@ export class CaptioningTrigger implements INodeType {
 				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
 				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
 				typeVersion: this.getNode().typeVersion,
-				// a registration saved with the plain token (0.1.0) keeps only its hash from now on
-				registeredTokenHash: migrateRegistration(staticData)?.tokenHash,
+				// read only: a delivery writes nothing into the static data, which n8n saves whole, from the copy the
+				// request read (docs/design.md, "Nothing written per delivery"); activation migrates 0.1.0's token
+				registeredTokenHash: readRegistration(staticData)?.tokenHash,
 				givenToken: givenToken(this.getWebhookName(), this.getQueryData(), this.getParamsData()),
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
@@ -282,7 +282,6 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				key: dedupeKey(this.getWorkflow().id, this.getNode().id, mode),
-				...seenStore(staticData, mode),
 				answered: () => (res.writableEnded ? is2xx(res.statusCode) : undefined),
 				onAnswered: (listener) => res.once('finish', () => listener(is2xx(res.statusCode))),
 			},
@@ -301,7 +300,7 @@ export class CaptioningTrigger implements INodeType {
 			case 'duplicate':
 				return answer(200, { received: true, duplicate: true });
 		}
-		// without files to fetch, n8n answers once the execution exists: a crash before that is redelivered
+		// n8n answers once the execution exists (1.x: as it creates it): a crash before that is redelivered
 		if (decision.downloads.length === 0) return { workflowData: [[decision.item]] };
 		const maxFileSize = this.getNodeParameter('options.maxFileSize', DEFAULT_MAX_FILE_MB);
 		const { policy, problems } = await downloadPolicy(this);
@@ -321,9 +320,8 @@ export class CaptioningTrigger implements INodeType {
 				policyProblems: problems,
 			},
 		);
-		// the files are on the item: answered here, just before n8n creates the execution, so that n8n saves the
-		// event's id with this answer (it does not after an execution started) and a redelivery after a restart
-		// is known; a crash during the downloads is still redelivered (docs/design.md, "Downloads")
-		return { ...answer(200, { received: true }), workflowData: [[decision.item]] };
+		// the files are on the item before anything answers: a crash during the downloads is redelivered too
+		// (docs/design.md, "Downloads")
+		return { workflowData: [[decision.item]] };
 	}
 }

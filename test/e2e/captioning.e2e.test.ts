@@ -295,7 +295,7 @@ describe('Captioning package in a real n8n', () => {
 		await expectTriggerExecutionsExactly(sent);
 	});
 
-	it('keeps its one registration across the restart and still ignores events it ran before', async () => {
+	it('keeps its one registration across the restart; an event it ran before runs again there, once', async () => {
 		expect([...sb().endpoints.values()]).toEqual([
 			expect.objectContaining({ id: trigger.endpointId, callbackUri: trigger.callbackUri }),
 		]);
@@ -305,13 +305,17 @@ describe('Captioning package in a real n8n', () => {
 		expect(registrations).toHaveLength(1);
 		expect(sb().requestLog.filter((r) => r.method === 'DELETE')).toEqual([]);
 
-		// this process never saw the event: only what n8n saved before the restart can recognise it
-		// one with files (the trigger answers it) and one without (n8n answers once the execution exists)
+		// the restarted process never saw these events and the static data keeps no list (a delivery writes
+		// nothing there): the window README states, closed by the queue-mode example's claim. Redelivered twice,
+		// each runs once more, not twice: the claims of this process know it from its first start here
 		const firstCreated = sent.find((e) => e.eventType === EVENTS[0])!;
 		for (const event of [firstTranscribed!, firstCreated]) {
-			expect(sb().redeliver(event.id)).toBe(true);
-			await sb().idle();
+			for (let copy = 0; copy < 2; copy++) {
+				expect(sb().redeliver(event.id)).toBe(true);
+				await sb().idle();
+			}
 			expect(attemptsFor(event.id).every((a) => is2xx(a.status))).toBe(true);
+			sent.push(event);
 		}
 		await expectTriggerExecutionsExactly(sent);
 	});

@@ -1,8 +1,9 @@
 // A real HTTP server that hands each request to a trigger's webhook() inside n8n-core's real WebhookContext,
 // doing what n8n's live-webhook handler does around it (packages/cli/src/webhooks/live-webhooks.ts and
-// webhook-helpers.ts in n8n 2.41.1): static data reloaded for each request and saved after it, the request
-// augmented with rawBody/readRawBody/query/contentType, an onReceived answer when the node did not answer,
-// and an "execution" recorded when webhook() returned workflowData.
+// webhook-helpers.ts in n8n 2.41.1 and 1.123.81): the request augmented with rawBody/readRawBody/query/
+// contentType, an onReceived answer when the node did not answer, an "execution" recorded when webhook()
+// returned workflowData, and the static data as n8n keeps it: a copy read for each request, wrapped by a real
+// Workflow, and saved whole, only if changed, when n8n answers (docs/design.md, "A delivery's way").
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookContext } from 'n8n-core';
@@ -20,6 +21,8 @@ export interface WebhookServer {
 	executions: Execution[];
 	/** The node's static data as n8n's database would hold it. */
 	staticData: IDataObject;
+	/** How many times a request's copy of the static data was saved (n8n saves a copy only when it changed). */
+	staticSaves: number;
 	close(): Promise<void>;
 }
 
@@ -79,7 +82,16 @@ export interface WebhookServerOptions {
 	 * (readRawBody), as for the types n8n leaves alone at typeVersion 2 and later.
 	 */
 	bodyReadByN8n?: boolean;
+	/**
+	 * Which n8n line's static-data handling: in 2.x, handing a start to the runner clears the copy's change flag
+	 * (workflow-runner.js:244-252 builds a second Workflow on the same object), so only changes made after that are
+	 * saved with n8n's answer; 1.x saves every change. Default 2.x.
+	 */
+	line?: '2.x' | '1.x';
 }
+
+/** What n8n's WorkflowRunner awaits between taking a start and answering (its database calls): a few turns. */
+const runnerIo = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 export async function startWebhookServer(
 	h: Harness,
@@ -90,7 +102,7 @@ export async function startWebhookServer(
 	options: WebhookServerOptions = {},
 ): Promise<WebhookServer> {
 	const executions: Execution[] = [];
-	const state = { staticData };
+	const state = { staticData, saves: 0 };
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			const { request, response } = augment(req, res);
@@ -106,10 +118,10 @@ export async function startWebhookServer(
 			}
 			const mode = req.url?.startsWith('/webhook-test/') ? 'test' : 'production';
 			// as n8n: a Workflow built from the stored static data for every request
-			const wf = h.workflow(
-				node,
-				JSON.parse(JSON.stringify({ [`node:${node.name}`]: state.staticData })),
-			);
+			const rawStaticData = JSON.parse(
+				JSON.stringify({ [`node:${node.name}`]: state.staticData }),
+			) as IDataObject;
+			const wf = h.workflow(node, rawStaticData);
 			const additionalData = {
 				...h.additionalData(),
 				httpRequest: request,
@@ -139,9 +151,29 @@ export async function startWebhookServer(
 				[],
 				null,
 			);
+			// n8n saves the whole copy, if changed, before its answer goes out (live-webhooks.js:147)
+			const save = () => {
+				if (wf.staticData.__dataChanged !== true) return;
+				state.staticData = JSON.parse(JSON.stringify(wf.getStaticData('node', node)));
+				state.saves++;
+				wf.staticData.__dataChanged = false;
+			};
 			try {
 				const result = await nodeType.webhook!.call(context);
-				if (result.noWebhookResponse !== true && !res.headersSent) {
+				const n8nAnswers = result.noWebhookResponse !== true && !res.headersSent;
+				if (!n8nAnswers || !result.workflowData) save();
+				if (result.workflowData) {
+					if (n8nAnswers && (options.line ?? '2.x') === '2.x') {
+						// WorkflowRunner.run wraps the same object in a second Workflow: its change flag is cleared
+						h.workflow(node, rawStaticData);
+					}
+					executions.push({ items: result.workflowData[0], mode });
+					if (n8nAnswers) {
+						await runnerIo();
+						save();
+					}
+				}
+				if (n8nAnswers) {
 					response
 						.status(200)
 						.json(
@@ -150,8 +182,6 @@ export async function startWebhookServer(
 								: { message: 'Webhook call received' },
 						);
 				}
-				state.staticData = JSON.parse(JSON.stringify(wf.getStaticData('node', node)));
-				if (result.workflowData) executions.push({ items: result.workflowData[0], mode });
 			} catch (error) {
 				if (!res.headersSent) response.status(500).json({ message: (error as Error).message });
 			}
@@ -167,6 +197,9 @@ export async function startWebhookServer(
 		},
 		set staticData(value) {
 			state.staticData = value;
+		},
+		get staticSaves() {
+			return state.saves;
 		},
 		close: () =>
 			new Promise<void>((resolve) => {

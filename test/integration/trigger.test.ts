@@ -10,7 +10,11 @@ import { accountFingerprint } from '../../nodes/Captioning/trigger/registration'
 import { hashToken, OPEN_MANUAL_WARNING } from '../../nodes/Captioning/trigger/token';
 import { createHarness, type Harness } from '../helpers/n8nContext';
 import { createEndpoint, credentialsFor, obtainToken } from '../helpers/sandboxClient';
-import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
+import {
+	startWebhookServer,
+	type WebhookServer,
+	type WebhookServerOptions,
+} from '../helpers/webhookServer';
 import {
 	DEFAULT_CLIENT,
 	type Sandbox,
@@ -30,7 +34,11 @@ let h: Harness;
 let node: INode;
 const trigger = new CaptioningTrigger();
 
-async function setUp(parameters: IDataObject = {}, sandboxOptions: SandboxOptions = {}) {
+async function setUp(
+	parameters: IDataObject = {},
+	sandboxOptions: SandboxOptions = {},
+	serverOptions: WebhookServerOptions = {},
+) {
 	sandbox = await startSandbox({
 		rateLimit: null,
 		transcribeAfterMs: 0,
@@ -43,7 +51,7 @@ async function setUp(parameters: IDataObject = {}, sandboxOptions: SandboxOption
 		{ registration: 'api', events: EVENTS, manualToken: '', options: {}, ...parameters },
 		'Captioning Trigger',
 	);
-	server = await startWebhookServer(h, trigger, node, {});
+	server = await startWebhookServer(h, trigger, node, {}, 0, serverOptions);
 	h.urls.webhookBaseUrl = `${server.baseUrl}/webhook`;
 }
 
@@ -314,6 +322,45 @@ describe('registration', () => {
 		await hook('delete');
 		expect(sandbox.requestLog).toEqual([]);
 	});
+});
+
+describe('a re-publish while a delivery is in flight (n8n saves each request’s whole copy of the static data)', () => {
+	const until = async (what: string, done: () => boolean) => {
+		for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+		if (!done()) throw new Error(`timed out waiting for ${what}`);
+	};
+
+	test.each(['2.x', '1.x'] as const)(
+		'n8n %s: the delivery’s late save brings back the old registration, and the new token is still accepted',
+		async (line) => {
+			// the transcribed event's files are served 1.5 s late: its request holds its copy all that time
+			await setUp(
+				{ options: { downloadFormats: ['vtt'] } },
+				{ fileDelayMs: 1500, retryDelaysMs: [30, 30, 30, 30, 30] },
+				{ line },
+			);
+			await activate();
+			const first = endpoints()[0].callbackUri;
+			const inFlight = sandbox.transcribe();
+			await until('the download to begin', () => sandbox.fileRequestsReceived > 0);
+			// n8n re-publishes: delete (deactivation), then checkExists and create, each saving the static data
+			await hook('delete');
+			await activate();
+			expect(endpoints().map((e) => e.callbackUri)).not.toContain(first);
+			await inFlight;
+			await sandbox.idle();
+			// the request in flight has answered and saved the copy it read before the re-publish
+			expect(sandbox.deliveries.map((d) => d.status)).toEqual([200, 200]);
+			const before = server.executions.length;
+			await sandbox.transcribe();
+			await sandbox.idle();
+			// the service now delivers with the new registration's token: both events start, at the first attempt
+			expect(sandbox.deliveries.slice(2).map((d) => d.status)).toEqual([200, 200]);
+			expect(server.executions.slice(before).map((e) => e.items[0].json.eventType)).toEqual(
+				EVENTS,
+			);
+		},
+	);
 });
 
 describe('receiving', () => {

@@ -698,11 +698,8 @@ function deliveryShape(
 		...oracle,
 		async run(answer, seen) {
 			deliveries++;
-			const list: { value?: string } = {};
 			const dedupe: DedupeAccess = {
 				key: `property-${deliveries}`,
-				read: () => list.value,
-				write: (value) => (list.value = value),
 				answered: () => undefined,
 				onAnswered: () => {},
 			};

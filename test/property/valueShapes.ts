@@ -1222,12 +1222,9 @@ const deliveryShape = shape({
 	async check(v) {
 		deliveries++;
 		const c = deliveryCase(v);
-		const list: { value?: string } = {};
 		const listeners: Array<(ok: boolean) => void> = [];
 		const dedupe = (key: string): DedupeAccess => ({
 			key,
-			read: () => list.value,
-			write: (written) => (list.value = written),
 			answered: () => undefined,
 			onAnswered: (listener) => listeners.push(listener),
 		});
@@ -1250,8 +1247,8 @@ const deliveryShape = shape({
 		const decision = deliver(c.wire, key);
 		if (decision.kind !== 'start') throw new Error(`a first delivery was a ${decision.kind}`);
 		for (const listener of listeners.splice(0)) listener(true);
-		// exactly once per event: again in this process, again after a restart (the stored list), and another
-		// event of the same transcription starts
+		// once per event and process: again in this process is a duplicate; a restarted process does not know
+		// it (nothing is stored: the window README states); another event of the same transcription starts
 		const dedupeKinds = [
 			deliver(c.wire, key).kind,
 			deliver(c.wire, `${key}-restarted`).kind,
@@ -1280,7 +1277,7 @@ const deliveryShape = shape({
 		);
 		const outcome = deliveryOutcome(decision.item, v.rawBody);
 		if (outcome.ok) outcome.value.dedupe = dedupeKinds;
-		c.predicted.value.dedupe = ['duplicate', 'duplicate', 'start'];
+		c.predicted.value.dedupe = ['duplicate', 'start', 'start'];
 		return { outcome, predicted: c.predicted };
 	},
 });

@@ -693,7 +693,7 @@ describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook pr
 			replays: {
 				events: replay.ids.length,
 				answered2xx: replayOutcome.filter((r) => r.answered2xx).length,
-				// the restarted process's trigger answered "duplicate" itself: it knew the id
+				// the receiving process's trigger answered "duplicate" itself: it had started the id (nothing is stored)
 				recognisedByTrigger: replayOutcome.filter((r) => r.executions === 1).length,
 				startedASecondExecution: replayOutcome.filter((r) => r.executions > 1).length,
 				stoppedAtClaim: replayOutcome.filter((r) => r.stoppedAtClaim > 0).length,
@@ -808,8 +808,8 @@ describe(`Captioning Trigger in n8n queue mode (main, ${RUN.webhooks} webhook pr
 			expect(interruptedExecutions.map((e) => e.id)).toEqual([]);
 		}
 		if (RUN.kill === 'webhook' && RUN.replays > 0) {
-			// each replay got its 2xx; the restarted process's trigger knew the id from its static data (one
-			// execution), or it did not and the claim stopped the second execution
+			// each replay got its 2xx; the process it reached had started the id itself (one execution: the trigger
+			// stores nothing, so a restarted process never knows it), or the claim stopped the second execution
 			expect(replay.ids.length).toBeGreaterThan(0);
 			expect(replayOutcome.filter((r) => !r.answered2xx)).toEqual([]);
 			expect(

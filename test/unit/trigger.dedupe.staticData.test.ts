@@ -1,15 +1,14 @@
-// Where each registration keeps its list of started events in the node's static data (trigger/dedupe/staticData.ts).
+// The claims' key per registration, and the lists earlier versions kept in the static data
+// (trigger/dedupe/staticData.ts).
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	dedupeKey,
 	dedupeScope,
-	LEGACY_SEEN_FIELD,
-	SEEN_FIELDS,
-	seenStore,
+	dropEventLists,
 } from '../../nodes/Captioning/trigger/dedupe/staticData';
 
-describe('registrations and where they keep their list', () => {
+describe('registrations, and the lists earlier versions kept', () => {
 	test('n8n runs the test URL in manual mode, the production URL in webhook mode', () => {
 		expect(dedupeScope('manual')).toBe('test');
 		expect(dedupeScope('webhook')).toBe('production');
@@ -17,20 +16,22 @@ describe('registrations and where they keep their list', () => {
 		expect(dedupeKey('wf', 'n', 'manual')).not.toBe(dedupeKey('wf', 'n', 'webhook'));
 	});
 
-	test('seenStore: a field per registration; production takes over an earlier version’s list', () => {
-		const staticData: IDataObject = { [LEGACY_SEEN_FIELD]: [['a', 1]], registration: { x: 1 } };
-		const production = seenStore(staticData, 'webhook');
-		const test = seenStore(staticData, 'manual');
-		expect(production.read()).toEqual([['a', 1]]);
-		expect(test.read()).toBeUndefined();
-		test.write('t');
-		expect(staticData[LEGACY_SEEN_FIELD]).toBeDefined();
-		production.write('p');
-		expect(staticData).toEqual({
-			[SEEN_FIELDS.production]: 'p',
-			[SEEN_FIELDS.test]: 't',
+	test('dropEventLists: the three lists go, the registration and the route stay', () => {
+		const staticData: IDataObject = {
+			seenEvents: [['a', 1]],
+			recentEvents: 'p'.repeat(15),
+			recentTestEvents: 't'.repeat(15),
 			registration: { x: 1 },
+			tokenRouteFor: 'acc',
+		};
+		dropEventLists(staticData);
+		expect(staticData).toEqual({ registration: { x: 1 }, tokenRouteFor: 'acc' });
+		// nothing to drop: nothing touched (a delete on n8n's proxy marks the static data changed)
+		const clean = new Proxy({} as IDataObject, {
+			deleteProperty: () => {
+				throw new Error('deleted');
+			},
 		});
-		expect(production.read()).toBe('p');
+		expect(() => dropEventLists(clean)).not.toThrow();
 	});
 });

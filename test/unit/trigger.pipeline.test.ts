@@ -12,19 +12,7 @@ import {
 	receiveDelivery,
 	receiveNow,
 } from '../../nodes/Captioning/trigger/pipeline';
-import {
-	type DedupeAccess,
-	dedupeKey,
-	LEGACY_SEEN_FIELD,
-	SEEN_FIELDS,
-	seenStore,
-} from '../../nodes/Captioning/trigger/dedupe/staticData';
-import {
-	eventHash,
-	hasSeen,
-	minuteOf,
-	seenEntry,
-} from '../../nodes/Captioning/trigger/dedupe/storedList';
+import { type DedupeAccess, dedupeKey } from '../../nodes/Captioning/trigger/dedupe/staticData';
 import { readRegistration } from '../../nodes/Captioning/trigger/registration';
 import { hashToken } from '../../nodes/Captioning/trigger/token';
 
@@ -87,15 +75,14 @@ function delivery(body: unknown, overrides: Partial<Delivery> = {}): Delivery {
 
 let triggers = 0;
 
-/** One trigger's registration: its static data, and n8n's answer to each request, given by the test. */
-function registration(mode = 'webhook', staticData: IDataObject = {}) {
+/** One trigger's registration, and n8n's answer to each request, given by the test. */
+function registration(mode = 'webhook') {
 	const key = dedupeKey(`wf-${++triggers}`, 'node-1', mode);
 	const requests = () => {
 		let status: number | undefined;
 		const listeners: Array<(ok: boolean) => void> = [];
 		const access: DedupeAccess = {
 			key,
-			...seenStore(staticData, mode),
 			answered: () => (status === undefined ? undefined : status < 300),
 			onAnswered: (listener) => listeners.push(listener),
 		};
@@ -105,7 +92,7 @@ function registration(mode = 'webhook', staticData: IDataObject = {}) {
 		};
 		return { access, answer };
 	};
-	return { key, staticData, request: requests };
+	return { key, request: requests };
 }
 
 function fakeClock(): Clock & { slept: number } {
@@ -650,6 +637,62 @@ describe('no callback token in any output', () => {
 	});
 });
 
+describe('a typeVersion 1 or 2 Secret Token shorter than version 3 allows (24 characters)', () => {
+	// ordinary words and URLs contain a token of a few characters: only where it stands as itself is it taken out
+	test.each(['s', 'ee', 'files', 'https', 'example', 'a.vtt'])(
+		'"%s": taken out of the URL it travels in and where it is a whole value, no other word or file URL touched',
+		async (secret) => {
+			const e = mutate((x) => {
+				x.data.attributes.uri = `https://n8n.example.com/webhook/abc/webhook?token=${secret}`;
+				x.included.push({ id: 'other', type: 'note', attributes: { text: secret } });
+			});
+			const decision = await decide(
+				delivery(e, {
+					registration: 'manual',
+					typeVersion: 2,
+					manualToken: secret,
+					givenToken: secret,
+					options: { downloadFormats: ['vtt'], rawBody: false },
+				}),
+			);
+			expect(decision).toMatchObject({
+				kind: 'start',
+				item: {
+					json: {
+						title: 'Board meeting',
+						files: {
+							vtt: 'https://files.example.com/a.vtt?signature=x',
+							google_stt: 'https://files.example.com/a.json?signature=x',
+						},
+						formats: ['vtt', 'google_stt'],
+					},
+				},
+				downloads: [{ format: 'vtt', url: 'https://files.example.com/a.vtt?signature=x' }],
+			});
+			const raw = await decide(
+				delivery(e, {
+					registration: 'manual',
+					typeVersion: 2,
+					manualToken: secret,
+					givenToken: secret,
+					options: { rawBody: true },
+				}),
+				registration(),
+			);
+			if (raw.kind !== 'start') throw new Error(`not started: ${raw.kind}`);
+			const json = raw.item.json as unknown as Event;
+			expect(json.data.attributes.uri).toBe('https://n8n.example.com/webhook/abc/webhook');
+			expect(json.included[1]).toEqual({
+				id: 'other',
+				type: 'note',
+				attributes: { text: '[redacted]' },
+			});
+			expect(json.data.attributes.event_type).toBe('transcription.transcribed');
+			expect(attrs(json).transcriptions).toEqual(attrs(event()).transcriptions);
+		},
+	);
+});
+
 describe('duplicates: each event id starts once per registration', () => {
 	test('a redelivery after n8n answered 2xx is a duplicate, even with another body', async () => {
 		const reg = registration();
@@ -731,50 +774,15 @@ describe('duplicates: each event id starts once per registration', () => {
 		expect(MAX_CLAIM_WAIT_MS % CLAIM_POLL_MS).toBe(0);
 	});
 
-	test('an id in the stored list (another process, or before a restart) is a duplicate', async () => {
-		const e = event();
-		const stored = seenEntry(eventHash(e.data.id), minuteOf(Date.now()));
-		const reg = registration('webhook', { [SEEN_FIELDS.production]: stored });
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-		// and this process knows it from then on
-		reg.staticData[SEEN_FIELDS.production] = '';
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-	});
-
-	test('an id in the list an earlier version stored is a duplicate; the old list is replaced', async () => {
-		const e = event();
-		const reg = registration('webhook', {
-			[LEGACY_SEEN_FIELD]: [[e.data.id, Math.floor(Date.now() / 1000)]],
-		});
-		expect(await decide(delivery(e), reg)).toEqual({ kind: 'duplicate' });
-		expect(await decide(delivery(event()), reg)).toMatchObject({ kind: 'start' });
-		expect(reg.staticData[LEGACY_SEEN_FIELD]).toBeUndefined();
-		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
-			true,
-		);
-	});
-
-	test('a start writes its id into the static data it was given', async () => {
-		const reg = registration();
-		const e = event();
-		await decide(delivery(e), reg);
-		expect(hasSeen(reg.staticData[SEEN_FIELDS.production] as string, eventHash(e.data.id))).toBe(
-			true,
-		);
-	});
-
 	test('the test URL and the production URL are two registrations', async () => {
 		const e = event();
 		const production = registration('webhook');
 		const test = {
-			...registration('manual', production.staticData),
+			...registration('manual'),
 			key: dedupeKey('wf-shared', 'node-1', 'manual'),
 		};
 		expect(await decide(delivery(e), production)).toMatchObject({ kind: 'start' });
 		expect(await decide(delivery(e), test)).toMatchObject({ kind: 'start' });
 		expect(await decide(delivery(e), test)).toEqual({ kind: 'duplicate' });
-		expect(Object.keys(production.staticData).sort()).toEqual(
-			[SEEN_FIELDS.production, SEEN_FIELDS.test].sort(),
-		);
 	});
 });

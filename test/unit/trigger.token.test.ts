@@ -195,7 +195,7 @@ describe('withoutSecret and removeSecret', () => {
 	});
 
 	test('a token with characters a URI encodes is removed in both forms', () => {
-		const secret = 'a b/c';
+		const secret = 'a b/c, as long as version 3 asks';
 		expect(withoutSecret(`https://h/w?token=${encodeURIComponent(secret)}`, secret)).toBe(
 			'https://h/w',
 		);
@@ -232,6 +232,41 @@ describe('withoutSecret and removeSecret', () => {
 			vtt_: 'https://f/b',
 		});
 		expect(value.formats).toEqual(['[redacted]', 'vtt']);
+	});
+
+	test('a short secret (a legacy Secret Token of a few characters) only as a whole value or URL parameter', () => {
+		expect(withoutSecret('Board meeting', 'ee')).toBe('Board meeting');
+		expect(withoutSecret('ee', 'ee')).toBe('[redacted]');
+		expect(withoutSecret('https://h/webhook/x/webhook?token=ee', 'ee')).toBe(
+			'https://h/webhook/x/webhook',
+		);
+		expect(withoutSecret('https://h/webhook/x/webhook?a=1&token=ee#f', 'ee')).toBe(
+			'https://h/webhook/x/webhook?a=1#f',
+		);
+		// the token route: the node's webhook ID twice, then the token
+		expect(withoutSecret('https://h/webhook/id-1/id-1/ee', 'ee')).toBe(
+			'https://h/webhook/id-1/id-1/[redacted]',
+		);
+		// a file's signature that happens to be the same value is not the token's parameter
+		expect(withoutSecret('https://files.example.com/see.vtt?signature=ee', 'ee')).toBe(
+			'https://files.example.com/see.vtt?signature=ee',
+		);
+		expect(withoutSecret('a b', 'a b')).toBe('[redacted]');
+		expect(withoutSecret('https://h/w?token=a%20b', 'a b')).toBe('https://h/w');
+		// member names are names of formats and fields, which a short token would match: left as they are
+		const value = { files: { vtt: 'https://f/see.vtt' }, formats: ['vtt', 'ee'], ee: 'x' };
+		removeSecret(value, 'ee');
+		expect(value).toEqual({
+			files: { vtt: 'https://f/see.vtt' },
+			formats: ['vtt', '[redacted]'],
+			ee: 'x',
+		});
+	});
+
+	test('a long secret in every form a server may echo it in, inside any text', () => {
+		const b64 = Buffer.from(TOKEN).toString('base64');
+		const hex = Buffer.from(TOKEN).toString('hex');
+		expect(withoutSecret(`Basic ${b64} and ${hex}`, TOKEN)).toBe('Basic [redacted] and [redacted]');
 	});
 
 	test('deeper than the stack allows', () => {

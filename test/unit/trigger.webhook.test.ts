@@ -10,7 +10,11 @@ import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node
 import { hashToken } from '../../nodes/Captioning/trigger/token';
 import { json } from '../helpers/http';
 import { createHarness } from '../helpers/n8nContext';
-import { startWebhookServer, type WebhookServer } from '../helpers/webhookServer';
+import {
+	startWebhookServer,
+	type WebhookServer,
+	type WebhookServerOptions,
+} from '../helpers/webhookServer';
 
 const TOKEN = 'manual-secret-token';
 const trigger = new CaptioningTrigger();
@@ -23,7 +27,11 @@ let ids = 0;
 
 async function setUp(
 	options: Record<string, string | string[] | boolean> = {},
-	{ registration = 'manual', staticData = {} as IDataObject } = {},
+	{
+		registration = 'manual',
+		staticData = {} as IDataObject,
+		line = '2.x' as WebhookServerOptions['line'],
+	} = {},
 ) {
 	const h = createHarness({});
 	node = h.makeNode(
@@ -38,7 +46,7 @@ async function setUp(
 	);
 	h.nodeTypes.getByName = () => trigger;
 	h.nodeTypes.getByNameAndVersion = () => trigger;
-	server = await startWebhookServer(h, trigger, node, staticData);
+	server = await startWebhookServer(h, trigger, node, staticData, 0, { line });
 }
 
 beforeAll(async () => {
@@ -196,8 +204,8 @@ describe('webhook() in n8n-core’s WebhookContext', () => {
 		// the file server runs on this machine: allowed by the user, as the policy asks
 		await setUp({ downloadFormats: ['vtt', 'google_stt'], allowedHosts: new URL(filesUrl).host });
 		const res = await post(event());
-		// the item goes to n8n with its files, answered by the trigger just before n8n creates the execution
-		expect(await json(res)).toEqual({ received: true });
+		// the item goes to n8n with its files, and n8n answers: the trigger did not answer before them
+		expect(await json(res)).toEqual({ message: 'Workflow was started' });
 		const [execution] = await executions(1);
 		const [item] = execution.items;
 		expect(item.binary?.vtt).toMatchObject({ fileName: 'Q3 50% update.vtt', mimeType: 'text/vtt' });
@@ -280,7 +288,7 @@ describe('webhook() with an automatic registration: only the token’s hash is s
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('a registration saved with the plain token (0.1.0) keeps working and is rewritten with its hash', async () => {
+	test('a registration saved with the plain token (0.1.0) keeps working; activation, not a delivery, rewrites it', async () => {
 		await setUp({ rawBody: true }, { registration: 'api', staticData: stored({ token: TOKEN }) });
 		const refused = await post(event(), { token: 'guess' });
 		expect(refused.status).toBe(401);
@@ -288,14 +296,38 @@ describe('webhook() with an automatic registration: only the token’s hash is s
 		expect(res.status).toBe(200);
 		const [execution] = await executions(1);
 		expect(JSON.stringify(execution.items)).not.toContain(TOKEN);
-		expect(server.staticData.registration).toEqual(
-			stored({ tokenHash: hashToken(TOKEN) }).registration,
-		);
-		expect(JSON.stringify(server.staticData)).not.toContain(TOKEN);
-		// and the next delivery checks against the rewritten hash
 		expect((await post(event())).status).toBe(200);
 		expect(await executions(2)).toHaveLength(2);
+		expect(server.staticData).toEqual(stored({ token: TOKEN }));
 	});
+
+	test('a request that is not authenticated writes nothing into the static data, not even to a 0.1.0 registration', async () => {
+		const saved = stored({ token: TOKEN });
+		await setUp({}, { registration: 'api', staticData: saved });
+		for (const token of ['guess', hashToken(TOKEN), '']) {
+			expect((await post(event(), { token })).status).toBe(401);
+		}
+		// n8n saves a request's copy only when something changed it
+		expect(server.staticData).toEqual(saved);
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test.each(['2.x', '1.x'] as const)(
+		'n8n %s: an event that starts writes nothing into the static data either, with files or without',
+		async (line) => {
+			const saved = stored({ tokenHash: hashToken(TOKEN) });
+			await setUp({ downloadFormats: ['vtt'] }, { registration: 'api', staticData: saved, line });
+			expect((await post(event())).status).toBe(200);
+			const withoutFiles = event((e) => {
+				((e.included as IDataObject[])[0].attributes as IDataObject).transcriptions = [];
+			});
+			expect((await post(withoutFiles)).status).toBe(200);
+			await executions(2);
+			// n8n 1.x saves every changed copy, 2.x those changed after the start (the trigger answers files itself)
+			expect(server.staticSaves).toBe(0);
+			expect(server.staticData).toEqual(saved);
+		},
+	);
 
 	test('no registration: 401 naming the fix', async () => {
 		await setUp({}, { registration: 'api' });

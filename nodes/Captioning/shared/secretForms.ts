@@ -29,19 +29,22 @@ function base64Forms(bytes: Buffer): string[] {
 const lowerEscapes = (text: string) =>
 	text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 
+/**
+ * The forms `secret` takes as a whole value or as a URL parameter's value: as sent, URL- and form-encoded. A secret
+ * too short to be told from ordinary words (a legacy Secret Token of a few characters) is looked for only as these,
+ * and only where it stands alone (trigger/token.ts).
+ */
+export function wholeValueForms(secret: string): string[] {
+	if (secret === '') return [];
+	const uri = encodeURIComponent(secret);
+	const form = new URLSearchParams({ s: secret }).toString().slice(2);
+	return [...new Set([secret, uri, lowerEscapes(uri), form, lowerEscapes(form)])];
+}
+
 /** Every form of `secret` to replace, longest first; none for a value shorter than MIN_SECRET_LENGTH. */
 export function secretForms(secret: string): string[] {
 	if (secret.length < MIN_SECRET_LENGTH) return [];
-	const uri = encodeURIComponent(secret);
-	const form = new URLSearchParams({ s: secret }).toString().slice(2);
-	const forms = [
-		secret,
-		uri,
-		lowerEscapes(uri),
-		form,
-		lowerEscapes(form),
-		JSON.stringify(secret).slice(1, -1),
-	];
+	const forms = [...wholeValueForms(secret), JSON.stringify(secret).slice(1, -1)];
 	if (secret.length >= MIN_ENCODED_LENGTH) {
 		const bytes = Buffer.from(secret, 'utf8');
 		const hex = bytes.toString('hex');

@@ -3,7 +3,7 @@
 
 // webhookMethods: the registration's lifecycle
 export { checkExists, create, remove } from './lifecycle';
-export { migrateRegistration } from './registration';
+export { readRegistration } from './registration';
 export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
@@ -31,16 +31,6 @@ export {
 	TOKEN_ROUTE,
 } from './token';
 
-// exactly once: the in-process claims, and the list of started events kept in the static data
-export { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
-export { type DedupeAccess, dedupeKey, SEEN_FIELDS, seenStore } from './dedupe/staticData';
-export {
-	ENTRY_CHARS,
-	eventHash,
-	HASH_CHARS,
-	minuteOf,
-	readStoredSeen,
-	SEEN_LIMIT,
-	seenCount,
-	seenEntry,
-} from './dedupe/storedList';
+// exactly once: the in-process claims (a delivery writes nothing into the static data)
+export { claimInProcess, settleInProcess } from './dedupe/claims';
+export { type DedupeAccess, dedupeKey, dropEventLists, EARLIER_EVENT_LISTS } from './dedupe/staticData';

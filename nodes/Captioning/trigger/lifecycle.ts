@@ -18,6 +18,7 @@ import {
 	type WebhookEndpoint,
 } from '../transport/webhookEndpoints';
 import { callbackUri, type TokenRoute, tokenRouteUrl, type TriggerUrls } from './callback';
+import { dropEventLists } from './dedupe/staticData';
 import {
 	type Account,
 	accountFingerprint,
@@ -220,8 +221,10 @@ async function unreachableCallback(ctx: IHookFunctions, webhookUrl: string) {
 // ----
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return await checkManual(this);
 	const staticData = this.getWorkflowStaticData('node');
+	// the lists of events earlier versions wrote with every delivery go at the first activation after an upgrade
+	dropEventLists(staticData);
+	if (isManual(this)) return await checkManual(this);
 	const stored = migrateRegistration(staticData);
 	const want = wanted(this);
 	const state = checkStored(stored, want);

@@ -1,10 +1,11 @@
 // The trigger's receive pipeline: from what webhook() read off the request and the node, one decision, asking
 // the stages in the order of the questions that can end a delivery: token.ts, body.ts, event.ts, dedupe/, then
-// the item and the files to fetch. docs/design.md ("A delivery's way") walks it.
+// the item and the files to fetch. It writes nothing into the static data (docs/design.md, "A delivery's way").
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isObject } from '../shared/schemas';
 import { type RawBody, readDeliveryBody } from './body';
-import { checkStored, claimInProcess, settleInProcess } from './dedupe/claims';
+import { claimInProcess, settleInProcess } from './dedupe/claims';
 import type { DedupeAccess } from './dedupe/staticData';
 import { type Download, type DownloadPlan, flattenEvent, planDownloads, readEvent } from './event';
 import type { Rejection } from './rejection';
@@ -97,7 +98,7 @@ export function receiveNow(
 	const start = (): Decision => {
 		const flat = removeSecret(flattenEvent(body.body, head.event), secret);
 		let plan = planDownloads(
-			flat.files as IDataObject,
+			isObject(flat.files) ? (flat.files as IDataObject) : {},
 			delivery.options.downloadFormats ?? [],
 			flat.title,
 		);
@@ -118,16 +119,14 @@ function withoutDownloads(plan: DownloadPlan): DownloadPlan {
 	return { downloads: [], errors: [...plan.errors, ...skipped] };
 }
 
-// the service redelivers after a non-2xx; an id already started must not start a second execution:
-// the in-process claims know this process's starts, the stored list those of other processes and runs
+// the service redelivers after a non-2xx; an id this process already started must not start a second execution
 function claim(
 	id: string,
 	dedupe: DedupeAccess,
 	clock: Pick<Clock, 'nowMs'>,
 	start: () => Decision,
 ): Decision | Pending {
-	const nowMs = clock.nowMs();
-	const claimed = claimInProcess(dedupe.key, id, nowMs, dedupe.answered);
+	const claimed = claimInProcess(dedupe.key, id, clock.nowMs(), dedupe.answered);
 	if (claimed.state === 'starting') {
 		return {
 			kind: 'pending',
@@ -137,11 +136,7 @@ function claim(
 	}
 	if (claimed.state === 'started') return { kind: 'duplicate' };
 	// n8n answers 2xx once the execution exists (queued, in queue mode); a failed start is forgotten
-	dedupe.onAnswered((ok) => settleInProcess(dedupe.key, id, ok, clock.nowMs()));
-	if (checkStored(dedupe.key, id, dedupe.read(), nowMs, dedupe.write) === 'seen') {
-		settleInProcess(dedupe.key, id, true, nowMs);
-		return { kind: 'duplicate' };
-	}
+	dedupe.onAnswered((ok) => settleInProcess(dedupe.key, id, ok));
 	return start();
 }
 

@@ -3,6 +3,7 @@
 // out of everything the execution sees. A manual trigger's Secret Token is checked the same way.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+import { replaceForms, secretForms, wholeValueForms } from '../shared/secretForms';
 import type { Rejection } from './rejection';
 
 /** The query parameter, and the token route's path parameter, that carry the token. */
@@ -151,26 +152,89 @@ export function checkDelivery(
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** How the verified token is taken out of a text. */
+interface SecretRemoval {
+	/** Whether the text may hold the token where this removal takes it out (a quick test before `remove`). */
+	holds(text: string): boolean;
+	remove(text: string): string;
+	/** Whether member names are cleaned too: a short token would match the names of formats and fields. */
+	names: boolean;
+}
+
+const REDACTED = '[redacted]';
+
+/** A URL parameter `name=<form>`: the whole parameter goes, and the separator stays only when another follows. */
+function dropParameter(text: string, name: string, form: string): string {
+	const parameter = new RegExp(`([?&])${name}=${escapeRegExp(form)}(?=[&#\\s"']|$)(&?)`, 'g');
+	// "?token=T&a=1" → "?a=1", "?token=T" → "", "a=1&token=T&b=2" → "a=1&b=2", "a=1&token=T" → "a=1"
+	return text.replace(parameter, (_match, separator: string, next: string) =>
+		next ? separator : '',
+	);
+}
+
+/** A token as long as version 3 asks for: every form of it (shared/secretForms.ts), inside any text. */
+function everywhere(secret: string): SecretRemoval {
+	const forms = secretForms(secret);
+	const values = wholeValueForms(secret);
+	return {
+		names: true,
+		holds: (text) => forms.some((form) => text.includes(form)),
+		remove(text) {
+			let out = text;
+			// a query parameter carrying it, under any name, goes entirely
+			for (const form of values) {
+				if (out.includes(form)) out = dropParameter(out, '[^=&#?\\s]*', form);
+			}
+			return replaceForms(out, forms);
+		},
+	};
+}
+
+/**
+ * A shorter token (a typeVersion 1 or 2 Secret Token of a few characters) is inside ordinary words and addresses:
+ * it is taken out only where it stands alone, as a whole value, as the URL's `token` parameter, or as the token
+ * route's last segment (`…/<id>/<id>/<token>`); member names are left as they are.
+ */
+function whereAlone(secret: string): SecretRemoval {
+	const forms = wholeValueForms(secret);
+	const routeTails = forms.map(
+		(form) => new RegExp(`/([^/?#\\s]+)/\\1/${escapeRegExp(form)}(?=[?#\\s"']|$)`, 'g'),
+	);
+	return {
+		names: false,
+		holds: (text) => forms.some((form) => text.includes(form)),
+		remove(text) {
+			if (forms.includes(text)) return REDACTED;
+			let out = text;
+			for (const form of forms) out = dropParameter(out, TOKEN_PARAMETER, form);
+			for (const tail of routeTails) out = out.replace(tail, `/$1/$1/${REDACTED}`);
+			return out;
+		},
+	};
+}
+
+// every delivery of a registration carries the same token: its removal is built once
+let cached: { secret: string; removal: SecretRemoval } | undefined;
+
+function removalOf(secret: string): SecretRemoval {
+	if (cached?.secret !== secret) {
+		const removal = secret.length >= MIN_SECRET_LENGTH ? everywhere(secret) : whereAlone(secret);
+		cached = { secret, removal };
+	}
+	return cached.removal;
+}
+
 /** The text without the secret: a query parameter carrying it goes entirely, any other occurrence is masked. */
 export function withoutSecret(text: string, secret: string): string {
-	let out = text;
-	for (const form of new Set([secret, encodeURIComponent(secret)])) {
-		if (!out.includes(form)) continue;
-		const parameter = new RegExp(`([?&])[^=&#?\\s]*=${escapeRegExp(form)}(?=[&#\\s"']|$)(&?)`, 'g');
-		// "?token=T&a=1" → "?a=1", "?token=T" → "", "a=1&token=T&b=2" → "a=1&b=2", "a=1&token=T" → "a=1"
-		out = out.replace(parameter, (_match, separator: string, next: string) =>
-			next ? separator : '',
-		);
-		out = out.split(form).join('[redacted]');
-	}
-	return out;
+	return removalOf(secret).remove(text);
 }
 
 /** Member names carry text from the body too (e.g. `files` is keyed by format): the token leaves them as well. */
-function renameSecretKeys(container: Record<string, unknown>, secret: string): void {
+function renameSecretKeys(container: Record<string, unknown>, removal: SecretRemoval): void {
 	for (const key of Object.keys(container)) {
-		if (!key.includes(secret) && !key.includes(encodeURIComponent(secret))) continue;
-		let renamed = withoutSecret(key, secret);
+		if (!removal.holds(key)) continue;
+		let renamed = removal.remove(key);
+		if (renamed === key) continue;
 		// never overwrite a member the body already has under the cleaned name
 		while (Object.prototype.hasOwnProperty.call(container, renamed)) renamed += '_';
 		container[renamed] = container[key];
@@ -184,19 +248,18 @@ function renameSecretKeys(container: Record<string, unknown>, secret: string): v
  */
 export function removeSecret<T>(value: T, secret: string | undefined): T {
 	if (!secret) return value;
-	if (typeof value === 'string') return withoutSecret(value, secret) as T;
+	const removal = removalOf(secret);
+	if (typeof value === 'string') return removal.remove(value) as T;
 	const stack: unknown[] = [value];
 	while (stack.length) {
 		const next = stack.pop();
 		if (typeof next !== 'object' || next === null) continue;
 		const container = next as Record<string, unknown>;
-		if (!Array.isArray(container)) renameSecretKeys(container, secret);
+		if (removal.names && !Array.isArray(container)) renameSecretKeys(container, removal);
 		for (const key of Object.keys(container)) {
 			const child = container[key];
 			if (typeof child === 'string') {
-				if (child.includes(secret) || child.includes(encodeURIComponent(secret))) {
-					container[key] = withoutSecret(child, secret);
-				}
+				if (removal.holds(child)) container[key] = removal.remove(child);
 			} else if (typeof child === 'object' && child !== null) {
 				stack.push(child);
 			}

@@ -1,14 +1,11 @@
-// Where each registration keeps its list of started events (storedList.ts) in the node's static data, and the
-// key of its in-process claims (claims.ts): the test and the production URL of one trigger are two registrations.
+// The key of each registration's in-process claims (claims.ts): the test and the production URL of one trigger
+// are two registrations. And the lists of started events that earlier versions kept in the static data, dropped.
 import type { IDataObject } from 'n8n-workflow';
 
 /** The de-duplication state of one registration, and what tells it that n8n has answered. */
 export interface DedupeAccess {
 	/** One per registration: workflow, node, and test or production URL (dedupeKey). */
 	key: string;
-	/** The list in the node's static data (storedList.ts), as n8n loaded it for this request. */
-	read(): unknown;
-	write(list: string): void;
 	/** Whether n8n has answered this request with a 2xx; undefined until it has answered. */
 	answered(): boolean | undefined;
 	/** Calls back once n8n has answered this request, with whether it answered 2xx. */
@@ -24,26 +21,15 @@ export function dedupeKey(workflowId: unknown, nodeId: unknown, mode: string): s
 	return `${String(workflowId)}:${String(nodeId)}:${dedupeScope(mode)}`;
 }
 
-/** Where each registration keeps its list in the node's static data. */
-export const SEEN_FIELDS = { production: 'recentEvents', test: 'recentTestEvents' } as const;
-/** Where 0.1.0 kept the production list (an array of [id, seenAtSeconds]; docs/design.md, What 0.1.0 saved). */
-export const LEGACY_SEEN_FIELD = 'seenEvents';
+/**
+ * Where earlier versions kept a list of started event ids (up to 15 KB), written with every event: a delivery
+ * writes nothing now (docs/design.md, "Nothing written per delivery").
+ */
+export const EARLIER_EVENT_LISTS = ['recentEvents', 'recentTestEvents', 'seenEvents'] as const;
 
-/** Reads and writes the registration's list in the node's static data, taking over 0.1.0's. */
-export function seenStore(
-	staticData: IDataObject,
-	mode: string,
-): Pick<DedupeAccess, 'read' | 'write'> {
-	const scope = dedupeScope(mode);
-	const field = SEEN_FIELDS[scope];
-	return {
-		read: () =>
-			staticData[field] ?? (scope === 'production' ? staticData[LEGACY_SEEN_FIELD] : undefined),
-		write: (list) => {
-			staticData[field] = list;
-			if (scope === 'production' && staticData[LEGACY_SEEN_FIELD] !== undefined) {
-				delete staticData[LEGACY_SEEN_FIELD];
-			}
-		},
-	};
+/** Drops the lists earlier versions kept, at activation: n8n copies the static data into every execution. */
+export function dropEventLists(staticData: IDataObject): void {
+	for (const field of EARLIER_EVENT_LISTS) {
+		if (field in staticData) delete staticData[field];
+	}
 }
