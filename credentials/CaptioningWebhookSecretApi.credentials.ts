@@ -34,7 +34,7 @@ export class CaptioningWebhookSecretApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'A long random value you make: n8n cannot generate one. Use letters, digits, - and _ only, at least 24 of them, e.g. from a password manager or openssl rand -hex 24.',
+				'A long random value you make: n8n cannot generate one. At least 24 characters, each a letter, a digit, -, _, . or ~, e.g. from a password manager or openssl rand -hex 24.',
 		},
 	];
 }

@@ -140,7 +140,7 @@ export class CaptioningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Webhook Secret credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
+					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Captioning Webhook Secret API credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',

@@ -36,6 +36,12 @@ export interface Locator {
 	first(): Locator;
 	locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
 	getByText(text: string | RegExp, options?: { exact?: boolean }): Locator;
+	hover(options?: { timeout?: number }): Promise<void>;
+}
+
+/** The dialog a file input opens, as Playwright hands it over instead of the system's. */
+export interface FileChooser {
+	setFiles(files: string | string[]): Promise<void>;
 }
 
 export interface ConsoleMessage {
@@ -89,6 +95,7 @@ export interface Page {
 	on(event: 'requestfailed', listener: (request: Request) => void): void;
 	on(event: 'response', listener: (response: Response) => void): void;
 	on(event: 'dialog', listener: (dialog: Dialog) => void): void;
+	waitForEvent(event: 'filechooser', options?: { timeout?: number }): Promise<FileChooser>;
 }
 
 export interface BrowserContext {

@@ -597,7 +597,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			await ndv.locator('.notice-content').first().waitFor();
 			expect(await notices(ndv)).toEqual([
 				expect.stringMatching(
-					/^Publish the workflow \(n8n 1\.x: activate it\), then paste its Production URL .* the Secret Token of the Webhook Secret credential/,
+					/^Publish the workflow \(n8n 1\.x: activate it\), then paste its Production URL .* the Secret Token of the Captioning Webhook Secret API credential/,
 				),
 			]);
 			await ndv.locator('[data-test-id="ndv-close-button"]').click();

@@ -1091,7 +1091,7 @@ describe('manual registration and its Secret Token', () => {
 	test('typeVersion 3 without a Webhook Secret credential cannot be published, and refuses every delivery', async () => {
 		await manual(3, undefined);
 		await expect(activate()).rejects.toThrow(
-			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential',
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret API credential',
 		);
 		const res = await post(productionUrl());
 		expect(res.status).toBe(401);
@@ -1107,7 +1107,7 @@ describe('manual registration and its Secret Token', () => {
 		await sandbox.stop();
 		await manual(3, 'too-short');
 		await expect(activate()).rejects.toThrow(
-			'The Secret Token has 9 characters: use at least 24, so that it cannot be guessed. Give the trigger’s Captioning Webhook Secret credential another Secret Token',
+			'The Secret Token has 9 characters: use at least 24, so that it cannot be guessed. Give the trigger’s Captioning Webhook Secret API credential another Secret Token',
 		);
 	});
 

@@ -162,7 +162,7 @@ describe('hostile deliveries are refused', () => {
 			'manual registration of typeVersion 3 without a Secret Token, whatever is given',
 			delivery(event(), { registration: 'manual', typeVersion: 3, givenToken: 'anything' }),
 			401,
-			/^This trigger has no Secret Token\. Create a Captioning Webhook Secret credential/,
+			/^This trigger has no Secret Token\. Create a Captioning Webhook Secret API credential/,
 		],
 		[
 			'manual registration of no known typeVersion without a Secret Token: as the newest',

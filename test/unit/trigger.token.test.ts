@@ -56,7 +56,7 @@ describe('checkDelivery', () => {
 			rejection: { status: 401, message: MISSING_SECRET },
 		});
 		expect(MISSING_SECRET).toBe(
-			'This trigger has no Secret Token. Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard, then publish the workflow again.',
+			'This trigger has no Secret Token. Create a Captioning Webhook Secret API credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard, then publish the workflow again.',
 		);
 	});
 
@@ -100,7 +100,7 @@ describe('secretTokenProblem', () => {
 			expect(problem).not.toContain(secret);
 		}
 		expect(unusableSecret('The Secret Token is empty.')).toBe(
-			'The Secret Token is empty. Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.',
+			'The Secret Token is empty. Give the trigger’s Captioning Webhook Secret API credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.',
 		);
 	});
 });

@@ -1,4 +1,4 @@
-// Where a manual trigger keeps its Secret Token: a Captioning Webhook Secret credential from typeVersion 3, the
+// Where a manual trigger keeps its Secret Token: a Captioning Webhook Secret API credential from typeVersion 3, the
 // Secret Token parameter in 1 and 2 (docs/design.md, "Manual registration").
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 

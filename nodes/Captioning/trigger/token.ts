@@ -67,7 +67,7 @@ const SET_A_SECRET =
 
 /** How to give a manual trigger of typeVersion 3 or later its secret (a credential; manualSecret.ts). */
 const SELECT_A_SECRET =
-	'Create a Captioning Webhook Secret credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard';
+	'Create a Captioning Webhook Secret API credential with a long random Secret Token, select it in the trigger, and add ?token= followed by that Secret Token to the URL in the service’s developers dashboard';
 
 /** Why a manual trigger without a Secret Token (0.1.0's default) is open, for n8n's log at every publication. */
 export const OPEN_MANUAL_WARNING = `This trigger has no Secret Token: any request to its URL starts the workflow, and Download Caption Files is skipped. ${SET_A_SECRET}.`;
@@ -93,7 +93,7 @@ export function secretTokenProblem(secret: string): string | undefined {
 
 /** The publication error of a manual trigger whose Secret Token cannot be used. */
 export function unusableSecret(problem: string): string {
-	return `${problem} Give the trigger’s Captioning Webhook Secret credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.`;
+	return `${problem} Give the trigger’s Captioning Webhook Secret API credential another Secret Token, add ?token= followed by it to the URL in the service’s developers dashboard, then publish the workflow again.`;
 }
 
 /** Why a file was not fetched for an open manual trigger: a forged event could name any address. */

@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 				name: 'Check',
 				value: 'check',
 				description:
-					'Measure captions against a style guide: line length, lines, reading speed, duration, gaps and overlaps',
+					'Measure captions against a style guide: line length, lines, reading speed, duration, gaps and overlaps; one item per file or per violation (Options, Output)',
 				action: 'Check captions against a style guide',
 			},
 			{

@@ -44,7 +44,7 @@ export const profileProperties: INodeProperties[] = [
 		options: PROFILE_OPTIONS,
 		default: DEFAULT_PROFILE_ID,
 		description:
-			'Whose limits to apply: line length, lines, reading speed, duration and gaps (docs/captions.md lists each guide’s numbers and sources)',
+			'Whose limits to apply: line length, lines, reading speed, duration and gaps, as each guide states them',
 	},
 	{
 		displayName: 'Frame Rate',
