@@ -104,9 +104,10 @@ ensure_node24() {
 ensure_deps() {
 	local stamp="$PROJECT_ROOT/node_modules/.captioning-lock-hash"
 	local want
-	# the lock alone: it records package.json's dependencies, and a change of scripts needs no reinstall
-	want="$(node -e 'process.stdout.write(require("crypto").createHash("sha256")
-		.update(require("fs").readFileSync(process.argv[1])).digest("hex"))' \
+	# the lock alone, without the package's own version: it records the dependencies; a release needs no reinstall
+	want="$(node -e 'const lock = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		delete lock.version; if (lock.packages && lock.packages[""]) delete lock.packages[""].version;
+		process.stdout.write(require("crypto").createHash("sha256").update(JSON.stringify(lock)).digest("hex"))' \
 		"$PROJECT_ROOT/package-lock.json")-$CAPTIONING_NODE_VERSION"
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
 	refuse_provisioning "the project's dependencies (npm ci)"
