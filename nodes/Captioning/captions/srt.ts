@@ -90,20 +90,8 @@ function piecesOf(raw: string): { plain: string; pieces: TextRun[] } {
 	return { plain, pieces };
 }
 
-/**
- * The runs with their text as slices of the cue's text, which they join to: a run's text was cut from the cue's
- * lines with their tags, and V8 keeps a whole string alive for a slice of it.
- */
-function slicesOf(text: string, runs: readonly TextRun[]): TextRun[] {
-	let at = 0;
-	// a new array of its length: the one runs were pushed into holds room for more
-	return runs.map((run) => {
-		const end = at + run.text.length;
-		run.text = text.slice(at, end);
-		at = end;
-		return run;
-	});
-}
+// The runs in an array of their length: the one they were pushed into holds room for more, kept as long as the cue.
+const exactly = (runs: readonly TextRun[]): TextRun[] => runs.slice();
 
 /** A cue's text lines read once: tags removed, the styles they set kept as runs. */
 function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
@@ -117,7 +105,7 @@ function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
 	const runs = toRuns(pieces);
 	if (!runs) return { text };
 	// tags at a line's edge can leave white space there, and <br> an empty line: laid out again, styles kept
-	if (text === plain) return { text, runs: slicesOf(text, runs) };
+	if (text === plain) return { text, runs: exactly(runs) };
 	const [styled] = carryStyles(
 		[{ startMs: 0, endMs: 0, text: plain, runs }],
 		[{ startMs: 0, endMs: 0, text }],
