@@ -5,7 +5,7 @@
 // Times are read as the players and the other libraries read them: the digits after the comma are milliseconds
 // (",5" is 5 ms), and text after the end time on the timing line is not the cue's (subtitle reads it as settings).
 import { CaptionFormatError } from './errors';
-import { carryStyles, HTML_TAGS, namedRuns, runsOf, taggedText, toRuns } from './styling';
+import { carryStyles, htmlTaggedText, namedRuns, runsOf, toRuns } from './styling';
 import { formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
@@ -90,6 +90,9 @@ function piecesOf(raw: string): { plain: string; pieces: TextRun[] } {
 	return { plain, pieces };
 }
 
+// The runs in an array of their length: the one they were pushed into holds room for more, kept as long as the cue.
+const exactly = (runs: readonly TextRun[]): TextRun[] => runs.slice();
+
 /** A cue's text lines read once: tags removed, the styles they set kept as runs. */
 function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
 	let raw = '';
@@ -102,7 +105,7 @@ function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
 	const runs = toRuns(pieces);
 	if (!runs) return { text };
 	// tags at a line's edge can leave white space there, and <br> an empty line: laid out again, styles kept
-	if (text === plain) return { text, runs };
+	if (text === plain) return { text, runs: exactly(runs) };
 	const [styled] = carryStyles(
 		[{ startMs: 0, endMs: 0, text: plain, runs }],
 		[{ startMs: 0, endMs: 0, text }],
@@ -319,8 +322,6 @@ function lossOf(before: string, after: string): string {
 	return parts.join('; ');
 }
 
-const asItIs = (text: string) => text;
-
 /** A cue's text as SRT writes it, its speaker's name first when asked: tags for styles, lines kept. */
 function srtBody(cue: Cue, text: string, includeVoice: boolean): string {
 	if (!includeVoice && !cue.runs) return text;
@@ -328,7 +329,7 @@ function srtBody(cue: Cue, text: string, includeVoice: boolean): string {
 		text === cue.text ? cue : carryStyles([cue], [{ ...cue, text }])[0];
 	const runs = includeVoice ? namedRuns(styled) : runsOf(styled);
 	// tags never join the text around them into another: each starts with "<" and is whole
-	return taggedText(runs, HTML_TAGS, asItIs);
+	return htmlTaggedText(runs);
 }
 
 /**

@@ -78,15 +78,29 @@ export function taggedText(
 	tags: StyleTags,
 	escape: (text: string) => string,
 ): string {
-	const table = transitions(tags);
+	const table = tags === HTML_TAGS ? HTML_TRANSITIONS : transitions(tags);
 	let out = '';
 	let open = 0;
-	for (const run of runs) {
+	for (let index = 0; index < runs.length; index++) {
+		const run = runs[index];
 		const wanted = (run.bold ? 1 : 0) | (run.italic ? 2 : 0) | (run.underline ? 4 : 0);
 		out += table[open * 8 + wanted] + escape(run.text);
 		open = wanted;
 	}
 	return out + table[open * 8];
+}
+
+/** taggedText with HTML_TAGS of text written as it is (SRT's, made safe as a whole before). */
+export function htmlTaggedText(runs: readonly TextRun[]): string {
+	let out = '';
+	let open = 0;
+	for (let index = 0; index < runs.length; index++) {
+		const run = runs[index];
+		const wanted = (run.bold ? 1 : 0) | (run.italic ? 2 : 0) | (run.underline ? 4 : 0);
+		out += HTML_TRANSITIONS[open * 8 + wanted] + run.text;
+		open = wanted;
+	}
+	return out + HTML_TRANSITIONS[open * 8];
 }
 
 const TRANSITIONS = new WeakMap<StyleTags, readonly string[]>();
@@ -103,7 +117,8 @@ function transitions(tags: StyleTags): readonly string[] {
 		const open = WANTED[pair >> 3];
 		const wanted = WANTED[pair & 7];
 		let common = 0;
-		while (common < open.length && common < wanted.length && open[common] === wanted[common]) common++;
+		while (common < open.length && common < wanted.length && open[common] === wanted[common])
+			common++;
 		let out = '';
 		for (let at = open.length - 1; at >= common; at--) out += tags.close[open[at]];
 		for (let at = common; at < wanted.length; at++) out += tags.open[wanted[at]];
@@ -112,6 +127,9 @@ function transitions(tags: StyleTags): readonly string[] {
 	TRANSITIONS.set(tags, table);
 	return table;
 }
+
+// looked up without the map: WebVTT and SRT write a cue's tags from it
+const HTML_TRANSITIONS = transitions(HTML_TAGS);
 
 /** The runs in groups of one voice each, in order (a cue of one speaker is one group without a voice). */
 export function voiceGroups(

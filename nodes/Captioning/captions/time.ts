@@ -108,41 +108,53 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, value) =>
 	value < 10 ? `0${value}` : `${value}`,
 );
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => `${value}`.padStart(3, '0'));
-// the last minute written ("01:02:" or "1:02:") for padded and for unpadded hours
-const lastMinute = [-1, -1];
-const lastPrefix = ['', ''];
-// seconds with the separator after them ("05." or "05,"), for each separator
-const SECONDS_THEN: Record<string, string[]> = {};
+/** Timestamps of one form (hours padded or not, one separator before the milliseconds), the last minute kept. */
+class Clock {
+	private minute = -1;
+	// the last minute written: "01:02:" (or "1:02:" with unpadded hours)
+	private prefix = '';
+	// seconds with the separator after them: "05." or "05,"
+	private readonly secondsThen: readonly string[];
 
-function clock(ms: number, padHours: boolean, separator: string): string {
-	if (!Number.isFinite(ms)) {
-		throw new CaptionFormatError(`Cannot write the time ${ms}: times must be finite milliseconds.`);
+	constructor(
+		private readonly padHours: boolean,
+		separator: string,
+	) {
+		this.secondsThen = TWO_DIGITS.slice(0, 60).map((digits) => digits + separator);
 	}
-	const total = ms > 0 ? Math.round(ms) : 0;
-	const minutes = Math.floor(total / MS_PER_MINUTE);
-	const slot = padHours ? 0 : 1;
-	if (lastMinute[slot] !== minutes) {
-		const h = Math.floor(minutes / 60);
-		const hours = h < 100 && (padHours || h >= 10) ? TWO_DIGITS[h] : `${h}`;
-		lastMinute[slot] = minutes;
-		lastPrefix[slot] = `${hours}:${TWO_DIGITS[minutes % 60]}:`;
+
+	format(ms: number): string {
+		if (!Number.isFinite(ms)) {
+			throw new CaptionFormatError(
+				`Cannot write the time ${ms}: times must be finite milliseconds.`,
+			);
+		}
+		const total = ms > 0 ? Math.round(ms) : 0;
+		const minutes = Math.floor(total / MS_PER_MINUTE);
+		if (this.minute !== minutes) {
+			const h = Math.floor(minutes / 60);
+			const hours = h < 100 && (this.padHours || h >= 10) ? TWO_DIGITS[h] : `${h}`;
+			this.minute = minutes;
+			this.prefix = `${hours}:${TWO_DIGITS[minutes % 60]}:`;
+		}
+		const rest = total - minutes * MS_PER_MINUTE;
+		const s = Math.floor(rest / MS_PER_SECOND);
+		return this.prefix + this.secondsThen[s] + THREE_DIGITS[rest - s * MS_PER_SECOND];
 	}
-	const rest = total - minutes * MS_PER_MINUTE;
-	const s = Math.floor(rest / MS_PER_SECOND);
-	const secondsThen = (SECONDS_THEN[separator] ??= TWO_DIGITS.slice(0, 60).map(
-		(digits) => digits + separator,
-	));
-	return lastPrefix[slot] + secondsThen[s] + THREE_DIGITS[rest - s * MS_PER_SECOND];
 }
+
+const VTT_CLOCK = new Clock(true, '.');
+const SRT_CLOCK = new Clock(true, ',');
+const SBV_CLOCK = new Clock(false, '.');
 
 /** Milliseconds to `hh:mm:ss.ttt` (at least two hour digits; negative times clamp to zero). */
 export function formatVttTimestamp(ms: number): string {
-	return clock(ms, true, '.');
+	return VTT_CLOCK.format(ms);
 }
 
 /** Milliseconds to `hh:mm:ss,ttt`. */
 export function formatSrtTimestamp(ms: number): string {
-	return clock(ms, true, ',');
+	return SRT_CLOCK.format(ms);
 }
 
 /** Milliseconds to seconds with three decimals. */
@@ -152,7 +164,7 @@ export function msToSeconds(ms: number): number {
 
 /** Milliseconds to `h:mm:ss.ttt`, as SBV writes them (hours not padded). */
 export function formatSbvTimestamp(ms: number): string {
-	return clock(ms, false, '.');
+	return SBV_CLOCK.format(ms);
 }
 
 /** Items in the order of their start (equal starts keep their order); the same array when already so. */
