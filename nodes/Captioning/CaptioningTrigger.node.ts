@@ -46,7 +46,7 @@ const FROM_VERSION_3 = { _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } };
 // The panel the editor shows beside the parameters (n8n 2.41.1 and 1.123.81 alike): its texts are shown as they
 // are, with no placeholder filled in, so they name where the URLs are rather than the URLs themselves.
 const WEBHOOK_URL_ADVICE =
-	"<b>The service must reach these URLs.</b> n8n builds them from <code>WEBHOOK_URL</code>, an environment variable of n8n's process: set it to n8n's public https address (e.g. https://n8n.example.com/) and restart n8n. Without it they start with http://localhost:5678/, which only n8n's own machine reaches, and publishing is refused.";
+	"<b>The service must reach these URLs.</b> n8n builds them from <code>N8N_WEBHOOK_URL</code> (in n8n 1.x: <code>WEBHOOK_URL</code>), an environment variable of n8n's process: set it to n8n's public https address (e.g. https://n8n.example.com/) and restart n8n. Without it they start with http://localhost:5678/, which only n8n's own machine reaches, and publishing is refused.";
 const TEST_URL_HELP =
 	'<b>While building your workflow</b>, click <b>Execute step</b>: the trigger registers its <b>Test URL</b> (under Webhook URLs in the parameters) with the service and listens for 2 minutes. Make the service transcribe something: the event shows up in this editor. With Manual registration, paste the Test URL into the dashboard yourself.';
 const TRIGGER_PANEL = {
@@ -57,7 +57,7 @@ const TRIGGER_PANEL = {
 	},
 	activationHint: {
 		inactive:
-			"Publish the workflow to register its Production URL (under Webhook URLs) with the service, which must reach it: n8n builds it from WEBHOOK_URL, n8n's public address.",
+			"Publish the workflow to register its Production URL (under Webhook URLs) with the service, which must reach it: n8n builds it from N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL), n8n's public address.",
 		active:
 			'Published: the service sends the selected events to the Production URL (under Webhook URLs); those executions show in the executions list, not here.',
 	},

@@ -367,13 +367,13 @@ describe('the editor (real n8n, Chromium)', () => {
 				'Published: the service sends the selected events to the Production URL (under Webhook URLs)',
 			);
 			await panel.getByText('When will this node trigger my flow?').click();
-			await panel.getByText('WEBHOOK_URL', { exact: true }).first().waitFor();
+			await panel.getByText('N8N_WEBHOOK_URL', { exact: true }).first().waitFor();
 			const help = await panel.innerText();
 			expect(help).toContain('This workflow is published');
 			expect(help).toMatch(/click Execute step: the trigger registers its Test URL/);
 			expect(help).toContain('listens for 2 minutes');
 			expect(help).toContain(
-				"The service must reach these URLs. n8n builds them from WEBHOOK_URL, an environment variable of n8n's process: set it to n8n's public https address",
+				"The service must reach these URLs. n8n builds them from N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL), an environment variable of n8n's process: set it to n8n's public https address",
 			);
 			await screenshot('trigger-panel.png');
 		});
@@ -533,7 +533,7 @@ describe('the editor (real n8n, Chromium)', () => {
 			process.stdout.write(`[browser] the refusal appeared ${refusedAfterMs} ms after Publish\n`);
 			expect(published).toContain(`The captioning service cannot reach ${productionUrl}`);
 			expect(published).toContain(
-				"(localhost is n8n's own machine): set WEBHOOK_URL to n8n's public https address and restart n8n.",
+				"(localhost is n8n's own machine): set N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL) to n8n's public https address and restart n8n.",
 			);
 			expect(refusedAfterMs).toBeLessThan(10_000);
 

@@ -39,14 +39,14 @@ function setUp(baseUrl: string | undefined, webhookBaseUrl = 'http://localhost:5
 }
 
 describe('the reachability check in create()', () => {
-	it('refuses a localhost callback for a public https service, naming WEBHOOK_URL, and registers nothing', async () => {
+	it('refuses a localhost callback for a public https service, naming N8N_WEBHOOK_URL, and registers nothing', async () => {
 		const { run, staticData } = setUp('https://captions.example.com');
 		const error = await run('create').catch((e: unknown) => e);
 		// the one error n8n 2.41 does not retry (1 + 2 + 4 + 8 s): a URL does not become reachable by waiting
 		expect(error).toBeInstanceOf(WebhookPathTakenError);
 		const { message, description } = error as WebhookPathTakenError;
 		expect(message).toMatch(
-			/^The captioning service cannot reach http:\/\/localhost:5678\/webhook\/[0-9a-f-]+\/webhook \(localhost is n8n's own machine\): set WEBHOOK_URL to n8n's public https address and restart n8n\.$/,
+			/^The captioning service cannot reach http:\/\/localhost:5678\/webhook\/[0-9a-f-]+\/webhook \(localhost is n8n's own machine\): set N8N_WEBHOOK_URL \(in n8n 1\.x: WEBHOOK_URL\) to n8n's public https address and restart n8n\.$/,
 		);
 		expect(description).toContain('so nothing was registered');
 		expect(staticData()).toEqual({});

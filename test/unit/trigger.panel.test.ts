@@ -16,7 +16,7 @@ describe('triggerPanel', () => {
 	});
 
 	test.each(['inactive', 'active'] as const)(
-		'the %s help covers both URLs and WEBHOOK_URL',
+		'the %s help covers both URLs and N8N_WEBHOOK_URL (WEBHOOK_URL in 1.x)',
 		(state) => {
 			const text = help[state];
 			expect(text).toContain('<b>Execute step</b>');
@@ -24,7 +24,7 @@ describe('triggerPanel', () => {
 			expect(text).toContain('listens for 2 minutes');
 			expect(text).toContain('<b>Production URL</b>');
 			expect(text).toContain('<a data-key="executions">executions list</a>');
-			expect(text).toContain('<code>WEBHOOK_URL</code>');
+			expect(text).toContain('<code>N8N_WEBHOOK_URL</code> (in n8n 1.x: <code>WEBHOOK_URL</code>)');
 			expect(text).toContain("n8n's public https address");
 		},
 	);
@@ -33,7 +33,7 @@ describe('triggerPanel', () => {
 		expect(help.inactive).toContain('publish it (in n8n 1.x: set it Active)');
 		expect(help.active).toContain('This workflow is published');
 		expect(hint.inactive).toMatch(/^Publish the workflow to register its Production URL/);
-		expect(hint.inactive).toContain('WEBHOOK_URL');
+		expect(hint.inactive).toContain('N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL)');
 		expect(hint.active).toMatch(/^Published: /);
 	});
 

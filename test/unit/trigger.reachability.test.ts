@@ -85,17 +85,17 @@ describe('checkReachability', () => {
 		).toBeUndefined();
 	});
 
-	it('refuses localhost for any service elsewhere, in one sentence naming WEBHOOK_URL', () => {
+	it('refuses localhost for any service elsewhere, in one sentence naming N8N_WEBHOOK_URL and, for n8n 1.x, WEBHOOK_URL', () => {
 		const url = 'http://localhost:5678/webhook/3f0c/webhook';
 		const found = checkReachability(url, `${PUBLIC_SERVICE}/v1/`);
 		expect(found?.reason).toBe('loopback');
 		expect(found?.message).toBe(
 			`The captioning service cannot reach ${url} (localhost is n8n's own machine): ` +
-				"set WEBHOOK_URL to n8n's public https address and restart n8n.",
+				"set N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL) to n8n's public https address and restart n8n.",
 		);
 		expect(found?.message.split('. ')).toHaveLength(1);
 		expect(found?.description).toContain('so nothing was registered');
-		expect(found?.description).toContain('WEBHOOK_URL');
+		expect(found?.description).toContain('Set N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL)');
 		// a service in a private network or the same LAN is not on n8n's machine either
 		expect(checkReachability(url, 'http://10.0.0.5:8080')?.reason).toBe('loopback');
 		expect(checkReachability('http://[::1]/webhook/x', 'http://captions.lan')?.reason).toBe(

@@ -237,7 +237,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	if (state === 'stale') {
-		// the URL (WEBHOOK_URL changed) or the events differ: replace the registration
+		// the URL (N8N_WEBHOOK_URL or WEBHOOK_URL changed) or the events differ: replace the registration
 		await retire(this, stored);
 		delete staticData.registration;
 		return false;

@@ -103,7 +103,7 @@ const WHY: Record<UnreachableReason, (host: string) => string> = {
 
 /**
  * Whether the service at `baseUrl` (the credential's Base URL) cannot call `webhookUrl` (the URL n8n built from
- * WEBHOOK_URL) at all; undefined when it may, or when either URL cannot be read (the registration then says what
+ * N8N_WEBHOOK_URL, or WEBHOOK_URL in n8n 1.x) at all; undefined when it may, or when either URL cannot be read (the registration then says what
  * is wrong).
  */
 export function checkReachability(webhookUrl: string, baseUrl: string): Unreachable | undefined {
@@ -120,9 +120,9 @@ export function checkReachability(webhookUrl: string, baseUrl: string): Unreacha
 	const host = callback.hostname.replace(/^\[|\]$/g, '');
 	return {
 		reason: to,
-		message: `The captioning service cannot reach ${webhookUrl} (${WHY[to](host)}): set WEBHOOK_URL to n8n's public https address and restart n8n.`,
+		message: `The captioning service cannot reach ${webhookUrl} (${WHY[to](host)}): set N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL) to n8n's public https address and restart n8n.`,
 		description:
-			"n8n builds webhook URLs from its WEBHOOK_URL setting; without it they start with http://localhost:5678/, n8n's own machine. The service sends each event to the URL registered here, so nothing was registered. Set WEBHOOK_URL on n8n's process to the address the service reaches n8n at (e.g. https://n8n.example.com/, your reverse proxy or tunnel), restart n8n and publish again.",
+			"n8n builds webhook URLs from its N8N_WEBHOOK_URL setting (WEBHOOK_URL in n8n 1.x, which n8n 2.x still reads for production URLs but has deprecated); without it they start with http://localhost:5678/, n8n's own machine. The service sends each event to the URL registered here, so nothing was registered. Set N8N_WEBHOOK_URL (in n8n 1.x: WEBHOOK_URL) on n8n's process to the address the service reaches n8n at (e.g. https://n8n.example.com/, your reverse proxy or tunnel), restart n8n and publish again.",
 	};
 }
 
