@@ -29,7 +29,10 @@ export interface LoadResult {
 	errors: number;
 	firstError?: string;
 	statusCounts: Record<string, number>;
-	/** How long the measured run lasted (autocannon stops at its first one-second tick past `durationMs`). */
+	/**
+	 * From the measured run's start to its last 2xx answer. Not autocannon's `duration`: autocannon ends a run at its
+	 * next one-second sample tick, so on runs of a few seconds its duration, and any rate from it, comes in steps.
+	 */
 	windowSeconds: number;
 	eventsPerSecond: number;
 	latencyMs: { p50: number; p99: number; max: number };
@@ -42,8 +45,15 @@ export interface LoadResult {
 async function cannon(
 	options: LoadOptions,
 	bound: { durationSeconds: number } | { amount: number },
-): Promise<{ result: autocannon.Result; firstError?: string }> {
+): Promise<{
+	result: autocannon.Result;
+	firstError?: string;
+	startedAt: number;
+	lastOkAt?: number;
+}> {
 	let firstError: string | undefined;
+	let lastOkAt: number | undefined;
+	const startedAt = performance.now();
 	const result = await new Promise<autocannon.Result>((resolve, reject) => {
 		const instance = autocannon(
 			{
@@ -58,8 +68,8 @@ async function cannon(
 						headers: { 'content-type': options.contentType ?? 'application/json' },
 						setupRequest: (req) => ({ ...req, body: options.body() }),
 						onResponse: (status, body) => {
-							if (status < 200 || status >= 300)
-								firstError ??= `HTTP ${status}: ${body.slice(0, 300)}`;
+							if (status >= 200 && status < 300) lastOkAt = performance.now();
+							else firstError ??= `HTTP ${status}: ${body.slice(0, 300)}`;
 						},
 					},
 				],
@@ -68,7 +78,22 @@ async function cannon(
 		);
 		instance.on('reqError', (error: Error) => (firstError ??= error.message));
 	});
-	return { result, firstError };
+	return { result, firstError, startedAt, lastOkAt };
+}
+
+/**
+ * The measured run's window and rate: its 2xx answers over the time from its start to the last of them
+ * (performance.now() milliseconds); no answer, no window.
+ */
+export function answeredWindow(
+	answers: number,
+	startedAt: number,
+	lastOkAt: number | undefined,
+): { windowSeconds: number; eventsPerSecond: number } {
+	if (answers === 0 || lastOkAt === undefined || lastOkAt <= startedAt)
+		return { windowSeconds: 0, eventsPerSecond: 0 };
+	const windowSeconds = (lastOkAt - startedAt) / 1000;
+	return { windowSeconds, eventsPerSecond: answers / windowSeconds };
 }
 
 const statusCountsOf = (result: autocannon.Result) =>
@@ -82,7 +107,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 			? await cannon(options, { durationSeconds: options.warmupMs / 1000 })
 			: undefined;
 	const windowStart = Date.now();
-	const { result, firstError } = await cannon(
+	const { result, firstError, startedAt, lastOkAt } = await cannon(
 		options,
 		options.maxRequests === undefined
 			? { durationSeconds: options.durationMs / 1000 }
@@ -104,8 +129,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 		errors: sum((run) => run.non2xx + run.errors),
 		firstError: warm?.firstError ?? firstError,
 		statusCounts,
-		windowSeconds: result.duration,
-		eventsPerSecond: result['2xx'] / result.duration,
+		...answeredWindow(result['2xx'], startedAt, lastOkAt),
 		// no 2xx in the measured run: no latency either (autocannon reports 0)
 		latencyMs: result['2xx']
 			? { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max }
