@@ -1,13 +1,14 @@
-// One jest configuration, a project per suite. `jest` alone (npm test) runs `unit`: the unit, integration and
-// sandbox tests, which never start n8n. The others run only when named with --selectProjects, as their npm
-// scripts do through scripts/run.sh; each of them but `bench` starts a real n8n (harness/):
-//   npm test                  unit     test/**/*.test.ts, without test/e2e, test/faults and test/queue
+// One jest configuration, a project per suite. `jest` alone (npm test) runs `unit` (the unit, integration and
+// sandbox tests) and `bench` (the benchmark's own unit tests), which never start n8n. The others run only when
+// named with --selectProjects, as their npm scripts do through scripts/run.sh; each starts a real n8n (harness/):
+//   npm test                  unit     test/**/*.test.ts, without test/e2e, test/faults and test/queue;
+//                             bench    bench/test/**/*.test.ts
 //   npm run test:e2e          e2e      test/e2e/**/*.test.ts (smoke: npm run test:e2e -- test/e2e/smoke)
 //   npm run test:faults       faults   test/faults/**/*.test.ts
 //   npm run test:benign       benign   test/benign/**/*.suite.ts (its plan.test.ts runs in unit)
 //   npm run test:queue        queue    test/queue/**/*.test.ts
 //   npm run test:browser      browser  test/browser/**/*.browser.ts (npm run screenshots too)
-//   npm test -- --selectProjects bench   bench/test: the benchmark's own unit tests
+//   npm test -- --selectProjects bench   bench/test alone: the benchmark's own unit tests
 
 const named = process.argv.some(
 	(arg) => arg === '--selectProjects' || arg.startsWith('--selectProjects='),
@@ -55,7 +56,7 @@ const projects = [
 module.exports = {
 	testTimeout: 20_000,
 	testSequencer: '<rootDir>/test/helpers/sequencer.js',
-	projects: named ? projects : projects.slice(0, 1),
+	projects: named ? projects : projects.filter((p) => ['unit', 'bench'].includes(p.displayName)),
 	// a named project may start n8n: one test file at a time on a 2-core machine
 	...(named ? { maxWorkers: 1 } : {}),
 };
