@@ -77,6 +77,8 @@ describe('parseIpv6', () => {
 		'::ffff:1.2.3',
 		'::ffff:1.2.3.256',
 		'12345::1',
+		'1:2:3',
+		'g::1',
 		'127.0.0.1',
 		'example.com',
 	])('%s is no IPv6 address', (text) => {

@@ -1,8 +1,4 @@
-import {
-	checkReachability,
-	hostClass,
-	parseIpv6,
-} from '../../nodes/Captioning/trigger/reachability';
+import { checkReachability, hostClass } from '../../nodes/Captioning/trigger/reachability';
 
 const hostOf = (url: string) => new URL(url).hostname;
 
@@ -42,28 +38,13 @@ describe('hostClass (the host as new URL() gives it, no DNS)', () => {
 		['http://[2001:db8::1]/', 'elsewhere'],
 		['http://[fec0::1]/', 'elsewhere'],
 		['http://[::2]/', 'elsewhere'],
+		// an IPv4 address in IPv6 counts only IPv4-mapped: NAT64, 6to4 and IPv4-compatible forms route elsewhere
+		['http://[::ffff:7f00:1]/', 'loopback'],
+		['http://[64:ff9b::7f00:1]/', 'elsewhere'],
+		['http://[2002:7f00:1::]/', 'elsewhere'],
+		['http://[::127.0.0.1]/', 'elsewhere'],
 	])('%s is %s', (url, expected) => {
 		expect(hostClass(hostOf(url))).toBe(expected);
-	});
-});
-
-describe('parseIpv6', () => {
-	it('expands :: and reads a dotted IPv4 tail', () => {
-		expect(parseIpv6('fe80::1')).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
-		expect(parseIpv6('::')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-		expect(parseIpv6('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-		expect(parseIpv6('::ffff:10.0.0.1')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x0a00, 0x0001]);
-	});
-
-	it.each([
-		'n8n.example.com',
-		'1:2:3:4:5:6:7:8:9',
-		'1:2:3',
-		'1::2::3',
-		'g::1',
-		'::ffff:10.0.0.256',
-	])('reads %s as no IPv6 address', (host) => {
-		expect(parseIpv6(host)).toBeUndefined();
 	});
 });
 

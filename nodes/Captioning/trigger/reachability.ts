@@ -5,6 +5,8 @@
 // names, split DNS, Tailscale. docs/design.md, "Reachability", has the why.
 import { WebhookPathTakenError, type INode } from 'n8n-workflow';
 
+import { normaliseName, parseIp } from '../shared/addresses';
+
 /** How close to n8n a host is, as another machine sees it: nearest first. */
 export type HostClass = 'loopback' | 'unspecified' | 'link-local' | 'elsewhere';
 
@@ -16,7 +18,7 @@ const REACH: Record<HostClass, number> = {
 	elsewhere: 2,
 };
 
-function ipv4Class([a, b]: number[]): HostClass {
+function ipv4Class([a, b]: readonly number[]): HostClass {
 	if (a === 127) return 'loopback';
 	// 0.0.0.0/8 is "this host on this network": a sender reaches itself, never n8n
 	if (a === 0) return 'unspecified';
@@ -24,45 +26,15 @@ function ipv4Class([a, b]: number[]): HostClass {
 	return 'elsewhere';
 }
 
-function parseIpv4(host: string): number[] | undefined {
-	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-	if (!match) return undefined;
-	const octets = match.slice(1).map(Number);
-	return octets.every((o) => o <= 255) ? octets : undefined;
-}
-
-/** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read), or undefined. */
-export function parseIpv6(host: string): number[] | undefined {
-	if (!host.includes(':')) return undefined;
-	let text = host;
-	const v4 = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(text);
-	if (v4) {
-		const octets = parseIpv4(v4[1]);
-		if (!octets) return undefined;
-		const hex = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
-		text = `${text.slice(0, v4.index)}${hex(octets[0], octets[1])}:${hex(octets[2], octets[3])}`;
-	}
-	const halves = text.split('::');
-	if (halves.length > 2) return undefined;
-	const groups = (part: string) => (part === '' ? [] : part.split(':'));
-	const head = groups(halves[0]);
-	const tail = halves.length === 2 ? groups(halves[1]) : [];
-	const missing = 8 - head.length - tail.length;
-	if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-	const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-	if (!all.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return undefined;
-	return all.map((g) => parseInt(g, 16));
-}
-
-function ipv6Class(groups: number[]): HostClass {
-	const zeroUpTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
-	if (zeroUpTo(7) && groups[7] === 1) return 'loopback';
-	if (zeroUpTo(8)) return 'unspecified';
-	// an IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address
-	if (zeroUpTo(5) && groups[5] === 0xffff) {
-		return ipv4Class([groups[6] >> 8, groups[6] & 0xff]);
-	}
-	if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
+// Narrower than the outbound policy's classes (shared/addresses.ts): only what no service can call back counts,
+// so an IPv6 form carrying an IPv4 address is that address only when IPv4-mapped (::ffff:0:0/96), the form a
+// dual-stack socket gives; NAT64 and the rest may route somewhere a service reaches.
+function ipv6Class(bytes: readonly number[]): HostClass {
+	const zeroUpTo = (n: number) => bytes.slice(0, n).every((b) => b === 0);
+	if (zeroUpTo(15) && bytes[15] === 1) return 'loopback';
+	if (zeroUpTo(16)) return 'unspecified';
+	if (zeroUpTo(10) && bytes[10] === 0xff && bytes[11] === 0xff) return ipv4Class(bytes.slice(12));
+	if (bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80) return 'link-local';
 	return 'elsewhere';
 }
 
@@ -72,16 +44,10 @@ function ipv6Class(groups: number[]): HostClass {
  * "elsewhere": what it resolves to is the service's business, and a lookup here would only add a delay.
  */
 export function hostClass(hostname: string): HostClass {
-	const host = hostname
-		.replace(/^\[|\]$/g, '')
-		.replace(/\.$/, '')
-		.toLowerCase();
-	const v4 = parseIpv4(host);
-	if (v4) return ipv4Class(v4);
-	const v6 = parseIpv6(host);
-	if (v6) return ipv6Class(v6);
-	if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
-	return 'elsewhere';
+	const ip = parseIp(hostname);
+	if (ip) return ip.family === 4 ? ipv4Class(ip.bytes) : ipv6Class(ip.bytes);
+	const name = normaliseName(hostname);
+	return name === 'localhost' || name.endsWith('.localhost') ? 'loopback' : 'elsewhere';
 }
 
 export type UnreachableReason = Exclude<HostClass, 'elsewhere'>;
