@@ -90,8 +90,20 @@ function piecesOf(raw: string): { plain: string; pieces: TextRun[] } {
 	return { plain, pieces };
 }
 
-// The runs in an array of their length: the one they were pushed into holds room for more, kept as long as the cue.
-const exactly = (runs: readonly TextRun[]): TextRun[] => runs.slice();
+/**
+ * The runs in an array of their length (the one they were pushed into holds room for more, kept as long as the
+ * cue), each run's text cut from the cue's `text` they spell: cut from the tagged text, a run kept all of it alive.
+ */
+function exactly(runs: readonly TextRun[], text: string): TextRun[] {
+	const out = runs.slice();
+	let at = 0;
+	for (const run of out) {
+		const end = at + run.text.length;
+		run.text = text.slice(at, end);
+		at = end;
+	}
+	return out;
+}
 
 /** A cue's text lines read once: tags removed, the styles they set kept as runs. */
 function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
@@ -105,7 +117,7 @@ function readText(lines: readonly string[]): Pick<Cue, 'text' | 'runs'> {
 	const runs = toRuns(pieces);
 	if (!runs) return { text };
 	// tags at a line's edge can leave white space there, and <br> an empty line: laid out again, styles kept
-	if (text === plain) return { text, runs: exactly(runs) };
+	if (text === plain) return { text, runs: exactly(runs, text) };
 	const [styled] = carryStyles(
 		[{ startMs: 0, endMs: 0, text: plain, runs }],
 		[{ startMs: 0, endMs: 0, text }],
@@ -221,9 +233,11 @@ function addCue(
 			),
 		);
 	}
-	const text = readText(payload);
-	const cue: Cue = { startMs: timing.startMs, endMs: timing.endMs, text: text.text };
-	if (text.runs) cue.runs = text.runs;
+	const { text, runs } = readText(payload);
+	// runs given with the rest: added afterwards, they took a second allocation for the cue's properties
+	const cue: Cue = runs
+		? { startMs: timing.startMs, endMs: timing.endMs, text, runs }
+		: { startMs: timing.startMs, endMs: timing.endMs, text };
 	reading.cues.push(cue);
 	return true;
 }
