@@ -99,7 +99,8 @@ function exactly(runs: readonly TextRun[], text: string): TextRun[] {
 	let at = 0;
 	for (const run of out) {
 		const end = at + run.text.length;
-		run.text = text.slice(at, end);
+		// V8 copies a cut of fewer than 13 characters; a longer one points into the text it was cut from
+		if (end - at >= 13) run.text = text.slice(at, end);
 		at = end;
 	}
 	return out;
