@@ -12,11 +12,11 @@ function spaceAt(text: string, index: number): boolean {
 }
 
 /**
- * Whether no line needs trimming or dropping: no white space at a line's start or end, no empty line, no CR. A
- * scan of the characters next to the line breaks (one regular expression with four alternatives tried at every
- * character took half of SRT's writing time).
+ * Whether no line needs trimming or dropping (trimmedLines gives the text back as it is): no white space at a line's
+ * start or end, no empty line, no CR. A scan of the characters next to the line breaks (one regular expression with
+ * four alternatives tried at every character took half of SRT's writing time).
  */
-function tidy(text: string): boolean {
+export function isTrimmed(text: string): boolean {
 	const last = text.length - 1;
 	if (last < 0) return true;
 	if (spaceAt(text, 0) || spaceAt(text, last) || text.includes('\r')) return false;
@@ -29,7 +29,7 @@ function tidy(text: string): boolean {
 
 /** Text with each line trimmed and empty lines left out, as SRT, SBV and TTML keep cue text. */
 export function trimmedLines(text: string): string {
-	if (tidy(text)) return text;
+	if (isTrimmed(text)) return text;
 	if (!/[\r\n]/.test(text)) return text.trim();
 	return text
 		.split(/\r\n|\r|\n/)

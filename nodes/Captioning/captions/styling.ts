@@ -28,6 +28,21 @@ function styleOf(run: RunStyle): RunStyle {
 const isStyled = (run: RunStyle) =>
 	run.italic === true || run.bold === true || run.underline === true || run.voice !== undefined;
 
+/**
+ * A run of text with the styles given, in one literal for no style or one: styles added to a run one by one take a
+ * second allocation, kept as long as the cue.
+ */
+export function styledRun(text: string, italic: boolean, bold: boolean, underline: boolean): TextRun {
+	if (!bold && !underline) return italic ? { text, italic: true } : { text };
+	if (!italic && !underline) return { text, bold: true };
+	if (!italic && !bold) return { text, underline: true };
+	const run: TextRun = { text };
+	if (italic) run.italic = true;
+	if (bold) run.bold = true;
+	if (underline) run.underline = true;
+	return run;
+}
+
 /** Pieces of text with their style as runs: neighbours of one style joined; undefined when none is styled. */
 export function toRuns(pieces: readonly TextRun[]): TextRun[] | undefined {
 	let styled = false;
@@ -42,10 +57,12 @@ export function toRuns(pieces: readonly TextRun[]): TextRun[] | undefined {
 			continue;
 		}
 		// each style written out, not spread: a reader makes a run or two of every styled cue
-		const run: TextRun = { text: piece.text };
-		if (piece.italic) run.italic = true;
-		if (piece.bold) run.bold = true;
-		if (piece.underline) run.underline = true;
+		const run = styledRun(
+			piece.text,
+			piece.italic === true,
+			piece.bold === true,
+			piece.underline === true,
+		);
 		if (piece.voice !== undefined) run.voice = piece.voice;
 		runs.push(run);
 	}

@@ -5,9 +5,15 @@
 // (test/unit/captions/wpt.test.ts, docs/captions.md).
 import { CaptionFormatError } from './errors';
 import { formatVttTimestamp } from './time';
-import { carryStyles } from './styling';
+import { carryStyles, htmlTaggedText } from './styling';
 import { blankText, LineCursor } from './lines';
-import { parseCueText, cueTextToVtt, escapeVttText, voiceTag } from './vttCueText';
+import {
+	cueTextToVtt,
+	escapeVttText,
+	needsVttEscape,
+	parseCueText,
+	voiceTag,
+} from './vttCueText';
 import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
 import type {
 	CaptionDocument,
@@ -580,18 +586,59 @@ function cueTextVtt(cue: Cue, text: string): string {
 	return cueTextToVtt(carryStyles([cue], [{ ...cue, text }])[0]);
 }
 
+/** The cue's text as its payload, tags and all; `asItIs` when writtenAsTheyAre found nothing in it to change. */
+function cueBody(cue: Cue, asItIs: boolean): string {
+	const payload = asItIs ? cue.text : payloadText(cue.text);
+	// a cue of white space alone shows nothing: written without it, and without a speaker
+	if (blankText(payload)) return '';
+	if (!asItIs) return cueTextVtt(cue, payload);
+	return cue.runs ? htmlTaggedText(cue.runs) : payload;
+}
+
+// Cues looked at together before they are written: a block's texts joined take tens of kB, however long the file.
+const BLOCK = 1024;
+
+/**
+ * Whether payloadText and cueTextVtt give the text of each cue of a block (from `from`) back as it is, its runs as
+ * their tags alone: no CR, no empty line, nothing to escape, no speaker in the runs. Looked at once in their texts
+ * joined by line breaks (a break between two cues has another next to it exactly when one of them starts or ends
+ * with a break, or is empty) and in their runs' texts joined, not with four searches a cue and three a run.
+ */
+function writtenAsTheyAre(cues: readonly Cue[], from: number): boolean {
+	const texts: string[] = [];
+	const runTexts: string[] = [];
+	for (let index = from; index < cues.length && index < from + BLOCK; index++) {
+		const cue = cues[index];
+		texts.push(cue.text);
+		const runs = cue.runs;
+		if (!runs) continue;
+		for (let at = 0; at < runs.length; at++) {
+			if (runs[at].voice !== undefined) return false;
+			runTexts.push(runs[at].text);
+		}
+	}
+	const joined = texts.join('\n');
+	return (
+		!joined.includes('\r') &&
+		!joined.startsWith('\n') &&
+		!joined.endsWith('\n') &&
+		!joined.includes('\n\n') &&
+		!needsVttEscape(joined) &&
+		!needsVttEscape(runTexts.join(''))
+	);
+}
+
 function formatCue(
 	cue: Cue,
 	number: number,
 	regionIds: ReadonlySet<string>,
+	asItIs: boolean,
 	warn?: WarningSink,
 ): string {
 	const { startMs, endMs } = writtenTimes(cue, number, warn);
 	const settings = cue.settings && formatCueSettings(cue.settings, regionIds);
 	const voice = cue.voice === undefined ? '' : cue.voice.replace(/\s+/g, ' ').trim();
-	// a cue of white space alone shows nothing: written without it, and without a speaker
-	const payload = payloadText(cue.text);
-	const text = blankText(payload) ? '' : cueTextVtt(cue, payload);
+	const text = cueBody(cue, asItIs);
 	const identifier = writableIdentifier(cue.identifier);
 	const timing =
 		settings === undefined
@@ -650,8 +697,10 @@ export function formatVtt(
 	for (const region of regions) out.add(`\n\n${formatRegion(region)}`);
 	const regionIds = new Set(regions.map((region) => region.id));
 	const ordered = inTimeOrder(cues, 'WebVTT', warn);
+	let asTheyAre = false;
 	for (let index = 0; index < ordered.length; index++) {
-		out.add(`\n\n${formatCue(ordered[index], index + 1, regionIds, warn)}`);
+		if (index % BLOCK === 0) asTheyAre = writtenAsTheyAre(ordered, index);
+		out.add(`\n\n${formatCue(ordered[index], index + 1, regionIds, asTheyAre, warn)}`);
 	}
 	out.add('\n');
 	return out.toString();

@@ -1,7 +1,7 @@
 // WebVTT cue text: read as the WebVTT cue text parser builds it (https://w3c.github.io/webvtt/#cue-text-parsing-rules)
 // into plain text with runs of italics, bold, underline and voice; written back as tags. One scan of the payload with
 // indexOf, no regular expression per token: a styled file is read as fast as a plain one (BENCHMARKS.md, item 7).
-import { HTML_TAGS, runsOf, taggedText, voiceGroups } from './styling';
+import { HTML_TAGS, runsOf, styledRun, taggedText, voiceGroups } from './styling';
 import type { Cue, TextRun } from './types';
 
 const NAMED_ENTITIES: Record<string, string> = {
@@ -121,10 +121,7 @@ class CueTextReading {
 			last.text += text;
 			return;
 		}
-		const run: TextRun = { text };
-		if (italic > 0) run.italic = true;
-		if (bold > 0) run.bold = true;
-		if (underline > 0) run.underline = true;
+		const run = styledRun(text, italic > 0, bold > 0, underline > 0);
 		if (voice !== undefined) run.voice = voice;
 		if (italic > 0 || bold > 0 || underline > 0 || voice !== undefined) this.styled = true;
 		this.runs.push(run);
@@ -262,12 +259,8 @@ function simpleStyledText(payload: string): CueText | undefined {
 			) {
 				last.text += piece;
 			} else {
-				const run: TextRun = { text: piece };
-				if (italic > 0) run.italic = true;
-				if (bold > 0) run.bold = true;
-				if (underline > 0) run.underline = true;
 				if (italic > 0 || bold > 0 || underline > 0) styled = true;
-				scratchRuns[count++] = run;
+				scratchRuns[count++] = styledRun(piece, italic > 0, bold > 0, underline > 0);
 			}
 		}
 		if (lt === -1) break;
@@ -332,10 +325,15 @@ export function parseCueText(payload: string): CueText {
 
 // ---- writing ----------------------------------------------------------------------------------------------------
 
+/** Whether text has a character WebVTT cue text writes as a character reference (`&`, `<`, `>`). */
+export function needsVttEscape(text: string): boolean {
+	// three searches for one character each take half the time of one character class
+	return text.includes('&') || text.includes('<') || text.includes('>');
+}
+
 /** Text as WebVTT cue text holds it: `&`, `<` and `>` as character references. */
 export function escapeVttText(text: string): string {
-	// three searches for one character each take half the time of one character class
-	if (!text.includes('&') && !text.includes('<') && !text.includes('>')) return text;
+	if (!needsVttEscape(text)) return text;
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -325,6 +325,48 @@ describe('formatSrt', () => {
 		expect(formatSrt([])).toBe('');
 	});
 
+	it('tidies, warns and leaves out as ever among thousands of cues, in every block of 1,024', () => {
+		const cues: Cue[] = Array.from({ length: 7300 }, (_, index) => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text: `line ${index + 1}`,
+		}));
+		// the first block clean, then one of each in a block of its own: the last of a block, the first, inside
+		cues[2047].text = 'end \nof the second block';
+		cues[2048].text = ' start';
+		cues[3500].text = '<b>bold';
+		cues[4200].text = 'trailing ';
+		cues[5200].text = '';
+		cues[6200].text = '{\\an8}top';
+		cues[7200].text = 'x --> y';
+		const warnings: CaptionWarning[] = [];
+		const blocks = formatSrt(cues, {}, (warning) => warnings.push(warning)).split('\n\n');
+		expect(blocks).toHaveLength(7299);
+		expect(blocks[1023]).toBe('1024\n00:17:03,000 --> 00:17:03,500\nline 1024');
+		expect(blocks[2047]).toBe('2048\n00:34:07,000 --> 00:34:07,500\nend\nof the second block');
+		expect(blocks[2048]).toBe('2049\n00:34:08,000 --> 00:34:08,500\nstart');
+		expect(blocks[3500]).toBe('3501\n00:58:20,000 --> 00:58:20,500\nbold');
+		expect(blocks[4200]).toBe('4201\n01:10:00,000 --> 01:10:00,500\ntrailing');
+		expect(blocks[5199]).toBe('5200\n01:26:39,000 --> 01:26:39,500\nline 5200');
+		expect(blocks[5200]).toBe('5201\n01:26:41,000 --> 01:26:41,500\nline 5202');
+		expect(blocks[6199]).toBe('6200\n01:43:20,000 --> 01:43:20,500\ntop');
+		expect(blocks[7199]).toBe('7200\n02:00:00,000 --> 02:00:00,500\nx -> y');
+		expect(warnings.map((warning) => warning.message)).toEqual([
+			'Cue 3501: "<b>" would read as formatting, which SRT cannot write as text: left out.',
+			'Cue 6200: "{\\\\an8}" would read as formatting, which SRT cannot write as text: left out.',
+			'Cue 7200: "-->" would read as a timing line: written as "->".',
+			'A cue without text was left out (at 01:26:40.000): in SRT a blank line ends a cue, so a cue has at least one line of text.',
+		]);
+	});
+
+	it('leaves out a file\'s one cue when it has no text', () => {
+		const warnings: CaptionWarning[] = [];
+		expect(
+			formatSrt([{ startMs: 0, endMs: 1000, text: '' }], {}, (warning) => warnings.push(warning)),
+		).toBe('');
+		expect(warnings).toHaveLength(1);
+	});
+
 	it('round-trips through parseSrt, styles too', () => {
 		const cues = parseVtt(fixture('keynote.vtt')).map(({ startMs, endMs, text, runs }) =>
 			runs ? { startMs, endMs, text, runs } : { startMs, endMs, text },

@@ -613,6 +613,47 @@ describe('formatVtt', () => {
 		expect(parseVtt(vtt)).toEqual([cue]);
 	});
 
+	it('escapes, drops empty lines and names speakers as ever among thousands of cues, in every block of 1,024', () => {
+		const cues: Cue[] = Array.from({ length: 8300 }, (_, index) => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text: `line ${index + 1}`,
+		}));
+		// the first block clean, then one of each in a block of its own: the last of a block, the first, inside
+		cues[2047].text = 'end\n\nof the second block';
+		cues[2048].text = '\nstart';
+		cues[3500].text = 'Tom & Jerry';
+		// runs whose text is not the cue's: what they hold is escaped, whatever the cue's text holds
+		cues[4200] = {
+			...cues[4200],
+			text: 'I love you',
+			runs: [{ text: 'I ', italic: true }, { text: '<3 you' }],
+		};
+		cues[5200].text = 'end\r\nline';
+		cues[6200] = {
+			...cues[6200],
+			text: 'Hi there',
+			runs: [
+				{ text: 'Hi', voice: 'Anna' },
+				{ text: ' there', voice: 'Ben' },
+			],
+		};
+		cues[7200] = { ...cues[7200], text: 'styled', runs: [{ text: 'styled', italic: true }] };
+		cues[8299].text = 'last\n';
+		const blocks = formatVtt(cues).split('\n\n');
+		expect(blocks).toHaveLength(8301);
+		expect(blocks[1024]).toBe('00:17:03.000 --> 00:17:03.500\nline 1024');
+		expect(blocks[2048]).toBe('00:34:07.000 --> 00:34:07.500\nend\nof the second block');
+		expect(blocks[2049]).toBe('00:34:08.000 --> 00:34:08.500\nstart');
+		expect(blocks[3501]).toBe('00:58:20.000 --> 00:58:20.500\nTom &amp; Jerry');
+		expect(blocks[4201]).toBe('01:10:00.000 --> 01:10:00.500\n<i>I </i>&lt;3 you');
+		expect(blocks[5201]).toBe('01:26:40.000 --> 01:26:40.500\nend\nline');
+		expect(blocks[6201]).toBe('01:43:20.000 --> 01:43:20.500\n<v Anna>Hi</v><v Ben> there</v>');
+		expect(blocks[7201]).toBe('02:00:00.000 --> 02:00:00.500\n<i>styled</i>');
+		expect(blocks[7300]).toBe('02:01:39.000 --> 02:01:39.500\nline 7300');
+		expect(blocks[8300]).toBe('02:18:19.000 --> 02:18:19.500\nlast\n');
+	});
+
 	it('leaves out the voice tag of a cue without text', () => {
 		const vtt = formatVtt([{ startMs: 0, endMs: 1000, text: ' ', voice: 'Anna' }]);
 		expect(vtt).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n');
