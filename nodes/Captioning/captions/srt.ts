@@ -5,12 +5,18 @@
 // Times are read as the players and the other libraries read them: the digits after the comma are milliseconds
 // (",5" is 5 ms), and text after the end time on the timing line is not the cue's (subtitle reads it as settings).
 import { CaptionFormatError } from './errors';
-import { carryStyles, htmlTaggedText, namedRuns, runsOf, toRuns } from './styling';
+import { carryStyles, htmlTaggedText, namedRuns, runsOf, styledRun, toRuns } from './styling';
 import { formatSrtTimestamp, parseSrtTimestamp } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 import { isBlank, isTrimmed, LineCursor, trimmedLines } from './lines';
-import { EmptyCuesLeftOut, inTimeOrder, TextBuilder, writtenTimes } from './writing';
+import {
+	EmptyCuesLeftOut,
+	inTimeOrder,
+	TextBuilder,
+	writtenTimes,
+	CUES_PER_CHECK,
+} from './writing';
 
 interface SrtFormatOptions {
 	/** Prefix each cue with its speaker (`Roger: ...`), since SRT has no voice markup. */
@@ -35,11 +41,7 @@ interface Depth {
 
 function addPiece(pieces: TextRun[], text: string, depth: Depth): void {
 	if (text === '') return;
-	const piece: TextRun = { text };
-	if (depth.italic > 0) piece.italic = true;
-	if (depth.bold > 0) piece.bold = true;
-	if (depth.underline > 0) piece.underline = true;
-	pieces.push(piece);
+	pieces.push(styledRun(text, depth.italic > 0, depth.bold > 0, depth.underline > 0));
 }
 
 /**
@@ -322,18 +324,15 @@ function srtSafe(text: string): string {
 	return withoutMarkup(text).replace(/-{2,}>/g, '->');
 }
 
-// Cues looked at together before they are written: a block's texts joined take tens of kB, however long the file.
-const BLOCK = 1024;
-
 /**
  * Whether srtSafe and keptLines give the text of each cue of a block (from `from`) back as it is: looked at once in
  * their texts joined by line breaks, where a break between two cues has white space or another break next to it
- * exactly when a line of theirs needs trimming or a cue is empty. Three searches and a scan of each cue's text were a third of the
- * time of writing a styled file.
+ * exactly when a line of theirs needs trimming or a cue is empty. Three searches and a scan of each cue's text were
+ * a third of the time of writing a styled file.
  */
 function writtenAsTheyAre(cues: readonly Cue[], from: number): boolean {
 	const texts: string[] = [];
-	for (let index = from; index < cues.length && index < from + BLOCK; index++) {
+	for (let index = from; index < cues.length && index < from + CUES_PER_CHECK; index++) {
 		texts.push(cues[index].text);
 	}
 	const joined = texts.join('\n');
@@ -383,7 +382,7 @@ export function formatSrt(
 	const ordered = inTimeOrder(cues, 'SRT', warn);
 	let asTheyAre = false;
 	for (let index = 0; index < ordered.length; index++) {
-		if (index % BLOCK === 0) asTheyAre = writtenAsTheyAre(ordered, index);
+		if (index % CUES_PER_CHECK === 0) asTheyAre = writtenAsTheyAre(ordered, index);
 		const cue = ordered[index];
 		// made safe as a whole: a tag can be cut between two runs ("{\\" then "an8}")
 		const safe = asTheyAre ? cue.text : srtSafe(cue.text);

@@ -7,14 +7,8 @@ import { CaptionFormatError } from './errors';
 import { formatVttTimestamp } from './time';
 import { carryStyles, htmlTaggedText } from './styling';
 import { blankText, LineCursor } from './lines';
-import {
-	cueTextToVtt,
-	escapeVttText,
-	needsVttEscape,
-	parseCueText,
-	voiceTag,
-} from './vttCueText';
-import { inTimeOrder, TextBuilder, writtenTimes } from './writing';
+import { cueTextToVtt, escapeVttText, needsVttEscape, parseCueText, voiceTag } from './vttCueText';
+import { CUES_PER_CHECK, inTimeOrder, TextBuilder, writtenTimes } from './writing';
 import type {
 	CaptionDocument,
 	CaptionFormat,
@@ -595,9 +589,6 @@ function cueBody(cue: Cue, asItIs: boolean): string {
 	return cue.runs ? htmlTaggedText(cue.runs) : payload;
 }
 
-// Cues looked at together before they are written: a block's texts joined take tens of kB, however long the file.
-const BLOCK = 1024;
-
 /**
  * Whether payloadText and cueTextVtt give the text of each cue of a block (from `from`) back as it is, its runs as
  * their tags alone: no CR, no empty line, nothing to escape, no speaker in the runs. Looked at once in their texts
@@ -607,7 +598,7 @@ const BLOCK = 1024;
 function writtenAsTheyAre(cues: readonly Cue[], from: number): boolean {
 	const texts: string[] = [];
 	const runTexts: string[] = [];
-	for (let index = from; index < cues.length && index < from + BLOCK; index++) {
+	for (let index = from; index < cues.length && index < from + CUES_PER_CHECK; index++) {
 		const cue = cues[index];
 		texts.push(cue.text);
 		const runs = cue.runs;
@@ -699,7 +690,7 @@ export function formatVtt(
 	const ordered = inTimeOrder(cues, 'WebVTT', warn);
 	let asTheyAre = false;
 	for (let index = 0; index < ordered.length; index++) {
-		if (index % BLOCK === 0) asTheyAre = writtenAsTheyAre(ordered, index);
+		if (index % CUES_PER_CHECK === 0) asTheyAre = writtenAsTheyAre(ordered, index);
 		out.add(`\n\n${formatCue(ordered[index], index + 1, regionIds, asTheyAre, warn)}`);
 	}
 	out.add('\n');

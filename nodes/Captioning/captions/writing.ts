@@ -5,6 +5,12 @@ import { formatVttTimestamp } from './time';
 import type { Cue, WarningSink } from './types';
 
 /** A cue's time as messages give it: "00:01:02.500". */
+/**
+ * Cues a writer looks at together for what it would change before writing them (writtenAsTheyAre in srt.ts and
+ * vtt.ts): a block's texts joined take tens of kB, however long the file.
+ */
+export const CUES_PER_CHECK = 1024;
+
 const at = (ms: number) => formatVttTimestamp(Math.max(0, ms));
 
 /**
