@@ -15,6 +15,7 @@ import { type BuiltPackages, buildPackages, SHIPPED_TRIGGER_TYPE } from './lib/b
 import { EARLIER_LIST_FIELD, fullSeenList, PRIME_EVENTS } from './lib/earlierList';
 import { analyseProfile, type CpuProfile, type Marker } from './lib/cpuprofile';
 import { eventTemplate, type EventTemplate } from './lib/event';
+import { Inspector, inspectorUrlIn } from './lib/inspector';
 import { postOnce, runLoad } from './lib/load';
 import {
 	perRequestTable,
@@ -117,36 +118,6 @@ const MARKERS: Marker[] = [
 	{ label: 'express', url: '/express/' },
 	{ label: 'public API (the bench polling executions)', url: 'n8n/dist/public-api/' },
 ];
-
-/** The inspector of n8n's main process, from its "Debugger listening on ws://..." line. */
-class Inspector {
-	private id = 0;
-	private pending = new Map<number, (result: unknown) => void>();
-	private constructor(private socket: WebSocket) {
-		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-			if (message.id !== undefined) this.pending.get(message.id)?.(message.result);
-		});
-	}
-	static async connect(url: string): Promise<Inspector> {
-		const socket = new WebSocket(url);
-		await new Promise((resolve, reject) => {
-			socket.addEventListener('open', resolve, { once: true });
-			socket.addEventListener('error', reject, { once: true });
-		});
-		return new Inspector(socket);
-	}
-	send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-		const id = ++this.id;
-		return new Promise((resolve) => {
-			this.pending.set(id, resolve as (result: unknown) => void);
-			this.socket.send(JSON.stringify({ id, method, params }));
-		});
-	}
-	close() {
-		this.socket.close();
-	}
-}
 
 async function executionDataBytes(n8n: N8nInstance, workflowId: string): Promise<number> {
 	const page = await n8n.api<{ data: Array<{ id: string }> }>(
@@ -315,7 +286,7 @@ async function main() {
 		packageTarball: [packages.shipped, packages.floor],
 		env: { ...SETTINGS[setting], NODE_OPTIONS: '--inspect=127.0.0.1:0' },
 		onOutput: (chunk) => {
-			inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(chunk)?.[1];
+			inspectorUrl ??= inspectorUrlIn(chunk);
 		},
 	});
 	try {

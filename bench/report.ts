@@ -17,6 +17,7 @@ import {
 import { medianInterval, round, roundSummary, summarize, type Summary } from './lib/stats';
 import type { RateLimitRun, TokenEconomyRun } from './measure/api';
 import { type CaptionBench, captionFigures, type CaptionFigures } from './measure/captions';
+import type { InstructionRun, InstructionSetting } from './measure/instructions';
 import type { IsolateCount } from './measure/isolates';
 import type { LatencyRound } from './measure/latency';
 import type { ReceiveCost } from './measure/receive-cost';
@@ -130,6 +131,8 @@ export interface Results {
 		decisions?: Record<string, Decision[]>;
 		/** The measured requests every run of a setting sent. */
 		requestsPerRun?: Record<string, number>;
+		/** Item 8: instructions per request under callgrind, per setting. */
+		instructions?: Record<string, InstructionSetting>;
 	};
 }
 
@@ -394,6 +397,27 @@ export interface SettingSummary {
 	ratioSpreads: Record<string, RatioFigure>;
 	/** Item 1's goal in this setting, as the last look of the stop rule decided it (bench/lib/goal.ts). */
 	goal?: GoalSummary;
+	/** The goal decided in instructions (item 8, callgrind): the verdict this machine can reach. */
+	instructions?: InstructionGoalSummary;
+}
+
+/** Item 8 in bench/summary.json: the goal in instructions per request, and each target's count. */
+export interface InstructionGoalSummary {
+	/** met: both figures met; not met: either not; undecided: the cap was reached first. */
+	verdict: GoalVerdict;
+	rounds: number;
+	requestsPerRun: number;
+	stopRule: StopRule;
+	looks: number[];
+	confidence: number;
+	/** The primary figure: instructions per request over all of n8n's main-process threads (its CPU). */
+	cpu: JudgedSummary;
+	/** The secondary: the event loop's capacity, one over the main thread's instructions per request (events/s). */
+	throughput: JudgedSummary;
+	/** Median millions of instructions per request, all threads and the main thread, per target. */
+	millionInstructionsPerRequest: Partial<Record<TargetKey, { all: number; main: number }>>;
+	/** The 1-minute load average while its rounds ran (the counts do not depend on it). */
+	load?: { min: number; median: number; max: number };
 }
 
 /** One figure of the goal in bench/summary.json. */
@@ -528,7 +552,8 @@ export function buildBenchSummary(results: Results): BenchSummary {
 function settingSummary(results: Results, setting: string): SettingSummary | undefined {
 	const byConcurrency = results.summary.throughput[setting];
 	const latency = results.summary.latency[setting];
-	if (!byConcurrency && !latency) return undefined;
+	const instructions = instructionGoalSummary(results, setting);
+	if (!byConcurrency && !latency && !instructions) return undefined;
 	const [concurrency, figures] = Object.entries(byConcurrency ?? {})[0] ?? [];
 	const runs = results.raw.throughput[setting] ?? [];
 	const ratio = (key: string) => figures?.ratios[key]?.median;
@@ -554,6 +579,56 @@ function settingSummary(results: Results, setting: string): SettingSummary | und
 		),
 		ratioSpreads: ratioSpreadsOf(runs.filter((r) => String(r.concurrency) === concurrency)),
 		...(goal ? { goal } : {}),
+		...(instructions ? { instructions } : {}),
+	};
+}
+
+/** Item 8's goal in a setting, as its last look decided it; undefined when item 8 did not run there. */
+export function instructionGoalSummary(
+	results: Results,
+	setting: string,
+): InstructionGoalSummary | undefined {
+	const item = results.raw.instructions?.[setting];
+	const decision = item?.decisions[item.decisions.length - 1];
+	if (!item || !decision) return undefined;
+	const perTarget = (target: TargetKey) => {
+		const runs = item.runs.filter((r) => r.target === target);
+		if (!runs.length) return undefined;
+		const median = (pick: (r: InstructionRun) => number) =>
+			round(summarize(runs.map(pick)).median / 1e6, 3);
+		return {
+			all: median((r) => r.instructionsPerRequest),
+			main: median((r) => r.mainThreadInstructionsPerRequest),
+		};
+	};
+	const loads = results.load
+		.filter((l) => l.phase.startsWith(`${setting}: item 8 round`))
+		.map((l) => l.load[0]);
+	return {
+		verdict: decision.verdict,
+		rounds: decision.rounds,
+		requestsPerRun: item.runs[0]?.requests ?? 0,
+		stopRule: item.stopRule,
+		looks: lookRounds(item.stopRule),
+		confidence: round(lookConfidence(item.stopRule), 4),
+		cpu: judgedSummary(decision.cpu, GOAL.cpu, 'instructions per request (all threads)'),
+		throughput: judgedSummary(
+			decision.throughput,
+			GOAL.throughput,
+			"event-loop capacity (1 / the main thread's instructions per request)",
+		),
+		millionInstructionsPerRequest: Object.fromEntries(
+			[GOAL.numerator, GOAL.denominator].map((t) => [t, perTarget(t)]),
+		),
+		...(loads.length
+			? {
+					load: {
+						min: Math.min(...loads),
+						median: summarize(loads).median,
+						max: Math.max(...loads),
+					},
+				}
+			: {}),
 	};
 }
 
@@ -695,6 +770,7 @@ const settingLabel = (key: string) => SETTING_LABELS[key] ?? key;
 /** The sections of the report in the order printed; each builds itself from the results, or is absent. */
 const SECTIONS: Array<(results: Results) => Section | Section[] | undefined> = [
 	floorSummarySection,
+	instructionGoalSection,
 	goalSection,
 	throughputSection,
 	latencySection,
@@ -791,6 +867,56 @@ function goalSection(results: Results): Section | undefined {
 				"the other, undecided when the cap came first; others' CPU/s: what the rest of the machine used during " +
 				"the goal's runs (2: both cores); the check, events/s of the floor with a credential ÷ the bare floor, " +
 				'is suspect when its interval lies wholly above 1',
+		],
+	};
+}
+
+/** Item 8: the goal decided in instructions per request, per setting. */
+function instructionGoalSection(results: Results): Section | undefined {
+	const settings = Object.keys(results.raw.instructions ?? {});
+	const goals = settings.flatMap((setting) => {
+		const goal = instructionGoalSummary(results, setting);
+		return goal ? [{ setting, goal }] : [];
+	});
+	if (!goals.length) return undefined;
+	const millions = (goal: InstructionGoalSummary, target: TargetKey) => {
+		const m = goal.millionInstructionsPerRequest[target];
+		return m ? `${fmt(m.all, 2)} (${fmt(m.main, 2)})` : '–';
+	};
+	const range = (r: { min: number; median: number; max: number } | undefined) =>
+		r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
+	const first = goals[0].goal;
+	return {
+		title:
+			`8. Goal in instructions (callgrind): ours ÷ floorCred at most ${GOAL.cpu.threshold} in instructions ` +
+			`per request and at least ${GOAL.throughput.threshold} in the event loop's capacity, in each setting`,
+		header: [
+			'n8n setting',
+			'goal',
+			'instructions per request: median (interval)',
+			'event-loop capacity: median (interval)',
+			'rounds × requests',
+			'M instructions/request ours (main thread)',
+			'floorCred (main thread)',
+			'1-minute load',
+		],
+		rows: goals.map(({ setting, goal }) => [
+			settingLabel(setting),
+			goal.verdict,
+			judgedText(goal.cpu),
+			judgedText(goal.throughput),
+			`${goal.rounds} × ${goal.requestsPerRun}`,
+			millions(goal, GOAL.numerator),
+			millions(goal, GOAL.denominator),
+			range(goal.load),
+		]),
+		notes: [
+			"n8n's main process under valgrind's callgrind, ours and floorCred in runs back to back in one n8n, a " +
+				"full garbage collection before each window and n8n's idle instructions subtracted; instructions: all " +
+				"threads of the process (the task runner's process not counted: it does the same for both); event-loop " +
+				"capacity: floorCred's main-thread instructions per request ÷ ours'; each figure the median of one " +
+				`ratio per round with its distribution-free interval at ${(first.confidence * 100).toFixed(1)} % ` +
+				`(${GOAL.alpha * 100} % shared over the looks after rounds ${first.looks.join(', ')})`,
 		],
 	};
 }

@@ -6,7 +6,8 @@
 //   npm run bench -- --report bench/results.json [--update-doc]
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
@@ -14,6 +15,8 @@ import { N8N_VERSION, type N8nInstance, PROJECT_ROOT, resolveN8nDir, startN8n } 
 import { type Sandbox, startSandbox } from '../sandbox/server';
 import { type BuiltPackages, buildPackages } from './lib/build';
 import { PRIME_EVENTS } from './lib/earlierList';
+import { Callgrind, callgrindCommand } from './lib/callgrind';
+import { Inspector, inspectorUrlIn } from './lib/inspector';
 import { eventTemplate, type EventTemplate } from './lib/event';
 import {
 	findPidByCommandLine,
@@ -29,6 +32,12 @@ import {
 	type RateLimitRun,
 	type TokenEconomyRun,
 } from './measure/api';
+import {
+	idleInstructionRate,
+	type InstructionSetting,
+	instructionRatios,
+	measureInstructions,
+} from './measure/instructions';
 import { countIsolates, type IsolateCount } from './measure/isolates';
 import { type LatencyRound, measureLatency } from './measure/latency';
 import { measureCaptions } from './measure/captions';
@@ -109,9 +118,22 @@ const { values } = parseArgs({
 			description: 'distinct events sent through a steady-state trigger first',
 		},
 		'latency-events': { type: 'string', description: 'item 5: deliveries per target per round' },
+		'instruction-requests': {
+			type: 'string',
+			description: 'item 8: measured requests per run under callgrind (default 24)',
+		},
+		'instruction-rounds': {
+			type: 'string',
+			description: 'item 8: the stop rule cap (default 16)',
+		},
 		targets: {
 			type: 'string',
 			description: 'items 1, 5, 6: only these targets, comma-separated (e.g. ours,floor,floorCred)',
+		},
+		'n8n-env': {
+			type: 'string',
+			multiple: true,
+			description: 'KEY=VALUE for every n8n the benchmark starts (an experiment; repeatable)',
 		},
 		'preview-v2': { type: 'boolean', default: false },
 		'wait-quiet': { type: 'string', description: '1-minute load to wait for (up to 20 min)' },
@@ -126,7 +148,7 @@ const { values } = parseArgs({
 });
 
 const quick = values.quick === true;
-const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => Number(s.trim())));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => Number(s.trim())));
 
 /** The n8n settings items 1, 5 and 6 run in, each in an n8n process of its own. */
 const N8N_SETTINGS: Record<string, SettingInfo> = {
@@ -137,6 +159,14 @@ const N8N_SETTINGS: Record<string, SettingInfo> = {
 	},
 	legacy: { label: 'N8N_EXPRESSION_ENGINE=legacy', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 };
+/** --n8n-env KEY=VALUE pairs, given to every n8n started (after the setting's own variables). */
+const extraN8nEnv: Record<string, string> = Object.fromEntries(
+	(values['n8n-env'] ?? []).map((pair) => {
+		const at = pair.indexOf('=');
+		if (at < 1) throw new Error(`--n8n-env ${pair}: write KEY=VALUE`);
+		return [pair.slice(0, at), pair.slice(at + 1)];
+	}),
+);
 const settingKeys = (values.settings ?? 'default,lazy,legacy').split(',').map((s) => s.trim());
 for (const key of settingKeys) {
 	if (!N8N_SETTINGS[key])
@@ -172,6 +202,15 @@ const settings = {
 		gapMs: 300,
 	},
 	isolateCountRequests: quick ? 5 : 20,
+	/** Item 8: requests per run under callgrind, and its stop rule (looks after 8, 12, 16 rounds). */
+	instructions: {
+		requests: Number(values['instruction-requests'] ?? (quick ? 8 : 24)),
+		warmupRequests: quick ? 4 : 8,
+		stopRule: quick
+			? fixedRounds(1)
+			: { first: 8, step: 4, cap: Number(values['instruction-rounds'] ?? 16) },
+		idleSeconds: quick ? 5 : 15,
+	},
 	tokenEconomy: { executions: 20, itemsPerExecution: 50, repetitions: quick ? 1 : 3 },
 	rateLimit: {
 		cases: quick
@@ -246,18 +285,49 @@ function readVersion(path: string): string {
 	}
 }
 
+/** How withN8n starts n8n beyond the setting: under callgrind (item 8), with its inspector open. */
+interface Launch {
+	/** The folder callgrind writes its dumps to: n8n's main process runs under valgrind's callgrind. */
+	callgrindDir?: string;
+	/** --inspect, and a full garbage collection on call through it. */
+	inspector?: boolean;
+}
+
 async function withN8n<T>(
 	packages: BuiltPackages,
 	env: Record<string, string>,
-	body: (n8n: N8nInstance, pid: number) => Promise<T>,
+	body: (n8n: N8nInstance, pid: number, collectGarbage?: () => Promise<void>) => Promise<T>,
+	launch: Launch = {},
 ): Promise<T> {
-	const n8n = await startN8n({ packageTarball: [packages.shipped, packages.floor], env });
+	let inspectorUrl: string | undefined;
+	const n8n = await startN8n({
+		packageTarball: [packages.shipped, packages.floor],
+		env: {
+			...env,
+			...extraN8nEnv,
+			...(launch.inspector ? { NODE_OPTIONS: '--inspect=127.0.0.1:0' } : {}),
+		},
+		onOutput: (chunk) => {
+			inspectorUrl ??= inspectorUrlIn(chunk);
+		},
+		...(launch.callgrindDir
+			? { commandPrefix: callgrindCommand(launch.callgrindDir), readyTimeoutMs: 1_200_000 }
+			: {}),
+	});
+	let inspector: Inspector | undefined;
 	try {
+		if (launch.inspector) {
+			if (!inspectorUrl) throw new Error('n8n printed no inspector URL');
+			inspector = await Inspector.connect(inspectorUrl);
+		}
 		const pid = findPidByCommandLine(`${n8n.userFolder}/.captioning-watchdog.cjs`);
 		if (pid === undefined) throw new Error('could not find the n8n process');
 		log(`n8n ${N8N_VERSION} ready in ${n8n.timings[0].readySeconds.toFixed(1)} s (pid ${pid})`);
-		return await body(n8n, pid);
+		const collectGarbage =
+			inspector && (async () => void (await inspector!.send('HeapProfiler.collectGarbage')));
+		return await body(n8n, pid, collectGarbage);
 	} finally {
+		inspector?.close();
 		await n8n.stop();
 	}
 }
@@ -326,7 +396,7 @@ async function main() {
 	let packages: BuiltPackages | undefined;
 	let targets: Results['targets'] = {};
 	try {
-		if ([1, 2, 3, 5, 6].some((item) => only.has(item))) {
+		if ([1, 2, 3, 5, 6, 8].some((item) => only.has(item))) {
 			packages = await buildForN8n();
 			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
 			if (only.has(6) && targets.ours) {
@@ -393,6 +463,7 @@ function emptyRaw(): Results['raw'] {
 		isolateCycle: [],
 		decisions: {},
 		requestsPerRun: {},
+		instructions: {},
 	};
 }
 
@@ -457,6 +528,18 @@ async function n8nItems(
 		await checkpoint();
 	}
 	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
+	// instructions do not depend on the machine's load: the settings' n8ns run side by side
+	if (only.has(8)) {
+		const outcomes = await Promise.allSettled(
+			settingKeys.map(async (setting) => {
+				raw.instructions![setting] = await instructionItem(packages, setting, template);
+			}),
+		);
+		await checkpoint();
+		// every setting's n8n has stopped before the first failure is reported
+		const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+		if (failure) throw failure.reason;
+	}
 	// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
 	for (const setting of only.has(6) ? settingKeys.filter((k) => k !== 'legacy') : []) {
 		const env = { ...N8N_SETTINGS[setting].env, N8N_METRICS: 'true' };
@@ -676,6 +759,75 @@ async function isolateCounts(
 		);
 	}
 	return counts;
+}
+
+/**
+ * Item 8 in one setting: n8n under callgrind, ours (primed to its steady state) and floorCred, rounds of runs back
+ * to back until the goal is decided in instructions per request (all threads: CPU; the main thread's: the event
+ * loop's capacity, events/s) or the cap is reached.
+ */
+async function instructionItem(
+	packages: BuiltPackages,
+	setting: string,
+	template: EventTemplate,
+): Promise<InstructionSetting> {
+	const dir = await mkdtemp(join(tmpdir(), 'captioning-callgrind-'));
+	const rule = settings.instructions.stopRule;
+	const result: InstructionSetting = { runs: [], decisions: [], stopRule: rule };
+	try {
+		await withN8n(
+			packages,
+			N8N_SETTINGS[setting].env,
+			async (n8n, pid, collectGarbage) => {
+				await withSandbox(n8n, setting, template, 'bench callgrind', async (bench) => {
+					const specs = measuredSpecs(packages).filter((s) => GOAL_PAIR.includes(s.key));
+					const live = await createLasting(bench, specs);
+					result.priming = await primeTargets(bench, specs, live);
+					const callgrind = new Callgrind(pid, dir);
+					await callgrind.instrument(true);
+					result.idleRate = await idleInstructionRate(callgrind, settings.instructions.idleSeconds);
+					for (let round = 1; round <= rule.cap; round++) {
+						markLoad(`${setting}: item 8 round ${round}`);
+						for (const spec of roundOrder(measuringOrder(specs), round)) {
+							const run = await measureInstructions(n8n, pid, callgrind, live.get(spec.key)!, {
+								round,
+								requests: settings.instructions.requests,
+								warmupRequests: settings.instructions.warmupRequests,
+								concurrency: settings.concurrencies[0],
+								template,
+								idleRate: result.idleRate,
+								beforeWindow: collectGarbage,
+							});
+							result.runs.push(run);
+							log(
+								`${setting} item 8 round ${round} ${spec.key.padEnd(9)} ` +
+									`${(run.instructionsPerRequest / 1e6).toFixed(2)} M instructions/request ` +
+									`(main thread ${(run.mainThreadInstructionsPerRequest / 1e6).toFixed(2)} M) ` +
+									`over ${run.windowSeconds.toFixed(0)} s`,
+							);
+						}
+						const look = lookAfter(round, instructionRatios(result.runs), rule);
+						if (look.decision) {
+							result.decisions.push(look.decision);
+							log(
+								describeDecision(
+									`${setting} (item 8, instructions)`,
+									look.decision,
+									settings.instructions.requests,
+								),
+							);
+						}
+						if (look.stop) break;
+					}
+					await callgrind.instrument(false);
+				});
+			},
+			{ callgrindDir: dir, inspector: true },
+		);
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+	return result;
 }
 
 /** Items 2 and 3: the action node's API traffic, in n8n's default setting. */

@@ -69,6 +69,11 @@ export interface StartOptions {
 	apiKeyLabel?: string;
 	/** Receives n8n's stdout and stderr as they arrive (they are also kept for logs()). */
 	onOutput?: (chunk: string) => void;
+	/**
+	 * A program n8n's main process runs under, with its arguments, before Node's own command line: the
+	 * benchmark's `valgrind --tool=callgrind …`, which counts the instructions n8n executes.
+	 */
+	commandPrefix?: readonly string[];
 }
 
 export interface N8nInstance extends N8nClient {
@@ -136,6 +141,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			baseUrl: `http://127.0.0.1:${port}`,
 			readyTimeoutMs: options.readyTimeoutMs ?? 180_000,
 			output,
+			commandPrefix: options.commandPrefix ?? [],
 		};
 		const session = createOwnerSession(launch.baseUrl, output.logs);
 		const apiKeyLabel = options.apiKeyLabel ?? 'captioning-e2e';
@@ -201,6 +207,7 @@ interface Launch {
 	baseUrl: string;
 	readyTimeoutMs: number;
 	output: ProcessOutput;
+	commandPrefix: readonly string[];
 }
 
 interface SignIn {
@@ -225,8 +232,8 @@ function mainProcess(launch: Launch, session: OwnerSession, signIn: SignIn): Mai
 		async boot(isRestart) {
 			const started = Date.now();
 			const outputFrom = launch.output.chunks.length;
-			const { n8nDir, userFolder, watchdog, env, output } = launch;
-			proc = spawnN8n(n8nDir, userFolder, watchdog, env, output.onOutput);
+			const { n8nDir, userFolder, watchdog, env, output, commandPrefix } = launch;
+			proc = spawnN8n(n8nDir, userFolder, watchdog, env, output.onOutput, ['start'], commandPrefix);
 			await waitUntilStarted(launch, proc, started, outputFrom);
 			const readySeconds = (Date.now() - started) / 1000;
 			const { owner, apiKeyLabel, reusedFolder } = signIn;

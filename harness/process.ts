@@ -230,8 +230,17 @@ export function spawnN8n(
 	env: NodeJS.ProcessEnv,
 	onOutput: (chunk: string) => void,
 	args: readonly string[] = ['start'],
+	commandPrefix: readonly string[] = [],
 ): RunningProcess {
-	const child = spawn(process.execPath, ['--require', watchdog, n8nBin(n8nDir), ...args], {
+	const command = [
+		...commandPrefix,
+		process.execPath,
+		'--require',
+		watchdog,
+		n8nBin(n8nDir),
+		...args,
+	];
+	const child = spawn(command[0], command.slice(1), {
 		// n8n loads a .env from its cwd: the user folder has none
 		cwd: userFolder,
 		env,

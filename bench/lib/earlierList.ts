@@ -9,7 +9,10 @@ export const EARLIER_ENTRY_CHARS = 15;
 
 /** A list at its limit, every entry of the minute of `nowMs`. */
 export function fullSeenList(nowMs: number): string {
-	const minute = Math.floor(nowMs / 60_000).toString(36).padStart(5, '0').slice(-5);
+	const minute = Math.floor(nowMs / 60_000)
+		.toString(36)
+		.padStart(5, '0')
+		.slice(-5);
 	return Array.from(
 		{ length: EARLIER_LIST_ENTRIES },
 		() => createHash('sha256').update(randomUUID()).digest('base64url').slice(0, 10) + minute,
