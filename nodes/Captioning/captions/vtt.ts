@@ -591,31 +591,34 @@ function cueBody(cue: Cue, asItIs: boolean): string {
 
 /**
  * Whether payloadText and cueTextVtt give the text of each cue of a block (from `from`) back as it is, its runs as
- * their tags alone: no CR, no empty line, nothing to escape, no speaker in the runs. Looked at once in their texts
- * joined by line breaks (a break between two cues has another next to it exactly when one of them starts or ends
- * with a break, or is empty) and in their runs' texts joined, not with four searches a cue and three a run.
+ * their tags alone: no CR, no empty line, nothing to escape, no speaker in the runs. Looked at once in what is
+ * written, joined by line breaks (a break between two cues has another next to it exactly when one of them starts or
+ * ends with a break, or is empty), not with four searches a cue and three a run: a cue's runs, which spell its text
+ * and are all a styled cue writes of it, else its text. Joined with `+=`, flattened once by the first search: an
+ * array joined, and the texts of a styled cue looked at as well as its runs, took twice the time, nearly half of
+ * writing a styled file.
  */
 function writtenAsTheyAre(cues: readonly Cue[], from: number): boolean {
-	const texts: string[] = [];
-	const runTexts: string[] = [];
+	let joined = '';
 	for (let index = from; index < cues.length && index < from + CUES_PER_CHECK; index++) {
 		const cue = cues[index];
-		texts.push(cue.text);
+		if (index !== from) joined += '\n';
 		const runs = cue.runs;
-		if (!runs) continue;
+		if (!runs) {
+			joined += cue.text;
+			continue;
+		}
 		for (let at = 0; at < runs.length; at++) {
 			if (runs[at].voice !== undefined) return false;
-			runTexts.push(runs[at].text);
+			joined += runs[at].text;
 		}
 	}
-	const joined = texts.join('\n');
 	return (
 		!joined.includes('\r') &&
 		!joined.startsWith('\n') &&
 		!joined.endsWith('\n') &&
 		!joined.includes('\n\n') &&
-		!needsVttEscape(joined) &&
-		!needsVttEscape(runTexts.join(''))
+		!needsVttEscape(joined)
 	);
 }
 
