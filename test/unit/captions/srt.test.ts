@@ -6,6 +6,8 @@ import {
 	parseVtt,
 	readSrt,
 } from '../../../nodes/Captioning/captions';
+import { generalText, plainTags } from '../../../nodes/Captioning/captions/srt';
+import fc from 'fast-check';
 import { fixture } from './helpers';
 
 const INTERVIEW: Cue[] = [
@@ -186,6 +188,77 @@ describe('parseSrt', () => {
 	});
 });
 
+describe('the reading of <i>, <b> and <u> alone', () => {
+	it('reads the usual styled cue in one scan, as the general reading does', () => {
+		const raw = '<i>Previously</i> on the show,\nthat <B>was</b> it';
+		const tagged = plainTags(raw);
+		expect(tagged).toStrictEqual({
+			text: 'Previously on the show,\nthat was it',
+			runs: [
+				{ text: 'Previously', italic: true },
+				{ text: ' on the show,\nthat ' },
+				{ text: 'was', bold: true },
+				{ text: ' it' },
+			],
+		});
+		expect(tagged).toStrictEqual(generalText(raw));
+	});
+
+	it('leaves any other markup, and lines to trim, to the general reading', () => {
+		for (const raw of [
+			'a<br>b',
+			'<i>a</i> <3',
+			'{\\i1}a',
+			'<i >a</i>',
+			'<font x>a</font>',
+			'<i>a </i>\nb',
+		]) {
+			expect(plainTags(raw)).toBeUndefined();
+		}
+	});
+
+	it('gives what the general reading gives, whenever it reads a text', () => {
+		const piece = fc.constantFrom(
+			'<i>',
+			'</i>',
+			'<I>',
+			'</I>',
+			'<b>',
+			'</b>',
+			'<u>',
+			'</U>',
+			'<br>',
+			'<i/>',
+			'</>',
+			'<',
+			'>',
+			'{\\i1}',
+			'{',
+			'a',
+			'word',
+			'a long piece of text',
+			' ',
+			'\n',
+			'\t',
+			'é',
+			'<3',
+		);
+		let read = 0;
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+				const raw = pieces.join('');
+				const tagged = plainTags(raw);
+				if (tagged === undefined) return;
+				read++;
+				expect(tagged).toStrictEqual(generalText(raw));
+			}),
+			{ numRuns: 3000 },
+		);
+		// the scan read a good share itself: the property compared something
+		expect(read).toBeGreaterThan(300);
+	});
+});
+
 describe('formatSrt', () => {
 	it('numbers cues from 1, writes comma milliseconds and separates cues with a blank line', () => {
 		expect(formatSrt(INTERVIEW.slice(0, 2))).toBe(
@@ -359,7 +432,7 @@ describe('formatSrt', () => {
 		]);
 	});
 
-	it('leaves out a file\'s one cue when it has no text', () => {
+	it("leaves out a file's one cue when it has no text", () => {
 		const warnings: CaptionWarning[] = [];
 		expect(
 			formatSrt([{ startMs: 0, endMs: 1000, text: '' }], {}, (warning) => warnings.push(warning)),
