@@ -6,7 +6,7 @@
 // (",5" is 5 ms), and text after the end time on the timing line is not the cue's (subtitle reads it as settings).
 import { CaptionFormatError } from './errors';
 import { carryStyles, htmlTaggedText, namedRuns, runsOf, styledRun, toRuns } from './styling';
-import { formatSrtTimestamp, parseSrtTimestamp } from './time';
+import { formatSrtTimestamp, parseSrtTimestamp, usualTimestampAt } from './time';
 import type { CaptionDocument, CaptionFormat, Cue, TextRun, TextStyle, WarningSink } from './types';
 import { excerpt, lineWarning, linesLabel, Warnings } from './warnings';
 import { isBlank, isTrimmed, LineCursor, trimmedLines } from './lines';
@@ -232,6 +232,12 @@ interface Timing {
 
 /** Reads a timing line: the times and what follows them, or what is wrong with it. */
 function readTiming(line: string): Timing | string {
+	// nearly every line is "00:00:01,500 --> 00:00:04,000": read in place, without the cuts, trims and search below
+	if (line.length === 29 && line.startsWith(' --> ', 12)) {
+		const startMs = usualTimestampAt(line, 0, ',');
+		const endMs = usualTimestampAt(line, 17, ',');
+		if (startMs !== undefined && endMs !== undefined) return { startMs, endMs };
+	}
 	const arrow = line.indexOf('-->');
 	const startMs = parseSrtTimestamp(line.slice(0, arrow));
 	const rest = line.slice(arrow + 3).trim();

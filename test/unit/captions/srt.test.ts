@@ -1,7 +1,9 @@
 import {
+	CaptionFormatError,
 	type CaptionWarning,
 	type Cue,
 	formatSrt,
+	parseSrtTimestamp,
 	parseSrt,
 	parseVtt,
 	readSrt,
@@ -256,6 +258,53 @@ describe('the reading of <i>, <b> and <u> alone', () => {
 		);
 		// the scan read a good share itself: the property compared something
 		expect(read).toBeGreaterThan(300);
+	});
+});
+
+describe('the reading of the usual timing line', () => {
+	it('reads "hh:mm:ss,ttt --> hh:mm:ss,ttt" in place as the general reading does, times of any digits', () => {
+		const time = fc
+			.array(fc.constantFrom('0', '1', '5', '6', '9', ':', ',', '.', ' ', 'x'), {
+				minLength: 12,
+				maxLength: 12,
+			})
+			.map((chars) => chars.join(''));
+		const usual = fc
+			.tuple(
+				fc.integer({ min: 0, max: 99 }),
+				fc.integer({ min: 0, max: 62 }),
+				fc.integer({ min: 0, max: 62 }),
+				fc.integer({ min: 0, max: 999 }),
+			)
+			.map(
+				([h, m, s, ms]) =>
+					[h, m, s].map((n) => String(n).padStart(2, '0')).join(':') +
+					`,${String(ms).padStart(3, '0')}`,
+			);
+		let read = 0;
+		fc.assert(
+			fc.property(
+				fc.oneof(time, { arbitrary: usual, weight: 4 }),
+				fc.oneof(time, { arbitrary: usual, weight: 4 }),
+				(start, end) => {
+					const line = `${start} --> ${end}`;
+					// what the general reading gives: the times on either side of the arrow, trimmed
+					const startMs = parseSrtTimestamp(line.slice(0, line.indexOf('-->')));
+					const rest = line.slice(line.indexOf('-->') + 3).trim();
+					const endMs = parseSrtTimestamp(rest.split(/\s/)[0]);
+					const content = `1\n${line}\nText\n`;
+					if (startMs === undefined || endMs === undefined) {
+						expect(() => readSrt(content)).toThrow(CaptionFormatError);
+						return;
+					}
+					if (/\s/.test(rest)) return;
+					read++;
+					expect(readSrt(content)).toStrictEqual({ cues: [{ startMs, endMs, text: 'Text' }] });
+				},
+			),
+			{ numRuns: 2000 },
+		);
+		expect(read).toBeGreaterThan(500);
 	});
 });
 
