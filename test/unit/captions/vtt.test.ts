@@ -683,6 +683,37 @@ describe('formatVtt', () => {
 		expect(parseVtt(vtt)).toHaveLength(5200);
 	});
 
+	it('writes each cue of a block it finds nothing to change in as the full writing does', () => {
+		const plain = (index: number): Cue => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text: `line ${index + 1}`,
+			runs: [{ text: 'line', italic: true }, { text: ` ${index + 1}` }],
+		});
+		const odd: Array<Cue['runs'] & object> = [
+			[{ text: '', italic: true }, { text: '\nx' }],
+			[{ text: 'x\n', italic: true }, { text: '' }],
+			[{ text: 'a', italic: true }, { text: '' }, { text: '\nb' }],
+			[{ text: 'a\n', bold: true }, { text: '\nb' }],
+			[{ text: ' ', italic: true }],
+			[{ text: 'a', underline: true }, { text: '&' }],
+			[],
+		];
+		for (const runs of odd) {
+			const cue = { ...plain(10), text: runs.map((run) => run.text).join(''), runs };
+			// the same cue in a clean block and in one that a "&" sends through the full writing
+			const clean = Array.from({ length: 20 }, (_, index) => (index === 10 ? cue : plain(index)));
+			const full = clean.map((each, index) => (index === 15 ? { ...each, text: '&' } : each));
+			full[15] = { ...full[15], runs: [{ text: '&', italic: true }] };
+			expect(formatVtt(clean).split('\n\n')[11]).toBe(formatVtt(full).split('\n\n')[11]);
+		}
+		// and a cue without runs or text
+		const empty = Array.from({ length: 20 }, (_, index) =>
+			index === 10 ? { startMs: 10_000, endMs: 10_500, text: '' } : plain(index),
+		);
+		expect(formatVtt(empty).split('\n\n')[11]).toBe('00:00:10.000 --> 00:00:10.500');
+	});
+
 	it('leaves out the voice tag of a cue without text', () => {
 		const vtt = formatVtt([{ startMs: 0, endMs: 1000, text: ' ', voice: 'Anna' }]);
 		expect(vtt).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n');
