@@ -481,6 +481,35 @@ describe('formatSrt', () => {
 		]);
 	});
 
+	it('writes each cue of a block it finds nothing to change in as the full writing does', () => {
+		const plain = (index: number, text = `line ${index + 1}`): Cue => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text,
+		});
+		const odd = [
+			' a',
+			'a ',
+			'\na',
+			'a\n',
+			'',
+			'a \nb',
+			'a\n b',
+			'a\n\nb',
+			'\u00a0a',
+			'a\u3000',
+			'\t',
+		];
+		for (const text of odd) {
+			// the same cue in a clean block and in one that a "{" sends through the full writing
+			const clean = Array.from({ length: 20 }, (_, index) => plain(index));
+			clean[10] = plain(10, text);
+			const full = clean.map((cue, index) => (index === 15 ? plain(15, 'x { y') : cue));
+			const block = (cues: Cue[]) => formatSrt(cues).split('\n\n').slice(9, 12);
+			expect(block(clean)).toEqual(block(full));
+		}
+	});
+
 	it("leaves out a file's one cue when it has no text", () => {
 		const warnings: CaptionWarning[] = [];
 		expect(
