@@ -4,7 +4,7 @@
 const SPACE = /\s/;
 
 /** Whether the character at `index` is white space as `\s` reads it (past either end: not). */
-function spaceAt(text: string, index: number): boolean {
+export function spaceAt(text: string, index: number): boolean {
 	const code = text.charCodeAt(index);
 	if (code > 32 && code < 127) return false;
 	if (code <= 32) return code === 32 || (code >= 9 && code <= 13);

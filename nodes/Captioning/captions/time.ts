@@ -27,18 +27,31 @@ const DIGITS_AT = [0, 1, 3, 4, 6, 7, 9, 10, 11];
 
 /** `hh:mm:ss.ttt` (or `,ttt`) read digit by digit, the form of nearly every timestamp; undefined for any other. */
 function usualTimestamp(value: string, fraction: string): number | undefined {
-	if (value.length !== 12 || value[2] !== ':' || value[5] !== ':' || value[8] !== fraction) {
+	return value.length === 12 ? usualTimestampAt(value, 0, fraction) : undefined;
+}
+
+/**
+ * The 12 characters from `from` as `hh:mm:ss.ttt` (`fraction` before the milliseconds), or undefined: read in the
+ * line that holds them, not cut out of it.
+ */
+export function usualTimestampAt(text: string, from: number, fraction: string): number | undefined {
+	if (
+		text.length < from + 12 ||
+		text[from + 2] !== ':' ||
+		text[from + 5] !== ':' ||
+		text[from + 8] !== fraction
+	) {
 		return undefined;
 	}
 	for (const at of DIGITS_AT) {
-		const d = digit(value, at);
+		const d = digit(text, from + at);
 		if (d < 0 || d > 9) return undefined;
 	}
-	const minutes = digit(value, 3) * 10 + digit(value, 4);
-	const seconds = digit(value, 6) * 10 + digit(value, 7);
+	const minutes = digit(text, from + 3) * 10 + digit(text, from + 4);
+	const seconds = digit(text, from + 6) * 10 + digit(text, from + 7);
 	if (minutes > 59 || seconds > 59) return undefined;
-	const hours = digit(value, 0) * 10 + digit(value, 1);
-	const millis = digit(value, 9) * 100 + digit(value, 10) * 10 + digit(value, 11);
+	const hours = digit(text, from) * 10 + digit(text, from + 1);
+	const millis = digit(text, from + 9) * 100 + digit(text, from + 10) * 10 + digit(text, from + 11);
 	return hours * MS_PER_HOUR + minutes * MS_PER_MINUTE + seconds * MS_PER_SECOND + millis;
 }
 

@@ -1,11 +1,15 @@
 import {
+	CaptionFormatError,
 	type CaptionWarning,
 	type Cue,
 	formatSrt,
+	parseSrtTimestamp,
 	parseSrt,
 	parseVtt,
 	readSrt,
 } from '../../../nodes/Captioning/captions';
+import { generalText, plainTags } from '../../../nodes/Captioning/captions/srt';
+import fc from 'fast-check';
 import { fixture } from './helpers';
 
 const INTERVIEW: Cue[] = [
@@ -186,6 +190,124 @@ describe('parseSrt', () => {
 	});
 });
 
+describe('the reading of <i>, <b> and <u> alone', () => {
+	it('reads the usual styled cue in one scan, as the general reading does', () => {
+		const raw = '<i>Previously</i> on the show,\nthat <B>was</b> it';
+		const tagged = plainTags(raw);
+		expect(tagged).toStrictEqual({
+			text: 'Previously on the show,\nthat was it',
+			runs: [
+				{ text: 'Previously', italic: true },
+				{ text: ' on the show,\nthat ' },
+				{ text: 'was', bold: true },
+				{ text: ' it' },
+			],
+		});
+		expect(tagged).toStrictEqual(generalText(raw));
+	});
+
+	it('leaves any other markup, and lines to trim, to the general reading', () => {
+		for (const raw of [
+			'a<br>b',
+			'<i>a</i> <3',
+			'{\\i1}a',
+			'<i >a</i>',
+			'<font x>a</font>',
+			'<i>a </i>\nb',
+		]) {
+			expect(plainTags(raw)).toBeUndefined();
+		}
+	});
+
+	it('gives what the general reading gives, whenever it reads a text', () => {
+		const piece = fc.constantFrom(
+			'<i>',
+			'</i>',
+			'<I>',
+			'</I>',
+			'<b>',
+			'</b>',
+			'<u>',
+			'</U>',
+			'<br>',
+			'<i/>',
+			'</>',
+			'<',
+			'>',
+			'{\\i1}',
+			'{',
+			'a',
+			'word',
+			'a long piece of text',
+			' ',
+			'\n',
+			'\t',
+			'é',
+			'<3',
+		);
+		let read = 0;
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+				const raw = pieces.join('');
+				const tagged = plainTags(raw);
+				if (tagged === undefined) return;
+				read++;
+				expect(tagged).toStrictEqual(generalText(raw));
+			}),
+			{ numRuns: 3000 },
+		);
+		// the scan read a good share itself: the property compared something
+		expect(read).toBeGreaterThan(300);
+	});
+});
+
+describe('the reading of the usual timing line', () => {
+	it('reads "hh:mm:ss,ttt --> hh:mm:ss,ttt" in place as the general reading does, times of any digits', () => {
+		const time = fc
+			.array(fc.constantFrom('0', '1', '5', '6', '9', ':', ',', '.', ' ', 'x'), {
+				minLength: 12,
+				maxLength: 12,
+			})
+			.map((chars) => chars.join(''));
+		const usual = fc
+			.tuple(
+				fc.integer({ min: 0, max: 99 }),
+				fc.integer({ min: 0, max: 62 }),
+				fc.integer({ min: 0, max: 62 }),
+				fc.integer({ min: 0, max: 999 }),
+			)
+			.map(
+				([h, m, s, ms]) =>
+					[h, m, s].map((n) => String(n).padStart(2, '0')).join(':') +
+					`,${String(ms).padStart(3, '0')}`,
+			);
+		let read = 0;
+		fc.assert(
+			fc.property(
+				fc.oneof(time, { arbitrary: usual, weight: 4 }),
+				fc.oneof(time, { arbitrary: usual, weight: 4 }),
+				(start, end) => {
+					const line = `${start} --> ${end}`;
+					// what the general reading gives: the times on either side of the arrow, trimmed
+					const startMs = parseSrtTimestamp(line.slice(0, line.indexOf('-->')));
+					const rest = line.slice(line.indexOf('-->') + 3).trim();
+					const endMs = parseSrtTimestamp(rest.split(/\s/)[0]);
+					const content = `1\n${line}\nText\n`;
+					if (startMs === undefined || endMs === undefined) {
+						expect(() => readSrt(content)).toThrow(CaptionFormatError);
+						return;
+					}
+					if (/\s/.test(rest)) return;
+					read++;
+					expect(readSrt(content)).toStrictEqual({ cues: [{ startMs, endMs, text: 'Text' }] });
+				},
+			),
+			{ numRuns: 2000 },
+		);
+		expect(read).toBeGreaterThan(500);
+	});
+});
+
 describe('formatSrt', () => {
 	it('numbers cues from 1, writes comma milliseconds and separates cues with a blank line', () => {
 		expect(formatSrt(INTERVIEW.slice(0, 2))).toBe(
@@ -359,7 +481,36 @@ describe('formatSrt', () => {
 		]);
 	});
 
-	it('leaves out a file\'s one cue when it has no text', () => {
+	it('writes each cue of a block it finds nothing to change in as the full writing does', () => {
+		const plain = (index: number, text = `line ${index + 1}`): Cue => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text,
+		});
+		const odd = [
+			' a',
+			'a ',
+			'\na',
+			'a\n',
+			'',
+			'a \nb',
+			'a\n b',
+			'a\n\nb',
+			'\u00a0a',
+			'a\u3000',
+			'\t',
+		];
+		for (const text of odd) {
+			// the same cue in a clean block and in one that a "{" sends through the full writing
+			const clean = Array.from({ length: 20 }, (_, index) => plain(index));
+			clean[10] = plain(10, text);
+			const full = clean.map((cue, index) => (index === 15 ? plain(15, 'x { y') : cue));
+			const block = (cues: Cue[]) => formatSrt(cues).split('\n\n').slice(9, 12);
+			expect(block(clean)).toEqual(block(full));
+		}
+	});
+
+	it("leaves out a file's one cue when it has no text", () => {
 		const warnings: CaptionWarning[] = [];
 		expect(
 			formatSrt([{ startMs: 0, endMs: 1000, text: '' }], {}, (warning) => warnings.push(warning)),

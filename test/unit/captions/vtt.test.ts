@@ -654,6 +654,66 @@ describe('formatVtt', () => {
 		expect(blocks[8300]).toBe('02:18:19.000 --> 02:18:19.500\nlast\n');
 	});
 
+	it('looks at the runs of styled cues for what to change, in every block of 1,024', () => {
+		// every cue styled: the block check reads the runs, which are what a styled cue writes
+		const cues: Cue[] = Array.from({ length: 5200 }, (_, index) => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text: `line ${index + 1}`,
+			runs: [{ text: 'line', italic: true }, { text: ` ${index + 1}` }],
+		}));
+		// one of each in a block of its own, held across two runs or at a cue's edge
+		const styled = (index: number, ...runs: Cue['runs'] & object) => {
+			cues[index] = { ...cues[index], text: runs.map((run) => run.text).join(''), runs };
+		};
+		styled(1100, { text: 'one\n', italic: true }, { text: '\ntwo' });
+		styled(2100, { text: '\nstart', italic: true });
+		styled(3100, { text: 'Tom', italic: true }, { text: ' & Jerry' });
+		styled(4100, { text: 'end\r\n', bold: true }, { text: 'line' });
+		styled(5199, { text: 'last', italic: true }, { text: '\n' });
+		const vtt = formatVtt(cues);
+		const blocks = vtt.split('\n\n');
+		expect(blocks).toHaveLength(5201);
+		expect(blocks[1024]).toBe('00:17:03.000 --> 00:17:03.500\n<i>line</i> 1024');
+		expect(blocks[1101]).toBe('00:18:20.000 --> 00:18:20.500\n<i>one</i>\ntwo');
+		expect(blocks[2101]).toBe('00:35:00.000 --> 00:35:00.500\n<i>start</i>');
+		expect(blocks[3101]).toBe('00:51:40.000 --> 00:51:40.500\n<i>Tom</i> &amp; Jerry');
+		expect(blocks[4101]).toBe('01:08:20.000 --> 01:08:20.500\n<b>end</b>\nline');
+		expect(blocks[5200]).toBe('01:26:39.000 --> 01:26:39.500\n<i>last</i>\n');
+		expect(parseVtt(vtt)).toHaveLength(5200);
+	});
+
+	it('writes each cue of a block it finds nothing to change in as the full writing does', () => {
+		const plain = (index: number): Cue => ({
+			startMs: index * 1000,
+			endMs: index * 1000 + 500,
+			text: `line ${index + 1}`,
+			runs: [{ text: 'line', italic: true }, { text: ` ${index + 1}` }],
+		});
+		const odd: Array<Cue['runs'] & object> = [
+			[{ text: '', italic: true }, { text: '\nx' }],
+			[{ text: 'x\n', italic: true }, { text: '' }],
+			[{ text: 'a', italic: true }, { text: '' }, { text: '\nb' }],
+			[{ text: 'a\n', bold: true }, { text: '\nb' }],
+			[{ text: ' ', italic: true }],
+			[{ text: 'a', underline: true }, { text: '&' }],
+			[],
+		];
+		for (const runs of odd) {
+			const cue = { ...plain(10), text: runs.map((run) => run.text).join(''), runs };
+			// the same cue in a clean block and in one that a "&" sends through the full writing
+			const clean = Array.from({ length: 20 }, (_, index) => (index === 10 ? cue : plain(index)));
+			const full = clean.map((each, index) => (index === 15 ? { ...each, text: '&' } : each));
+			full[15] = { ...full[15], runs: [{ text: '&', italic: true }] };
+			expect(formatVtt(clean).split('\n\n')[11]).toBe(formatVtt(full).split('\n\n')[11]);
+		}
+		// and a cue without runs or text
+		const empty = Array.from({ length: 20 }, (_, index) =>
+			index === 10 ? { startMs: 10_000, endMs: 10_500, text: '' } : plain(index),
+		);
+		expect(formatVtt(empty).split('\n\n')[11]).toBe('00:00:10.000 --> 00:00:10.500');
+	});
+
 	it('leaves out the voice tag of a cue without text', () => {
 		const vtt = formatVtt([{ startMs: 0, endMs: 1000, text: ' ', voice: 'Anna' }]);
 		expect(vtt).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n');
