@@ -17,7 +17,8 @@ import {
 import { medianInterval, round, roundSummary, summarize, type Summary } from './lib/stats';
 import type { RateLimitRun, TokenEconomyRun } from './measure/api';
 import { type CaptionBench, captionFigures, type CaptionFigures } from './measure/captions';
-import type { InstructionRun, InstructionSetting } from './measure/instructions';
+import type { Counted } from './lib/callgrind';
+import { type InstructionSetting, medianIdleRate, perRequest } from './measure/instructions';
 import type { IsolateCount } from './measure/isolates';
 import type { LatencyRound } from './measure/latency';
 import type { ReceiveCost } from './measure/receive-cost';
@@ -131,7 +132,7 @@ export interface Results {
 		decisions?: Record<string, Decision[]>;
 		/** The measured requests every run of a setting sent. */
 		requestsPerRun?: Record<string, number>;
-		/** Item 8: instructions per request under callgrind, per setting. */
+		/** Item 9: instructions per request under callgrind, per setting. */
 		instructions?: Record<string, InstructionSetting>;
 	};
 }
@@ -397,11 +398,11 @@ export interface SettingSummary {
 	ratioSpreads: Record<string, RatioFigure>;
 	/** Item 1's goal in this setting, as the last look of the stop rule decided it (bench/lib/goal.ts). */
 	goal?: GoalSummary;
-	/** The goal decided in instructions (item 8, callgrind): the verdict this machine can reach. */
+	/** The goal decided in instructions (item 9, callgrind): the verdict this machine can reach. */
 	instructions?: InstructionGoalSummary;
 }
 
-/** Item 8 in bench/summary.json: the goal in instructions per request, and each target's count. */
+/** Item 9 in bench/summary.json: the goal in instructions per request, and each target's count. */
 export interface InstructionGoalSummary {
 	/** met: both figures met; not met: either not; undecided: the cap was reached first. */
 	verdict: GoalVerdict;
@@ -583,7 +584,7 @@ function settingSummary(results: Results, setting: string): SettingSummary | und
 	};
 }
 
-/** Item 8's goal in a setting, as its last look decided it; undefined when item 8 did not run there. */
+/** Item 9's goal in a setting, as its last look decided it; undefined when item 9 did not run there. */
 export function instructionGoalSummary(
 	results: Results,
 	setting: string,
@@ -591,18 +592,16 @@ export function instructionGoalSummary(
 	const item = results.raw.instructions?.[setting];
 	const decision = item?.decisions[item.decisions.length - 1];
 	if (!item || !decision) return undefined;
+	const idle = medianIdleRate(item.runs);
 	const perTarget = (target: TargetKey) => {
-		const runs = item.runs.filter((r) => r.target === target);
-		if (!runs.length) return undefined;
-		const median = (pick: (r: InstructionRun) => number) =>
-			round(summarize(runs.map(pick)).median / 1e6, 3);
-		return {
-			all: median((r) => r.instructionsPerRequest),
-			main: median((r) => r.mainThreadInstructionsPerRequest),
-		};
+		const counts = item.runs.filter((r) => r.target === target).map((r) => perRequest(r, idle));
+		if (!counts.length) return undefined;
+		const median = (pick: (c: Counted) => number) =>
+			round(summarize(counts.map(pick)).median / 1e6, 3);
+		return { all: median((c) => c.all), main: median((c) => c.main) };
 	};
 	const loads = results.load
-		.filter((l) => l.phase.startsWith(`${setting}: item 8 round`))
+		.filter((l) => l.phase.startsWith(`${setting}: item 9 round`))
 		.map((l) => l.load[0]);
 	return {
 		verdict: decision.verdict,
@@ -871,7 +870,7 @@ function goalSection(results: Results): Section | undefined {
 	};
 }
 
-/** Item 8: the goal decided in instructions per request, per setting. */
+/** Item 9: the goal decided in instructions per request, per setting. */
 function instructionGoalSection(results: Results): Section | undefined {
 	const settings = Object.keys(results.raw.instructions ?? {});
 	const goals = settings.flatMap((setting) => {
@@ -888,7 +887,7 @@ function instructionGoalSection(results: Results): Section | undefined {
 	const first = goals[0].goal;
 	return {
 		title:
-			`8. Goal in instructions (callgrind): ours ÷ floorCred at most ${GOAL.cpu.threshold} in instructions ` +
+			`9. Goal in instructions (callgrind): ours ÷ floorCred at most ${GOAL.cpu.threshold} in instructions ` +
 			`per request and at least ${GOAL.throughput.threshold} in the event loop's capacity, in each setting`,
 		header: [
 			'n8n setting',

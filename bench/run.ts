@@ -33,10 +33,11 @@ import {
 	type TokenEconomyRun,
 } from './measure/api';
 import {
-	idleInstructionRate,
 	type InstructionSetting,
 	instructionRatios,
 	measureInstructions,
+	medianIdleRate,
+	perRequest,
 } from './measure/instructions';
 import { countIsolates, type IsolateCount } from './measure/isolates';
 import { type LatencyRound, measureLatency } from './measure/latency';
@@ -120,11 +121,11 @@ const { values } = parseArgs({
 		'latency-events': { type: 'string', description: 'item 5: deliveries per target per round' },
 		'instruction-requests': {
 			type: 'string',
-			description: 'item 8: measured requests per run under callgrind (default 24)',
+			description: 'item 9: measured requests per run under callgrind (default 32)',
 		},
 		'instruction-rounds': {
 			type: 'string',
-			description: 'item 8: the stop rule cap (default 16)',
+			description: 'item 9: the stop rule cap (default 16)',
 		},
 		targets: {
 			type: 'string',
@@ -148,7 +149,7 @@ const { values } = parseArgs({
 });
 
 const quick = values.quick === true;
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => Number(s.trim())));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,9').split(',').map((s) => Number(s.trim())));
 
 /** The n8n settings items 1, 5 and 6 run in, each in an n8n process of its own. */
 const N8N_SETTINGS: Record<string, SettingInfo> = {
@@ -202,14 +203,14 @@ const settings = {
 		gapMs: 300,
 	},
 	isolateCountRequests: quick ? 5 : 20,
-	/** Item 8: requests per run under callgrind, and its stop rule (looks after 8, 12, 16 rounds). */
+	/** Item 9: requests per run under callgrind, and its stop rule (looks after 8, 12, 16 rounds). */
 	instructions: {
-		requests: Number(values['instruction-requests'] ?? (quick ? 8 : 24)),
+		requests: Number(values['instruction-requests'] ?? (quick ? 8 : 32)),
 		warmupRequests: quick ? 4 : 8,
 		stopRule: quick
 			? fixedRounds(1)
 			: { first: 8, step: 4, cap: Number(values['instruction-rounds'] ?? 16) },
-		idleSeconds: quick ? 5 : 15,
+		idleSeconds: quick ? 3 : 6,
 	},
 	tokenEconomy: { executions: 20, itemsPerExecution: 50, repetitions: quick ? 1 : 3 },
 	rateLimit: {
@@ -285,7 +286,7 @@ function readVersion(path: string): string {
 	}
 }
 
-/** How withN8n starts n8n beyond the setting: under callgrind (item 8), with its inspector open. */
+/** How withN8n starts n8n beyond the setting: under callgrind (item 9), with its inspector open. */
 interface Launch {
 	/** The folder callgrind writes its dumps to: n8n's main process runs under valgrind's callgrind. */
 	callgrindDir?: string;
@@ -396,7 +397,7 @@ async function main() {
 	let packages: BuiltPackages | undefined;
 	let targets: Results['targets'] = {};
 	try {
-		if ([1, 2, 3, 5, 6, 8].some((item) => only.has(item))) {
+		if ([1, 2, 3, 5, 6, 9].some((item) => only.has(item))) {
 			packages = await buildForN8n();
 			targets = Object.fromEntries(measuredSpecs(packages).map(({ key, ...info }) => [key, info]));
 			if (only.has(6) && targets.ours) {
@@ -529,7 +530,7 @@ async function n8nItems(
 	}
 	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
 	// instructions do not depend on the machine's load: the settings' n8ns run side by side
-	if (only.has(8)) {
+	if (only.has(9)) {
 		const outcomes = await Promise.allSettled(
 			settingKeys.map(async (setting) => {
 				raw.instructions![setting] = await instructionItem(packages, setting, template);
@@ -762,7 +763,7 @@ async function isolateCounts(
 }
 
 /**
- * Item 8 in one setting: n8n under callgrind, ours (primed to its steady state) and floorCred, rounds of runs back
+ * Item 9 in one setting: n8n under callgrind, ours (primed to its steady state) and floorCred, rounds of runs back
  * to back until the goal is decided in instructions per request (all threads: CPU; the main thread's: the event
  * loop's capacity, events/s) or the cap is reached.
  */
@@ -785,9 +786,8 @@ async function instructionItem(
 					result.priming = await primeTargets(bench, specs, live);
 					const callgrind = new Callgrind(pid, dir);
 					await callgrind.instrument(true);
-					result.idleRate = await idleInstructionRate(callgrind, settings.instructions.idleSeconds);
 					for (let round = 1; round <= rule.cap; round++) {
-						markLoad(`${setting}: item 8 round ${round}`);
+						markLoad(`${setting}: item 9 round ${round}`);
 						for (const spec of roundOrder(measuringOrder(specs), round)) {
 							const run = await measureInstructions(n8n, pid, callgrind, live.get(spec.key)!, {
 								round,
@@ -795,15 +795,17 @@ async function instructionItem(
 								warmupRequests: settings.instructions.warmupRequests,
 								concurrency: settings.concurrencies[0],
 								template,
-								idleRate: result.idleRate,
+								idleSeconds: settings.instructions.idleSeconds,
 								beforeWindow: collectGarbage,
 							});
 							result.runs.push(run);
+							const count = perRequest(run, medianIdleRate(result.runs));
 							log(
-								`${setting} item 8 round ${round} ${spec.key.padEnd(9)} ` +
-									`${(run.instructionsPerRequest / 1e6).toFixed(2)} M instructions/request ` +
-									`(main thread ${(run.mainThreadInstructionsPerRequest / 1e6).toFixed(2)} M) ` +
-									`over ${run.windowSeconds.toFixed(0)} s`,
+								`${setting} item 9 round ${round} ${spec.key.padEnd(9)} ` +
+									`${(count.all / 1e6).toFixed(2)} M instructions/request ` +
+									`(main thread ${(count.main / 1e6).toFixed(2)} M) over ` +
+									`${run.windowSeconds.toFixed(0)} s, idle ` +
+									`${(run.idleSample.all / run.idleSample.seconds / 1e6).toFixed(2)} M/s`,
 							);
 						}
 						const look = lookAfter(round, instructionRatios(result.runs), rule);
@@ -811,7 +813,7 @@ async function instructionItem(
 							result.decisions.push(look.decision);
 							log(
 								describeDecision(
-									`${setting} (item 8, instructions)`,
+									`${setting} (item 9, instructions)`,
 									look.decision,
 									settings.instructions.requests,
 								),

@@ -1,4 +1,4 @@
-// Item 8's instruction counts (bench/lib/callgrind.ts): callgrind's output read, and a real Node under valgrind
+// Item 9's instruction counts (bench/lib/callgrind.ts): callgrind's output read, and a real Node under valgrind
 // counted by dumps around known work.
 //   npm test -- --selectProjects bench
 import { spawn, spawnSync } from 'node:child_process';
