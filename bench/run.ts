@@ -121,7 +121,7 @@ const { values } = parseArgs({
 		'latency-events': { type: 'string', description: 'item 5: deliveries per target per round' },
 		'instruction-requests': {
 			type: 'string',
-			description: 'item 9: measured requests per run under callgrind (default 32)',
+			description: 'item 9: measured requests per run under callgrind (default 32; 8 in default)',
 		},
 		'instruction-rounds': {
 			type: 'string',
@@ -203,9 +203,8 @@ const settings = {
 		gapMs: 300,
 	},
 	isolateCountRequests: quick ? 5 : 20,
-	/** Item 9: requests per run under callgrind, and its stop rule (looks after 8, 12, 16 rounds). */
+	/** Item 9 under callgrind: its stop rule (looks after 8, 12, 16 rounds); requests: instructionRequests. */
 	instructions: {
-		requests: Number(values['instruction-requests'] ?? (quick ? 8 : 32)),
 		warmupRequests: quick ? 4 : 8,
 		stopRule: quick
 			? fixedRounds(1)
@@ -529,24 +528,26 @@ async function n8nItems(
 		await checkpoint();
 	}
 	if (!apiDone) await withN8n(packages, {}, async (n8n) => await apiItems(n8n, raw));
-	// instructions do not depend on the machine's load: the settings' n8ns run side by side
-	if (only.has(9)) {
-		const outcomes = await Promise.allSettled(
-			settingKeys.map(async (setting) => {
-				raw.instructions![setting] = await instructionItem(packages, setting, template);
-			}),
-		);
-		await checkpoint();
-		// every setting's n8n has stopped before the first failure is reported
-		const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-		if (failure) throw failure.reason;
-	}
 	// a separate n8n with /metrics on, only to count isolates; never used for a timing (legacy has none)
 	for (const setting of only.has(6) ? settingKeys.filter((k) => k !== 'legacy') : []) {
 		const env = { ...N8N_SETTINGS[setting].env, N8N_METRICS: 'true' };
 		await withN8n(packages, env, async (n8n) => {
 			raw.isolates[setting] = await isolateCounts(n8n, packages, setting, template);
 		});
+	}
+	if (only.has(6)) await checkpoint();
+	// instructions do not depend on the machine's load: the settings' n8ns run side by side, each setting's
+	// results kept as soon as it is done
+	if (only.has(9)) {
+		const outcomes = await Promise.allSettled(
+			settingKeys.map(async (setting) => {
+				raw.instructions![setting] = await instructionItem(packages, setting, template);
+				await checkpoint();
+			}),
+		);
+		// every setting's n8n has stopped before the first failure is reported
+		const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+		if (failure) throw failure.reason;
 	}
 }
 
@@ -791,7 +792,7 @@ async function instructionItem(
 						for (const spec of roundOrder(measuringOrder(specs), round)) {
 							const run = await measureInstructions(n8n, pid, callgrind, live.get(spec.key)!, {
 								round,
-								requests: settings.instructions.requests,
+								requests: instructionRequests(setting),
 								warmupRequests: settings.instructions.warmupRequests,
 								concurrency: settings.concurrencies[0],
 								template,
@@ -815,7 +816,7 @@ async function instructionItem(
 								describeDecision(
 									`${setting} (item 9, instructions)`,
 									look.decision,
-									settings.instructions.requests,
+									instructionRequests(setting),
 								),
 							);
 						}
@@ -830,6 +831,16 @@ async function instructionItem(
 		await rm(dir, { recursive: true, force: true });
 	}
 	return result;
+}
+
+/**
+ * Item 9's measured requests per run in a setting: --instruction-requests, or 32; 8 in `default`, where n8n's
+ * isolate cycles make each request some ten times the instructions (about the same count per window).
+ */
+function instructionRequests(setting: string): number {
+	if (values['instruction-requests'] !== undefined) return Number(values['instruction-requests']);
+	if (quick) return 8;
+	return setting === 'default' ? 8 : 32;
 }
 
 /** Items 2 and 3: the action node's API traffic, in n8n's default setting. */
