@@ -2,6 +2,7 @@
 // credential, in runs made back to back: n8n's CPU per request (the primary figure: it moves far less with the
 // neighbours' load than events/s do) at most 1.05 times the floor's, and events/s (secondary) at least 0.95 times.
 // Each figure is judged by the median of its paired ratios over rounds and that median's distribution-free interval.
+// Item 9 judges the same goal on instruction counts (bench/measure/instructions.ts), with the same rule.
 import { medianInterval } from './stats';
 
 export type GoalVerdict = 'met' | 'not met' | 'undecided';
