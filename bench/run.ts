@@ -541,7 +541,12 @@ async function n8nItems(
 	if (only.has(9)) {
 		const outcomes = await Promise.allSettled(
 			settingKeys.map(async (setting) => {
-				raw.instructions![setting] = await instructionItem(packages, setting, template);
+				try {
+					raw.instructions![setting] = await instructionItem(packages, setting, template);
+				} catch (error) {
+					log(`${setting}: item 9 failed: ${(error as Error).stack ?? String(error)}`);
+					throw error;
+				}
 				await checkpoint();
 			}),
 		);

@@ -85,6 +85,9 @@ export async function measureInstructions(
 			durationMs: 3_600_000,
 			maxRequests: requests,
 			body: options.template.next,
+			// under callgrind a request takes seconds, and the first after instrumentation goes on far longer
+			// (valgrind translates the code again)
+			timeoutMs: 300_000,
 		});
 	const pids = groupPids(pid);
 	if (options.warmupRequests > 0) await load(options.warmupRequests);
