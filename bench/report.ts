@@ -910,7 +910,7 @@ function instructionGoalSection(results: Results): Section | undefined {
 			range(goal.load),
 		]),
 		notes: [
-			"n8n's main process under valgrind's callgrind, ours and floorCred in runs back to back in one n8n, a " +
+			"under valgrind's callgrind (n8n's main process), ours and floorCred in runs back to back in one n8n, a " +
 				"full garbage collection before each window, each window less the setting's median idle rate; instructions: all " +
 				"threads of the process (the task runner's process not counted: it does the same for both); event-loop " +
 				"capacity: floorCred's main-thread instructions per request ÷ ours'; each figure the median of one " +
