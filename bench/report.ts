@@ -600,9 +600,6 @@ export function instructionGoalSummary(
 			round(summarize(counts.map(pick)).median / 1e6, 3);
 		return { all: median((c) => c.all), main: median((c) => c.main) };
 	};
-	const loads = results.load
-		.filter((l) => l.phase.startsWith(`${setting}: item 9 round`))
-		.map((l) => l.load[0]);
 	return {
 		verdict: decision.verdict,
 		rounds: decision.rounds,
@@ -619,15 +616,7 @@ export function instructionGoalSummary(
 		millionInstructionsPerRequest: Object.fromEntries(
 			[GOAL.numerator, GOAL.denominator].map((t) => [t, perTarget(t)]),
 		),
-		...(loads.length
-			? {
-					load: {
-						min: Math.min(...loads),
-						median: summarize(loads).median,
-						max: Math.max(...loads),
-					},
-				}
-			: {}),
+		load: settingLoad(results, setting, 'item 9 '),
 	};
 }
 
@@ -667,10 +656,13 @@ const judgedSummary = (
 	verdict: judged.verdict,
 });
 
-/** The 1-minute load while a setting's rounds ran (the samples its rounds took). */
-function settingLoad(results: Results, setting: string): GoalSummary['load'] {
+/**
+ * The 1-minute load while a setting's rounds ran (the samples its rounds took): item 1's (`<setting>: round N`),
+ * or item 9's with `item` 'item 9 ' (`<setting>: item 9 round N`).
+ */
+function settingLoad(results: Results, setting: string, item = ''): GoalSummary['load'] {
 	const loads = results.load
-		.filter((l) => l.phase.startsWith(`${setting}: round`))
+		.filter((l) => l.phase.startsWith(`${setting}: ${item}round`))
 		.map((l) => l.load[0]);
 	if (!loads.length) return undefined;
 	return { min: Math.min(...loads), median: summarize(loads).median, max: Math.max(...loads) };
@@ -822,13 +814,15 @@ function floorSummarySection({ summary }: Results): Section | undefined {
 const judgedText = (j: JudgedSummary) =>
 	`${fmt(j.median, 3)} (${j.interval ? `${fmt(j.interval.low, 3)}–${fmt(j.interval.high, 3)}` : 'no interval'}) ${j.verdict}`;
 
+/** "median (min–max)" of a load or CPU range, 2 decimals. */
+const rangeText = (r: { min: number; median: number; max: number } | undefined) =>
+	r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
+
 /** Item 1's goal per setting: the verdict, both figures with their intervals, the rounds, the load, the check. */
 function goalSection(results: Results): Section | undefined {
 	const rows = Object.keys(results.raw.throughput).flatMap((setting) => {
 		const goal = goalSummary(results, setting);
 		if (!goal) return [];
-		const range = (r: { min: number; median: number; max: number } | undefined) =>
-			r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
 		return [
 			[
 				settingLabel(setting),
@@ -836,8 +830,8 @@ function goalSection(results: Results): Section | undefined {
 				judgedText(goal.cpu),
 				judgedText(goal.throughput),
 				`${goal.rounds} × ${goal.requestsPerRun ?? '?'}`,
-				range(goal.load),
-				range(goal.othersCpu),
+				rangeText(goal.load),
+				rangeText(goal.othersCpu),
 				goal.check ? `${fmt(goal.check.median, 2)}${goal.check.suspect ? ' (suspect)' : ''}` : '–',
 			],
 		];
@@ -882,8 +876,6 @@ function instructionGoalSection(results: Results): Section | undefined {
 		const m = goal.millionInstructionsPerRequest[target];
 		return m ? `${fmt(m.all, 2)} (${fmt(m.main, 2)})` : '–';
 	};
-	const range = (r: { min: number; median: number; max: number } | undefined) =>
-		r ? `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})` : '–';
 	const first = goals[0].goal;
 	return {
 		title:
@@ -907,7 +899,7 @@ function instructionGoalSection(results: Results): Section | undefined {
 			`${goal.rounds} × ${goal.requestsPerRun}`,
 			millions(goal, GOAL.numerator),
 			millions(goal, GOAL.denominator),
-			range(goal.load),
+			rangeText(goal.load),
 		]),
 		notes: [
 			"under valgrind's callgrind (n8n's main process), ours and floorCred in runs back to back in one n8n, a " +

@@ -445,11 +445,7 @@ async function main() {
 	});
 	await writeResults(results);
 	printTable(results);
-	if (values['update-doc']) {
-		await updateFigures(results);
-		// the summary says what the page says
-		await writeSummary(results);
-	}
+	if (values['update-doc']) await updateFigures(results);
 }
 
 /** --wait-quiet: waits up to 20 min for the 1-minute load to fall below `threshold`, and says how it went. */

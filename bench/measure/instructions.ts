@@ -9,6 +9,7 @@ import { type Decision, GOAL, type StopRule } from '../lib/goal';
 import { runLoad } from '../lib/load';
 import { groupPids, sleep, waitForQuiet } from '../lib/machine';
 import { newestExecutionId, waitForFinished } from '../lib/n8n';
+import { summarize } from '../lib/stats';
 import type { Target, TargetKey } from './throughput';
 
 export interface InstructionRun {
@@ -30,11 +31,7 @@ export interface InstructionRun {
  * a periodic task or the tail of the run before it; the median of many does not).
  */
 export function medianIdleRate(runs: readonly InstructionRun[]): Counted {
-	const median = (values: number[]) => {
-		const sorted = [...values].sort((a, b) => a - b);
-		const mid = (sorted.length - 1) / 2;
-		return sorted.length ? (sorted[Math.floor(mid)] + sorted[Math.ceil(mid)]) / 2 : 0;
-	};
+	const median = (values: number[]) => (values.length ? summarize(values).median : 0);
 	const rates = runs.filter((r) => r.idleSample.seconds > 0);
 	return {
 		all: median(rates.map((r) => r.idleSample.all / r.idleSample.seconds)),
