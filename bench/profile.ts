@@ -4,7 +4,7 @@
 // `npm run bench`; writes bench/tmp/profile-<setting>.json and prints ms per request by cause.
 //
 //   bash scripts/run.sh exec tsx bench/profile.ts [--setting lazy] [--preview-v2] [--rounds 2] [--seconds 15]
-//     [--prime 1100] [--prefilled]
+//     [--prime 1100] [--prefilled] [--save-profiles]
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,6 +56,7 @@ const { values } = parseArgs({
 		seconds: { type: 'string', default: '15' },
 		prime: { type: 'string', default: String(PRIME_EVENTS) },
 		prefilled: { type: 'boolean', default: false },
+		'save-profiles': { type: 'boolean', default: false },
 		queries: {
 			type: 'string',
 			default: '20',
@@ -69,6 +70,9 @@ const SETTINGS: Record<string, Record<string, string>> = {
 	lazy: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 	legacy: { N8N_EXPRESSION_ENGINE: 'legacy' },
 };
+
+/** Where the profile's summary (and, with --save-profiles, each window's raw profile) is written. */
+const OUT_DIR = join(PROJECT_ROOT, 'bench', 'tmp');
 
 const OURS = 'n8n-nodes-captioning/dist/nodes/Captioning/';
 /** Places on the request path, in the order printed; a sample counts for each one on its stack. */
@@ -131,6 +135,15 @@ async function executionDataBytes(n8n: N8nInstance, workflowId: string): Promise
 	return Buffer.byteLength(JSON.stringify(execution.data ?? {}));
 }
 
+/** The window's raw profile, for Chrome DevTools or a closer look: bench/tmp/profile-<setting>-<target>-<round>. */
+async function saveProfile(profile: CpuProfile, name: string): Promise<void> {
+	await mkdir(OUT_DIR, { recursive: true });
+	await writeFile(
+		join(OUT_DIR, `profile-${values.setting}-${name}.cpuprofile`),
+		JSON.stringify(profile),
+	);
+}
+
 async function profileWindow(
 	n8n: N8nInstance,
 	inspector: Inspector,
@@ -165,6 +178,8 @@ async function profileWindow(
 	const { profile } = await inspector.send<{ profile: CpuProfile }>('Profiler.stop');
 	const groupCpuMs = (processGroupCpuSeconds(pid) - group0) * 1000;
 	const threads1 = threadCpuSeconds(pid);
+	// after the CPU is read: writing the file is not the window's work
+	if (values['save-profiles']) await saveProfile(profile, `${target.key}-${round}`);
 	if (executions.some((e) => e.status !== 'success'))
 		throw new Error(`${target.key}: failed executions`);
 	const threadsCpuMs: Record<string, number> = {};
@@ -329,8 +344,8 @@ async function main() {
 		const queries = queryRequests
 			? await countQueries(packages, SETTINGS[setting], template, queryRequests, prime)
 			: undefined;
-		const file = join(PROJECT_ROOT, 'bench', 'tmp', `profile-${setting}.json`);
-		await mkdir(join(PROJECT_ROOT, 'bench', 'tmp'), { recursive: true });
+		const file = join(OUT_DIR, `profile-${setting}.json`);
+		await mkdir(OUT_DIR, { recursive: true });
 		await writeFile(file, JSON.stringify({ ...out, queries }, null, 2));
 		printProfile(columns, table, queries);
 		process.stdout.write(`\nwrote ${file}\n`);
