@@ -28,6 +28,7 @@ import {
 	maxBytesFrom,
 	n8nResolver,
 	OPEN_MANUAL_WARNING,
+	parsedByN8n,
 	readRawBody,
 	readRegistration,
 	receiveDelivery,
@@ -264,24 +265,27 @@ export class CaptioningTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const mode = this.getMode();
 
+		// n8n copies the node for every getNode(): one copy per request
+		const node = this.getNode();
 		const registration = this.getNodeParameter('registration', 'api');
 		const decision = await receiveDelivery(
 			{
 				registration,
 				// only a manual trigger has one: n8n throws (an error built per request) for the credential it lacks
 				manualToken: registration === 'manual' ? await manualSecret(this) : undefined,
-				typeVersion: this.getNode().typeVersion,
+				typeVersion: node.typeVersion,
 				// read only: a delivery writes nothing into the static data, which n8n saves whole, from the copy the
 				// request read (docs/design.md, "Nothing written per delivery"); activation migrates 0.1.0's token
 				registeredTokenHash: readRegistration(staticData)?.tokenHash,
 				givenToken: givenToken(this.getWebhookName(), this.getQueryData(), this.getParamsData()),
 				contentType: req.headers['content-type'],
 				rawBody: await readRawBody(req),
+				n8nParsed: parsedByN8n(req),
 				selectedEvents: this.getNodeParameter('events', []) as string[],
 				options: this.getNodeParameter('options', {}) as TriggerOptions,
 			},
 			{
-				key: dedupeKey(this.getWorkflow().id, this.getNode().id, mode),
+				key: dedupeKey(this.getWorkflow().id, node.id, mode),
 				answered: () => (res.writableEnded ? is2xx(res.statusCode) : undefined),
 				onAnswered: (listener) => res.once('finish', () => listener(is2xx(res.statusCode))),
 			},

@@ -32,6 +32,7 @@ type AugmentedRequest = IncomingMessage & {
 	query: Record<string, string | string[]>;
 	params: Record<string, string>;
 	contentType?: string;
+	encoding?: BufferEncoding;
 	body?: unknown;
 };
 
@@ -45,7 +46,15 @@ function augment(req: IncomingMessage, res: ServerResponse) {
 	}
 	request.query = query;
 	request.params = {};
-	request.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	// as n8n's parseIncomingMessage: the media type lowercased (not trimmed), the charset utf-8 unless given
+	const [type, ...parameters] = (req.headers['content-type'] ?? '').split(';');
+	request.contentType = type.toLowerCase();
+	const charset = parameters
+		.map((p) => p.split('='))
+		.find(([k]) => k.trim().toLowerCase() === 'charset');
+	request.encoding = (
+		charset?.[1]?.trim().replace(/^"|"$/g, '') ?? 'utf-8'
+	).toLowerCase() as BufferEncoding;
 	request.readRawBody = async () => {
 		if (request.rawBody) return;
 		const chunks: Buffer[] = [];
@@ -108,12 +117,18 @@ export async function startWebhookServer(
 			const { request, response } = augment(req, res);
 			if (options.bodyReadByN8n) {
 				await request.readRawBody();
-				// n8n 2.41's parse strips one byte order mark; the node reads rawBody, as it came, either way
-				const text = request.rawBody?.toString('utf8').replace(/^\uFEFF/, '') ?? '';
-				try {
-					request.body = text ? JSON.parse(text) : {};
-				} catch {
-					request.body = {};
+				// as n8n 2.41's parseBody: JSON.parse for application/json after one byte order mark, in the
+				// request's charset, and 422 before any node runs when that fails; other types are not JSON to n8n
+				request.body = {};
+				if (request.contentType === 'application/json' && request.rawBody?.length) {
+					const text = request.rawBody.toString(request.encoding as BufferEncoding);
+					try {
+						request.body = JSON.parse(text.replace(/^\uFEFF/, ''));
+					} catch {
+						res.statusCode = 422;
+						res.end(JSON.stringify({ message: 'Failed to parse request body' }));
+						return;
+					}
 				}
 			}
 			const mode = req.url?.startsWith('/webhook-test/') ? 'test' : 'production';

@@ -1,10 +1,13 @@
 // The readers every answer parser is built from (shared/schemas.ts), branch by branch. The property suite
 // (test/property/) mutates whole answers; these say what each reader takes and what it leaves.
+import fc from 'fast-check';
+
 import {
 	eventIdSchema,
 	headerValue,
 	headerValues,
 	isInexactInteger,
+	mayHoldLongInteger,
 	memberOf,
 	parseBody,
 	parseJsonText,
@@ -97,6 +100,64 @@ describe('the readers', () => {
 		});
 		expect(() => parseJsonText('{12345678901234567891: 1}')).toThrow(SyntaxError);
 		expect(() => parseJsonText('not json')).toThrow(SyntaxError);
+	});
+
+	test('mayHoldLongInteger: 16 digits in a row that do not follow a digit or a point', () => {
+		for (const text of [
+			'{"id":1234567890123456}',
+			'[1,9007199254740993]',
+			'{"n": -12345678901234567}',
+			'{"s":"1234567890123456"}',
+		]) {
+			expect(mayHoldLongInteger(text)).toBe(true);
+		}
+		for (const text of [
+			'{"confidence":0.9016920214690353}',
+			'{"id":123456789012345}',
+			'{"x":1.12345678901234567891}',
+			'{"s":"a.1234567890123456"}',
+		]) {
+			expect(mayHoldLongInteger(text)).toBe(false);
+		}
+	});
+
+	test('parseJsonText reads as JSON.parse with the source of each number at hand; where mayHoldLongInteger says no, as JSON.parse alone', () => {
+		// an oracle of its own: JSON.parse's reviver sees each number's source text (Node 21 and later)
+		const oracle = (text: string): unknown =>
+			JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+				typeof value === 'number' &&
+				/^\d{16,}$/.test(context?.source ?? '') &&
+				BigInt(context!.source!) > BigInt(Number.MAX_SAFE_INTEGER)
+					? context!.source
+					: value,
+			);
+		expect(oracle('{"id":12345678901234567891}')).toEqual({ id: '12345678901234567891' });
+		// numbers of every size, fractions and exponents included, in strings and out
+		const number = fc.oneof(
+			fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
+			fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+			fc.tuple(fc.nat(), fc.stringMatching(/^\d{1,30}$/)).map(([i, f]) => `${i}.${f}`),
+			fc.tuple(fc.nat(99), fc.nat(400)).map(([m, e]) => `${m}e${e}`),
+		);
+		const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
+			v: fc.oneof(
+				{ depthSize: 'small' },
+				number,
+				number.map((n) => JSON.stringify(`x${n}`)),
+				fc.array(tie('v'), { maxLength: 4 }).map((items) => `[${items.join(', ')}]`),
+				fc
+					.array(fc.tuple(fc.string({ maxLength: 4 }), tie('v')), { maxLength: 4 })
+					.map((m) => `{${m.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+			),
+		})).v;
+		fc.assert(
+			fc.property(value, (text) => {
+				const expected = oracle(text);
+				expect(parseJsonText(text)).toEqual(expected);
+				if (!mayHoldLongInteger(text)) expect(JSON.parse(text)).toEqual(expected);
+			}),
+			{ numRuns: 2000 },
+		);
 	});
 });
 

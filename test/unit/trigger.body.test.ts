@@ -1,5 +1,10 @@
 // The body stage (trigger/body.ts), branch by branch: the bytes as n8n read them, and their JSON.
-import { isTooLarge, readDeliveryBody, readRawBody } from '../../nodes/Captioning/trigger/body';
+import {
+	isTooLarge,
+	parsedByN8n,
+	readDeliveryBody,
+	readRawBody,
+} from '../../nodes/Captioning/trigger/body';
 import { sampleEvent } from '../helpers/deliveryEvent';
 
 describe('readDeliveryBody', () => {
@@ -82,6 +87,89 @@ describe('readDeliveryBody', () => {
 		expect(readDeliveryBody('application/json; charset=utf-16le', utf16)).toMatchObject({
 			rejection: { status: 400 },
 		});
+	});
+});
+
+describe("readDeliveryBody with n8n's parse of the bytes", () => {
+	// a value n8n's parse would not give: telling which of the two the stage returned
+	const n8nParsed = { parsedBy: 'n8n' };
+
+	test("n8n's parse is the body when the text is JSON.parse's alone", () => {
+		const read = readDeliveryBody('application/json', Buffer.from('{"a":1}'), n8nParsed);
+		expect(read).toEqual({ ok: true, body: n8nParsed, lossy: false });
+		if (read.ok) expect(read.body).toBe(n8nParsed);
+	});
+
+	test('the stage parses itself where its reading differs: long integers, a byte order mark, lossy bytes', () => {
+		const long = Buffer.from('{"id":12345678901234567890}');
+		expect(readDeliveryBody('application/json', long, n8nParsed)).toEqual({
+			ok: true,
+			body: { id: '12345678901234567890' },
+			lossy: false,
+		});
+		// 16 digits in a row anywhere (a string too): parsed by the stage, which keeps strings as they are
+		expect(
+			readDeliveryBody('application/json', Buffer.from('{"t":"1234567890123456"}'), n8nParsed),
+		).toEqual({ ok: true, body: { t: '1234567890123456' }, lossy: false });
+		// 15 digits: JSON.parse reads them exactly, n8n's parse is taken
+		expect(
+			readDeliveryBody('application/json', Buffer.from('{"id":123456789012345}'), n8nParsed),
+		).toMatchObject({ body: n8nParsed });
+		expect(readDeliveryBody('application/json', Buffer.from('\uFEFF{"a":2}'), n8nParsed)).toEqual({
+			ok: true,
+			body: { a: 2 },
+			lossy: false,
+		});
+		const lossy = Buffer.concat([Buffer.from('{"t":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+		expect(readDeliveryBody('application/json', lossy, n8nParsed)).toEqual({
+			ok: true,
+			body: { t: 'caf\uFFFD' },
+			lossy: true,
+		});
+	});
+
+	test('what cannot be read is refused before any parse is taken', () => {
+		expect(readDeliveryBody('application/json', Buffer.alloc(0), n8nParsed)).toMatchObject({
+			rejection: { status: 400 },
+		});
+		expect(readDeliveryBody('application/json', 'too-large', n8nParsed)).toMatchObject({
+			rejection: { status: 413 },
+		});
+		expect(readDeliveryBody('application/json', undefined, n8nParsed)).toMatchObject({
+			rejection: { status: 415 },
+		});
+	});
+});
+
+describe('parsedByN8n', () => {
+	const body = { data: {} };
+	const request = (fields: Record<string, unknown>) => ({
+		headers: {},
+		contentType: 'application/json',
+		encoding: 'utf-8',
+		body,
+		...fields,
+	});
+
+	test("n8n's body for application/json in UTF-8", () => {
+		expect(parsedByN8n(request({}))).toBe(body);
+		expect(parsedByN8n(request({ encoding: 'utf8' }))).toBe(body);
+		expect(parsedByN8n(request({ body: [1] }))).toEqual([1]);
+	});
+
+	test('none for the types and charsets n8n does not parse as the stage would', () => {
+		// n8n leaves the body alone (an empty object) for types it does not parse as JSON
+		expect(parsedByN8n(request({ contentType: 'application/vnd.api+json' }))).toBeUndefined();
+		expect(parsedByN8n(request({ contentType: 'text/plain' }))).toBeUndefined();
+		expect(parsedByN8n(request({ contentType: undefined }))).toBeUndefined();
+		expect(parsedByN8n(request({ encoding: 'latin1' }))).toBeUndefined();
+		expect(parsedByN8n(request({ encoding: undefined }))).toBeUndefined();
+	});
+
+	test('none when the JSON text is not an object or an array (the stage refuses those itself)', () => {
+		for (const value of [null, 'text', 3, true, undefined]) {
+			expect(parsedByN8n(request({ body: value }))).toBeUndefined();
+		}
 	});
 });
 

@@ -108,12 +108,20 @@ const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const LONG_INTEGER = /^\d{16,}$/;
 
 /**
+ * Whether JSON text may hold an integer beyond 2^53: 16 digits in a row that do not follow a digit or a point (a
+ * number token starts after `[`, `,`, `:` or a space; a fraction's digits, as in a confidence of
+ * 0.9016920214690353, follow its point). Strings may match too; JSON.parse alone reads any other text as
+ * parseJsonText does.
+ */
+export const mayHoldLongInteger = (text: string): boolean => /(?<![\d.])\d{16}/.test(text);
+
+/**
  * JSON text, parsed, with every non-negative integer beyond 2^53 kept as its digits (a string): a JavaScript
  * number would round it, and an id (a Rails bigint, a snowflake) would become another id. Throws as JSON.parse.
  */
 export function parseJsonText(text: string): unknown {
 	const value: unknown = JSON.parse(text);
-	if (!/\d{16}/.test(text)) return value;
+	if (!mayHoldLongInteger(text)) return value;
 	// the text is JSON: every number token is a value, never a name, so quoting one keeps the text JSON
 	return JSON.parse(
 		text.replace(JSON_TOKEN, (token) =>

@@ -1,6 +1,7 @@
 // The body stage: the delivery's bytes as n8n read them (or read now), parsed as JSON whatever the content type
-// says. Only what cannot be read is refused: too large (413), unreadable (415), empty or not JSON (400).
-import { parseJsonText } from '../shared/schemas';
+// says, or n8n's own parse of them taken where it is the same value. Only what cannot be read is refused: too
+// large (413), unreadable (415), empty or not JSON (400).
+import { mayHoldLongInteger, parseJsonText } from '../shared/schemas';
 import type { Rejection } from './rejection';
 
 // bytes that are not UTF-8 become U+FFFD, as in n8n's own parser: a stray Latin-1 byte in a title must not
@@ -23,8 +24,16 @@ export type BodyResult =
  */
 export type RawBody = Buffer | 'too-large' | undefined;
 
-/** Reads the delivery's JSON from the raw bytes, whatever the content type says. */
-export function readDeliveryBody(contentType: string | undefined, raw: RawBody): BodyResult {
+/**
+ * Reads the delivery's JSON from the raw bytes, whatever the content type says. `n8nParsed` is n8n's parse of
+ * the same bytes (parsedByN8n): taken as it is when the text holds nothing that parseJsonText reads otherwise
+ * than JSON.parse, so that the body is not parsed twice (docs/design.md, "A delivery's way").
+ */
+export function readDeliveryBody(
+	contentType: string | undefined,
+	raw: RawBody,
+	n8nParsed?: object,
+): BodyResult {
 	if (raw === 'too-large') {
 		return {
 			ok: false,
@@ -58,6 +67,9 @@ export function readDeliveryBody(contentType: string | undefined, raw: RawBody):
 		text = utf8.decode(raw);
 		lossy = true;
 	}
+	if (n8nParsed !== undefined && !lossy && sameAsJsonParse(text)) {
+		return { ok: true, body: n8nParsed, lossy };
+	}
 	try {
 		return { ok: true, body: parseJsonText(text.replace(/^\uFEFF/, '')), lossy };
 	} catch (error) {
@@ -71,11 +83,34 @@ export function readDeliveryBody(contentType: string | undefined, raw: RawBody):
 	}
 }
 
+// n8n's parse is JSON.parse of the text after one byte order mark (2.x; 1.x refuses the mark with 422): the same
+// value as parseJsonText's unless a long integer would be rounded. With a mark, this stage parses itself.
+const sameAsJsonParse = (text: string) =>
+	text.charCodeAt(0) !== 0xfeff && !mayHoldLongInteger(text);
+
 /** What n8n's request carries of the body (n8n-core's augmented IncomingMessage). */
 export interface WebhookRequest {
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
 	headers: Record<string, string | string[] | undefined>;
+	/** The Content-Type's media type, lowercased, and its charset (utf-8 unless given): n8n's parseIncomingMessage. */
+	contentType?: string;
+	encoding?: string;
+	body?: unknown;
+}
+
+/**
+ * The body as n8n parsed it, where n8n parsed the bytes as JSON text in UTF-8: both lines' webhook handling
+ * (webhook-helpers' parseRequestBody, body-parser's parseBody) sets `body` to JSON.parse of rawBody decoded in
+ * the request's charset for the media type application/json before any node runs, and answers 422 itself when
+ * it is not JSON. Undefined for anything else (another type or charset, a JSON text that is not an object or an
+ * array): this stage parses the bytes.
+ */
+export function parsedByN8n(req: WebhookRequest): object | undefined {
+	if (req.contentType !== 'application/json') return undefined;
+	if (req.encoding !== 'utf-8' && req.encoding !== 'utf8') return undefined;
+	const { body } = req;
+	return typeof body === 'object' && body !== null ? body : undefined;
 }
 
 /**

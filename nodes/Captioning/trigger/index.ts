@@ -7,7 +7,7 @@ export { readRegistration } from './registration';
 export { manualSecret, SECRET_CREDENTIAL } from './manualSecret';
 
 // webhook(): one delivery, one decision, then the files to fetch after answering
-export { readRawBody, readDeliveryBody } from './body';
+export { parsedByN8n, readRawBody, readDeliveryBody } from './body';
 export { attachDownloads, DOWNLOAD_BUDGET_MS, downloadPolicy } from './downloads';
 export { DEFAULT_MAX_FILE_MB, maxBytesFrom } from '../transport/download';
 export { allowedHostsProperty } from '../transport/addressPolicy';

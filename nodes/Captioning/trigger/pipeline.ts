@@ -36,6 +36,8 @@ export interface Delivery {
 	contentType: string | undefined;
 	/** The body's bytes, or why there are none (body.ts). */
 	rawBody: RawBody;
+	/** n8n's parse of those bytes, where it parsed them as this stage would read them (body.ts parsedByN8n). */
+	n8nParsed?: object;
 	selectedEvents: readonly string[];
 	options: TriggerOptions;
 }
@@ -89,7 +91,7 @@ export function receiveNow(
 	if (!checked.ok) return reject(checked.rejection);
 	// the verified token is the registered one: what removeSecret takes out of the output
 	const secret = checked.token;
-	const body = readDeliveryBody(delivery.contentType, delivery.rawBody);
+	const body = readDeliveryBody(delivery.contentType, delivery.rawBody, delivery.n8nParsed);
 	if (!body.ok) return reject(body.rejection);
 	const head = readEvent(body.body, body.lossy, delivery.selectedEvents);
 	if (head.kind === 'ignore') return head;
