@@ -121,7 +121,7 @@ export async function startWebhookServer(
 				// request's charset, and 422 before any node runs when that fails; other types are not JSON to n8n
 				request.body = {};
 				if (request.contentType === 'application/json' && request.rawBody?.length) {
-					const text = request.rawBody.toString(request.encoding as BufferEncoding);
+					const text = request.rawBody.toString(request.encoding);
 					try {
 						request.body = JSON.parse(text.replace(/^\uFEFF/, ''));
 					} catch {

@@ -102,24 +102,21 @@ describe('the readers', () => {
 		expect(() => parseJsonText('not json')).toThrow(SyntaxError);
 	});
 
-	test('mayHoldLongInteger: 16 digits in a row that do not follow a digit or a point', () => {
-		for (const text of [
-			'{"id":1234567890123456}',
-			'[1,9007199254740993]',
-			'{"n": -12345678901234567}',
-			'{"s":"1234567890123456"}',
-		]) {
-			expect(mayHoldLongInteger(text)).toBe(true);
-		}
-		for (const text of [
-			'{"confidence":0.9016920214690353}',
-			'{"id":123456789012345}',
-			'{"x":1.12345678901234567891}',
-			'{"s":"a.1234567890123456"}',
-		]) {
-			expect(mayHoldLongInteger(text)).toBe(false);
-		}
-	});
+	test.each([
+		['{"id":1234567890123456}', true],
+		['[1,9007199254740993]', true],
+		['{"n": -12345678901234567}', true],
+		['{"s":"1234567890123456"}', true],
+		['{"confidence":0.9016920214690353}', false],
+		['{"id":123456789012345}', false],
+		['{"x":1.12345678901234567891}', false],
+		['{"s":"a.1234567890123456"}', false],
+	])(
+		'mayHoldLongInteger(%s): 16 digits in a row that do not follow a digit or a point',
+		(text, expected) => {
+			expect(mayHoldLongInteger(text)).toBe(expected);
+		},
+	);
 
 	test('parseJsonText reads as JSON.parse with the source of each number at hand; where mayHoldLongInteger says no, as JSON.parse alone', () => {
 		// an oracle of its own: JSON.parse's reviver sees each number's source text (Node 21 and later)
