@@ -17,9 +17,9 @@ import {
 } from '../lib/goal';
 
 describe('lookRounds and lookConfidence', () => {
-	it('looks after rounds 8, 12, 16, 20 and 24 by default, each at 99 %', () => {
-		expect(lookRounds(DEFAULT_STOP_RULE)).toEqual([8, 12, 16, 20, 24]);
-		expect(lookConfidence(DEFAULT_STOP_RULE)).toBeCloseTo(0.99, 10);
+	it('looks after every fourth round from 12 to 48 by default, each at 99.5 %', () => {
+		expect(lookRounds(DEFAULT_STOP_RULE)).toEqual([12, 16, 20, 24, 28, 32, 36, 40, 44, 48]);
+		expect(lookConfidence(DEFAULT_STOP_RULE)).toBeCloseTo(0.995, 10);
 	});
 	it('always looks at the cap, also off the grid', () => {
 		expect(lookRounds({ first: 6, step: 4, cap: 16 })).toEqual([6, 10, 14, 16]);
@@ -93,28 +93,28 @@ describe('bothOf', () => {
 });
 
 describe('lookAfter', () => {
-	const good = { cpu: Array(8).fill(1), throughput: Array(8).fill(1) };
+	const good = { cpu: Array(12).fill(1), throughput: Array(12).fill(1) };
 	it('does not look between looks', () => {
-		expect(lookAfter(7, good, DEFAULT_STOP_RULE)).toEqual({ stop: false });
-		expect(lookAfter(9, good, DEFAULT_STOP_RULE)).toEqual({ stop: false });
+		expect(lookAfter(11, good, DEFAULT_STOP_RULE)).toEqual({ stop: false });
+		expect(lookAfter(13, good, DEFAULT_STOP_RULE)).toEqual({ stop: false });
 	});
 	it('stops at a look that decides, either way', () => {
-		const met = lookAfter(8, good, DEFAULT_STOP_RULE);
-		expect(met).toMatchObject({ stop: true, decision: { rounds: 8, verdict: 'met' } });
-		const slow = { cpu: Array(8).fill(1.2), throughput: Array(8).fill(1) };
-		expect(lookAfter(8, slow, DEFAULT_STOP_RULE)).toMatchObject({
+		const met = lookAfter(12, good, DEFAULT_STOP_RULE);
+		expect(met).toMatchObject({ stop: true, decision: { rounds: 12, verdict: 'met' } });
+		const slow = { cpu: Array(12).fill(1.2), throughput: Array(12).fill(1) };
+		expect(lookAfter(12, slow, DEFAULT_STOP_RULE)).toMatchObject({
 			stop: true,
 			decision: { verdict: 'not met', cpu: { verdict: 'not met' }, throughput: { verdict: 'met' } },
 		});
 	});
 	it('goes on from an undecided look, and stops at the cap undecided', () => {
-		const astride = { cpu: [1, 1, 1, 1, 1, 1, 1, 1.1], throughput: Array(8).fill(1) };
-		expect(lookAfter(8, astride, DEFAULT_STOP_RULE)).toMatchObject({
+		const astride = { cpu: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.1], throughput: Array(12).fill(1) };
+		expect(lookAfter(12, astride, DEFAULT_STOP_RULE)).toMatchObject({
 			stop: false,
 			decision: { verdict: 'undecided' },
 		});
 		const rule: StopRule = { first: 8, step: 4, cap: 12 };
-		const at12 = { cpu: [...astride.cpu, 1.1, 1.1, 1, 1.1], throughput: Array(12).fill(1) };
+		const at12 = { cpu: [1, 1, 1, 1, 1, 1, 1, 1.1, 1.1, 1.1, 1, 1.1], throughput: Array(12).fill(1) };
 		expect(lookAfter(12, at12, rule)).toMatchObject({
 			stop: true,
 			decision: { verdict: 'undecided' },
