@@ -11,7 +11,7 @@ import {
 	packDirectory,
 	PROJECT_ROOT,
 } from '../../harness';
-import { writeFloorPackage } from './floor';
+import { type CopiedDescription, writeFloorPackage } from './floor';
 
 export const SHIPPED_TRIGGER_TYPE = 'n8n-nodes-captioning.captioningTrigger';
 export const ACTION_TYPE = 'n8n-nodes-captioning.captioning';
@@ -89,16 +89,23 @@ export async function buildPackages(options: { previewV2?: boolean } = {}): Prom
 		}
 		const triggerFile = join(buildDir, TRIGGER_FILE);
 		let trigger: TriggerVersions = { versions: [], defaultVersion: 0 };
+		let copied: CopiedDescription | undefined;
 		await buildSources(buildDir, async () => {
 			if (options.previewV2) {
 				await writeFile(triggerFile, previewVersion2(await readFile(triggerFile, 'utf8')));
 			}
 			const { CaptioningTrigger } = createRequire(join(buildDir, 'package.json'))(triggerFile) as {
 				CaptioningTrigger: new () => {
-					description: { version: number | number[]; defaultVersion?: number };
+					description: { version: number | number[]; defaultVersion?: number; properties: unknown };
 				};
 			};
-			trigger = triggerVersions(new CaptioningTrigger().description);
+			const { description } = new CaptioningTrigger();
+			trigger = triggerVersions(description);
+			copied = {
+				properties: description.properties,
+				version: description.version,
+				defaultVersion: description.defaultVersion,
+			};
 		});
 		// built above: the package's prepack (a build of the whole project) is not for this copy
 		const shipped = await packDirectory(buildDir, root, { ignoreScripts: true });
@@ -109,7 +116,7 @@ export async function buildPackages(options: { previewV2?: boolean } = {}): Prom
 
 		const floorDir = join(root, 'floor');
 		await mkdir(floorDir);
-		await writeFloorPackage(floorDir, manifest.version);
+		await writeFloorPackage(floorDir, manifest.version, copied);
 		const floor = await packDirectory(floorDir, root);
 		await assertTarballHasN8nEntries(floor);
 

@@ -9,6 +9,11 @@ export const FLOOR_TRIGGER_TYPE = `${FLOOR_PACKAGE}.floorTrigger`;
 export const FLOOR_CREDENTIAL_TYPE = 'captioningApi';
 /** Its best typeVersion: at 2, n8n evaluates no expression for the request (webhook-helpers parseRequestBody). */
 export const FLOOR_BEST_VERSION = 2;
+/**
+ * A bisection's floor: the same node with the Captioning Trigger's properties (and typeVersions) in its
+ * description, so that n8n resolves ours' description for it as for ours, and nothing else of ours.
+ */
+export const FLOOR_DESC_TRIGGER_TYPE = `${FLOOR_PACKAGE}.floorDescTrigger`;
 
 // Plain CommonJS, no dependency: answers through n8n, emits the parsed body, evaluates nothing. Why its
 // `options` and its optional credential look as they do: docs/development.md, "The benchmark".
@@ -48,11 +53,43 @@ class FloorTrigger {
 exports.FloorTrigger = FloorTrigger;
 `;
 
+/** The floor with another description's properties and versions (FLOOR_DESC_TRIGGER_TYPE). */
+function descNodeSource(properties: unknown, version: unknown, defaultVersion: unknown): string {
+	return NODE_SOURCE.replaceAll('FloorTrigger', 'FloorDescTrigger')
+		.replace("name: 'floorTrigger'", "name: 'floorDescTrigger'")
+		.replace("displayName: 'Floor Trigger'", "displayName: 'Floor Trigger, Captioning Trigger description'")
+		.replace(/version: \[1, 2\],\n\t+defaultVersion: \d+,/, () => {
+			return `version: ${JSON.stringify(version)},\n\t\t\tdefaultVersion: ${JSON.stringify(defaultVersion)},`;
+		})
+		.replace(/properties: \[[\s\S]*?\n\t\t\t\],/, () => `properties: ${JSON.stringify(properties)},`);
+}
+
+/** What the bisection floor copies from the Captioning Trigger's description. */
+export interface CopiedDescription {
+	properties: unknown;
+	version: unknown;
+	defaultVersion: unknown;
+}
+
 /** Writes the floor package's sources into `directory` (then `npm pack` it). */
-export async function writeFloorPackage(directory: string, version: string): Promise<void> {
+export async function writeFloorPackage(
+	directory: string,
+	version: string,
+	copied?: CopiedDescription,
+): Promise<void> {
 	const nodeDir = join(directory, 'dist', 'nodes', 'FloorTrigger');
 	await mkdir(nodeDir, { recursive: true });
 	await writeFile(join(nodeDir, 'FloorTrigger.node.js'), NODE_SOURCE);
+	const nodes = ['dist/nodes/FloorTrigger/FloorTrigger.node.js'];
+	if (copied) {
+		const descDir = join(directory, 'dist', 'nodes', 'FloorDescTrigger');
+		await mkdir(descDir, { recursive: true });
+		await writeFile(
+			join(descDir, 'FloorDescTrigger.node.js'),
+			descNodeSource(copied.properties, copied.version, copied.defaultVersion),
+		);
+		nodes.push('dist/nodes/FloorDescTrigger/FloorDescTrigger.node.js');
+	}
 	const manifest = {
 		name: FLOOR_PACKAGE,
 		version,
@@ -64,7 +101,7 @@ export async function writeFloorPackage(directory: string, version: string): Pro
 		n8n: {
 			n8nNodesApiVersion: 1,
 			credentials: [],
-			nodes: ['dist/nodes/FloorTrigger/FloorTrigger.node.js'],
+			nodes,
 		},
 	};
 	await writeFile(join(directory, 'package.json'), JSON.stringify(manifest, null, 2));

@@ -12,7 +12,7 @@ import {
 import type { ClientConfig } from '../../sandbox/oauth';
 import { DEFAULT_CLIENT, type Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE } from './build';
-import { FLOOR_CREDENTIAL_TYPE, FLOOR_TRIGGER_TYPE } from './floor';
+import { FLOOR_CREDENTIAL_TYPE, FLOOR_DESC_TRIGGER_TYPE, FLOOR_TRIGGER_TYPE } from './floor';
 import { sleep } from './machine';
 
 export const TRIGGER_NODE_NAME = 'Captioning Trigger';
@@ -69,6 +69,13 @@ const noOp = (x: number) => ({
  * de-duplication list there is not a state traffic leaves: n8n 2.41.1 does not save static data on the
  * webhook path that starts an execution).
  */
+/** The Captioning Trigger's parameters in the benchmark: registration via the API, both events, no options. */
+const OURS_PARAMETERS = {
+	registration: 'api',
+	events: ['transcription.created', 'transcription.transcribed'],
+	options: {},
+};
+
 export function triggerWorkflow(options: {
 	name: string;
 	type: string;
@@ -88,11 +95,7 @@ export function triggerWorkflow(options: {
 				typeVersion: options.typeVersion,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: {
-					registration: 'api',
-					events: options.events ?? ['transcription.created', 'transcription.transcribed'],
-					options: {},
-				},
+				parameters: { ...OURS_PARAMETERS, ...(options.events ? { events: options.events } : {}) },
 				credentials: captioningCredential(options.credentialId),
 			},
 			noop,
@@ -113,6 +116,8 @@ export function floorWorkflow(options: {
 	nodeStaticData?: Record<string, unknown>;
 	/** A credential on another node of the workflow, one that never runs (unconnectedCredentialNodes). */
 	otherNodeCredentialId?: string;
+	/** The floor with the Captioning Trigger's properties (FLOOR_DESC_TRIGGER_TYPE), its parameters as ours'. */
+	oursDescription?: boolean;
 }) {
 	const noop = noOp(250);
 	return {
@@ -121,11 +126,11 @@ export function floorWorkflow(options: {
 			{
 				id: randomUUID(),
 				name: FLOOR_NODE_NAME,
-				type: FLOOR_TRIGGER_TYPE,
+				type: options.oursDescription ? FLOOR_DESC_TRIGGER_TYPE : FLOOR_TRIGGER_TYPE,
 				typeVersion: options.typeVersion,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { options: {} },
+				parameters: options.oursDescription ? OURS_PARAMETERS : { options: {} },
 				...(options.credentialId
 					? { credentials: captioningCredential(options.credentialId) }
 					: {}),

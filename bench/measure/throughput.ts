@@ -40,6 +40,7 @@ export type TargetKey =
 	| 'floorCredList'
 	| 'floorCredPrimed'
 	| 'floorCredNode'
+	| 'floorCredDesc'
 	| 'webhookCredNode'
 	| 'floorV1'
 	| 'webhook';
@@ -70,6 +71,8 @@ export interface TargetSpec {
 	 * (as a workflow's Slack, S3 or LLM node does); n8n checks it before each execution.
 	 */
 	credentialNode?: boolean;
+	/** Floor only: the floor with the Captioning Trigger's properties and typeVersions (FLOOR_DESC_TRIGGER_TYPE). */
+	oursDescription?: boolean;
 	/** Measured only when `--targets` names it (a bisection's target, not a figure of the report). */
 	optIn?: boolean;
 	label: string;
@@ -81,7 +84,7 @@ export interface TargetSpec {
  * ours does) and at 1, and n8n's Webhook node.
  */
 export function targetSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec[] {
-	return [...oursSpecs(trigger), ...floorSpecs(), ...webhookSpecs()];
+	return [...oursSpecs(trigger), ...floorSpecs(trigger.defaultVersion), ...webhookSpecs()];
 }
 
 /** Ours at n8n's default typeVersion (steady state and fresh), and at 1 for the record when that is not the default. */
@@ -117,7 +120,7 @@ function oursSpecs(trigger: TriggerVersions & { preview?: boolean }): TargetSpec
 }
 
 /** The do-nothing floor at its best typeVersion (bare, carrying a credential, and the opt-in bisections) and at 1. */
-function floorSpecs(): TargetSpec[] {
+function floorSpecs(oursVersion: number): TargetSpec[] {
 	const best = FLOOR_BEST_VERSION;
 	return [
 		{
@@ -158,6 +161,15 @@ function floorSpecs(): TargetSpec[] {
 			credentialNode: true,
 			optIn: true,
 			label: `floor v${best} in a workflow where another node carries a credential`,
+		},
+		{
+			key: 'floorCredDesc',
+			kind: 'floor',
+			typeVersion: oursVersion,
+			credential: true,
+			oursDescription: true,
+			optIn: true,
+			label: `floor v${oursVersion} carrying a credential, with the Captioning Trigger's properties and parameters`,
 		},
 		{
 			key: 'floorV1',
@@ -243,6 +255,7 @@ export async function createTarget(
 					typeVersion: spec.typeVersion,
 					credentialId: spec.credential ? credentialId : undefined,
 					otherNodeCredentialId: spec.credentialNode ? credentialId : undefined,
+					oursDescription: spec.oursDescription,
 					nodeStaticData: spec.list
 						? { [EARLIER_LIST_FIELD]: fullSeenList(Date.now()) }
 						: undefined,
@@ -480,6 +493,7 @@ export const MEASURING_SEQUENCE: readonly TargetKey[] = [
 	'floorCredNode',
 	'floorCred',
 	'ours',
+	'floorCredDesc',
 	'floorCredPrimed',
 	'floorCredList',
 	'floor',

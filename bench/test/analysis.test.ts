@@ -78,6 +78,7 @@ describe('targetSpecs', () => {
 			'floorCredList',
 			'floorCredPrimed',
 			'floorCredNode',
+			'floorCredDesc',
 			'floorV1',
 			'webhook',
 			'webhookCredNode',
@@ -100,6 +101,7 @@ describe('targetSpecs', () => {
 			['floorCredList', 2, true, true, false],
 			['floorCredPrimed', 2, true, false, false],
 			['floorCredNode', 2, false, false, true],
+			['floorCredDesc', 2, true, false, false],
 			['floorV1', 1, false, false, false],
 		]);
 	});
