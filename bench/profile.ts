@@ -4,7 +4,7 @@
 // `npm run bench`; writes bench/tmp/profile-<setting>.json and prints ms per request by cause.
 //
 //   bash scripts/run.sh exec tsx bench/profile.ts [--setting lazy] [--preview-v2] [--rounds 2] [--seconds 15]
-//     [--prime 1100] [--prefilled] [--save-profiles]
+//     [--prime 1100] [--prefilled] [--save-profiles] [--targets ours,floor,floorCred,webhook]
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,6 +57,11 @@ const { values } = parseArgs({
 		prime: { type: 'string', default: String(PRIME_EVENTS) },
 		prefilled: { type: 'boolean', default: false },
 		'save-profiles': { type: 'boolean', default: false },
+		targets: {
+			type: 'string',
+			default: 'ours,floor,floorCred,webhook',
+			description: "item 1's target keys to profile, comma-separated (e.g. ours,floorCred,floorCredDesc)",
+		},
 		queries: {
 			type: 'string',
 			default: '20',
@@ -201,11 +206,12 @@ async function profileWindow(
 
 type QueryCounts = Record<string, QueryCount>;
 
-/** The targets profiled and counted: ours in its steady state, the floor bare and with a credential, the Webhook node. */
+/**
+ * The targets profiled and counted (`--targets`): by default ours in its steady state, the floor bare and with a
+ * credential, the Webhook node.
+ */
 const profiledSpecs = (packages: BuiltPackages) =>
-	targetSpecs(packages.trigger).filter((s) =>
-		['ours', 'floor', 'floorCred', 'webhook'].includes(s.key),
-	);
+	targetSpecs(packages.trigger).filter((s) => values.targets.split(',').includes(s.key));
 
 /**
  * SQL statements per request, counted from n8n's own query log (a separate n8n started with typeorm's query
