@@ -15,53 +15,56 @@ export const FLOOR_BEST_VERSION = 2;
  */
 export const FLOOR_DESC_TRIGGER_TYPE = `${FLOOR_PACKAGE}.floorDescTrigger`;
 
-// Plain CommonJS, no dependency: answers through n8n, emits the parsed body, evaluates nothing. Why its
-// `options` and its optional credential look as they do: docs/development.md, "The benchmark".
-const NODE_SOURCE = `'use strict';
+/** The floor's one property: an empty `options` collection, as ours has. */
+const FLOOR_PROPERTIES = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [{ displayName: 'Unused', name: 'unused', type: 'boolean', default: false }],
+	},
+];
+
+/**
+ * A floor node's source. Plain CommonJS, no dependency: answers through n8n, emits the parsed body, evaluates
+ * nothing. Why its `options` and its optional credential look as they do: docs/development.md, "The benchmark".
+ */
+function nodeSource(node: {
+	className: string;
+	name: string;
+	displayName: string;
+	version: unknown;
+	defaultVersion: unknown;
+	properties: unknown;
+}): string {
+	return `'use strict';
 Object.defineProperty(exports, '__esModule', { value: true });
-exports.FloorTrigger = void 0;
-class FloorTrigger {
+exports.${node.className} = void 0;
+class ${node.className} {
 	constructor() {
 		this.description = {
-			displayName: 'Floor Trigger',
-			name: 'floorTrigger',
+			displayName: ${JSON.stringify(node.displayName)},
+			name: ${JSON.stringify(node.name)},
 			group: ['trigger'],
-			version: [1, 2],
-			defaultVersion: ${FLOOR_BEST_VERSION},
+			version: ${JSON.stringify(node.version)},
+			defaultVersion: ${JSON.stringify(node.defaultVersion)},
 			description: 'Benchmark only: answers through n8n, emits the body as one item, does nothing else',
 			defaults: { name: 'Floor Trigger' },
 			inputs: [],
 			outputs: ['main'],
 			credentials: [{ name: '${FLOOR_CREDENTIAL_TYPE}', required: false }],
 			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
-			properties: [
-				{
-					displayName: 'Options',
-					name: 'options',
-					type: 'collection',
-					placeholder: 'Add option',
-					default: {},
-					options: [{ displayName: 'Unused', name: 'unused', type: 'boolean', default: false }],
-				},
-			],
+			properties: ${JSON.stringify(node.properties)},
 		};
 	}
 	async webhook() {
 		return { workflowData: [[{ json: this.getBodyData() }]] };
 	}
 }
-exports.FloorTrigger = FloorTrigger;
+exports.${node.className} = ${node.className};
 `;
-
-/** The floor with another description's properties and versions (FLOOR_DESC_TRIGGER_TYPE). */
-function descNodeSource(properties: unknown, version: unknown, defaultVersion: unknown): string {
-	return NODE_SOURCE.replaceAll('FloorTrigger', 'FloorDescTrigger')
-		.replace("name: 'floorTrigger'", "name: 'floorDescTrigger'")
-		.replace("displayName: 'Floor Trigger'", "displayName: 'Floor Trigger, Captioning Trigger description'")
-		.replace(/version: \[1, 2\],\n\t+defaultVersion: \d+,/, () => {
-			return `version: ${JSON.stringify(version)},\n\t\t\tdefaultVersion: ${JSON.stringify(defaultVersion)},`;
-		})
-		.replace(/properties: \[[\s\S]*?\n\t\t\t\],/, () => `properties: ${JSON.stringify(properties)},`);
 }
 
 /** What the bisection floor copies from the Captioning Trigger's description. */
@@ -79,14 +82,29 @@ export async function writeFloorPackage(
 ): Promise<void> {
 	const nodeDir = join(directory, 'dist', 'nodes', 'FloorTrigger');
 	await mkdir(nodeDir, { recursive: true });
-	await writeFile(join(nodeDir, 'FloorTrigger.node.js'), NODE_SOURCE);
+	await writeFile(
+		join(nodeDir, 'FloorTrigger.node.js'),
+		nodeSource({
+			className: 'FloorTrigger',
+			name: 'floorTrigger',
+			displayName: 'Floor Trigger',
+			version: [1, 2],
+			defaultVersion: FLOOR_BEST_VERSION,
+			properties: FLOOR_PROPERTIES,
+		}),
+	);
 	const nodes = ['dist/nodes/FloorTrigger/FloorTrigger.node.js'];
 	if (copied) {
 		const descDir = join(directory, 'dist', 'nodes', 'FloorDescTrigger');
 		await mkdir(descDir, { recursive: true });
 		await writeFile(
 			join(descDir, 'FloorDescTrigger.node.js'),
-			descNodeSource(copied.properties, copied.version, copied.defaultVersion),
+			nodeSource({
+				className: 'FloorDescTrigger',
+				name: 'floorDescTrigger',
+				displayName: 'Floor Trigger, Captioning Trigger description',
+				...copied,
+			}),
 		);
 		nodes.push('dist/nodes/FloorDescTrigger/FloorDescTrigger.node.js');
 	}

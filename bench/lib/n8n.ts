@@ -64,11 +64,6 @@ const noOp = (x: number) => ({
 	parameters: {},
 });
 
-/**
- * Captioning Trigger -> NoOp. `nodeStaticData` pre-fills the trigger's saved static data (a full
- * de-duplication list there is not a state traffic leaves: n8n 2.41.1 does not save static data on the
- * webhook path that starts an execution).
- */
 /** The Captioning Trigger's parameters in the benchmark: registration via the API, both events, no options. */
 const OURS_PARAMETERS = {
 	registration: 'api',
@@ -76,6 +71,11 @@ const OURS_PARAMETERS = {
 	options: {},
 };
 
+/**
+ * Captioning Trigger -> NoOp. `nodeStaticData` pre-fills the trigger's saved static data (a full
+ * de-duplication list there is not a state traffic leaves: n8n 2.41.1 does not save static data on the
+ * webhook path that starts an execution).
+ */
 export function triggerWorkflow(options: {
 	name: string;
 	type: string;
