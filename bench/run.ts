@@ -129,7 +129,8 @@ const { values } = parseArgs({
 		},
 		targets: {
 			type: 'string',
-			description: 'items 1, 5, 6: only these targets, comma-separated (e.g. ours,floor,floorCred)',
+			description:
+				'items 1, 5, 6: only these targets, comma-separated (e.g. ours,floor,floorCred); item 9: these beside ours and floorCred',
 		},
 		'n8n-env': {
 			type: 'string',
@@ -306,6 +307,9 @@ async function withN8n<T>(
 			...env,
 			...extraN8nEnv,
 			...(launch.inspector ? { NODE_OPTIONS: '--inspect=127.0.0.1:0' } : {}),
+			// under callgrind a `SELECT 1` can outlast n8n's 5 s ping timeout, and one that does marks the database
+			// not ready until the next ping: requests meanwhile get a 503 (item 9 lost a run at round 8 to it)
+			...(launch.callgrindDir ? { DB_PING_TIMEOUT_MS: '600000' } : {}),
 		},
 		onOutput: (chunk) => {
 			inspectorUrl ??= inspectorUrlIn(chunk);
@@ -551,7 +555,15 @@ async function n8nItems(
 		const outcomes = await Promise.allSettled(
 			settingKeys.map(async (setting) => {
 				try {
-					raw.instructions![setting] = await instructionItem(packages, setting, template);
+					raw.instructions![setting] = await instructionItem(
+						packages,
+						setting,
+						template,
+						async (sofar) => {
+							raw.instructions![setting] = sofar;
+							await checkpoint();
+						},
+					);
 				} catch (error) {
 					log(`${setting}: item 9 failed: ${(error as Error).stack ?? String(error)}`);
 					throw error;
@@ -659,6 +671,18 @@ async function floorComparison(
 
 /** The goal's pair (ours and the floor with a credential): the targets the rounds after the figure rounds run. */
 const GOAL_PAIR: readonly TargetKey[] = [GOAL.numerator, GOAL.denominator];
+
+/**
+ * Item 9's targets: the goal's pair, or with `--targets` those it names and the pair (a bisection target such as
+ * floorCredDesc counted beside them; the stop rule still reads the pair alone).
+ */
+const instructionSpecs = (packages: BuiltPackages) =>
+	values.targets === undefined
+		? measuredSpecs(packages).filter((s) => GOAL_PAIR.includes(s.key))
+		: selectTargets(
+				targetSpecs(packages.trigger),
+				[...new Set([...GOAL_PAIR, ...values.targets.split(',').map((k) => k.trim())])].join(','),
+			);
 
 /** The measured requests of every run in this setting: --requests, or --duration seconds at the floor's rate. */
 async function calibrate(
@@ -786,6 +810,8 @@ async function instructionItem(
 	packages: BuiltPackages,
 	setting: string,
 	template: EventTemplate,
+	/** After each round: the rounds so far (an n8n that fails later under callgrind leaves them). */
+	keep: (sofar: InstructionSetting) => Promise<void>,
 ): Promise<InstructionSetting> {
 	const dir = await mkdtemp(join(tmpdir(), 'captioning-callgrind-'));
 	const rule = settings.instructions.stopRule;
@@ -796,7 +822,7 @@ async function instructionItem(
 			N8N_SETTINGS[setting].env,
 			async (n8n, pid, collectGarbage) => {
 				await withSandbox(n8n, setting, template, 'bench callgrind', async (bench) => {
-					const specs = measuredSpecs(packages).filter((s) => GOAL_PAIR.includes(s.key));
+					const specs = instructionSpecs(packages);
 					const live = await createLasting(bench, specs);
 					result.priming = await primeTargets(bench, specs, live);
 					const callgrind = new Callgrind(pid, dir);
@@ -834,6 +860,7 @@ async function instructionItem(
 								),
 							);
 						}
+						await keep(result);
 						if (look.stop) break;
 					}
 					await callgrind.instrument(false);
