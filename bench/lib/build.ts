@@ -46,6 +46,35 @@ export function triggerVersions(description: {
 	return { versions, defaultVersion: description.defaultVersion ?? Math.max(...versions) };
 }
 
+interface LoadedDescription {
+	version: number | number[];
+	defaultVersion?: number;
+	properties: unknown;
+}
+
+/** A node class as n8n loads it: one description, or a versioned type with one per typeVersion. */
+export type LoadedNodeType =
+	| { description: LoadedDescription }
+	| {
+			description: { defaultVersion?: number };
+			nodeVersions: Record<string, { description: LoadedDescription }>;
+	  };
+
+/**
+ * The description n8n gives a new node of this type (a versioned type's, at its default version), listing every
+ * typeVersion the type has, as one description would.
+ */
+export function newNodeDescription(type: LoadedNodeType): LoadedDescription {
+	if (!('nodeVersions' in type)) return type.description;
+	const versions = Object.keys(type.nodeVersions).map(Number);
+	const defaultVersion = type.description.defaultVersion ?? Math.max(...versions);
+	return {
+		...type.nodeVersions[defaultVersion].description,
+		version: versions,
+		defaultVersion,
+	};
+}
+
 /**
  * Benchmark-only preview of what the trigger's typeVersion 2 will ship as: `version: 1` becomes
  * `version: [1, 2], defaultVersion: 2` in the compiled node, nothing else. Throws when the pattern is missing.
@@ -95,11 +124,9 @@ export async function buildPackages(options: { previewV2?: boolean } = {}): Prom
 				await writeFile(triggerFile, previewVersion2(await readFile(triggerFile, 'utf8')));
 			}
 			const { CaptioningTrigger } = createRequire(join(buildDir, 'package.json'))(triggerFile) as {
-				CaptioningTrigger: new () => {
-					description: { version: number | number[]; defaultVersion?: number; properties: unknown };
-				};
+				CaptioningTrigger: new () => LoadedNodeType;
 			};
-			const { description } = new CaptioningTrigger();
+			const description = newNodeDescription(new CaptioningTrigger());
 			trigger = triggerVersions(description);
 			copied = {
 				properties: description.properties,

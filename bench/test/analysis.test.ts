@@ -1,7 +1,7 @@
 // The benchmark's pure decisions: which versions it measures, how it pairs runs, how it reads a CPU profile
 // and n8n's query log.
 //   npm test -- --selectProjects bench
-import { previewVersion2, triggerVersions } from '../lib/build';
+import { newNodeDescription, previewVersion2, triggerVersions } from '../lib/build';
 import { analyseProfile, type CpuProfile, ownerOf } from '../lib/cpuprofile';
 import { perRequestTable, type ProfileWindow } from '../lib/profileTable';
 import { countStatements, statementKey } from '../lib/queries';
@@ -40,6 +40,28 @@ const run = (
 		p50Ms: 100,
 		p99Ms: 200,
 	}) as ThroughputRun;
+
+describe('newNodeDescription', () => {
+	test("one description as it is; a versioned type's at its default version, with all its versions", () => {
+		const plain = { version: [1, 2], properties: ['p'] };
+		expect(newNodeDescription({ description: plain })).toBe(plain);
+		const versioned = {
+			description: { defaultVersion: 2 },
+			nodeVersions: {
+				1: { description: { version: 1, properties: ['old'] } },
+				2: { description: { version: 2, properties: ['new'] } },
+				3: { description: { version: 3, properties: ['next'] } },
+			},
+		};
+		expect(newNodeDescription(versioned)).toEqual({
+			version: [1, 2, 3],
+			defaultVersion: 2,
+			properties: ['new'],
+		});
+		// without a defaultVersion, the highest
+		expect(newNodeDescription({ ...versioned, description: {} }).properties).toEqual(['next']);
+	});
+});
 
 describe('triggerVersions', () => {
 	it('takes a single version as the default', () => {

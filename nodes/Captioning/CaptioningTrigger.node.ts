@@ -3,13 +3,16 @@ import type {
 	ICredentialTestFunctions,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialDescription,
 	INodeCredentialTestResult,
+	INodeProperties,
 	INodeType,
+	INodeTypeBaseDescription,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep, VersionedNodeType } from 'n8n-workflow';
 
 import { CAPTION_FORMAT_OPTIONS } from './captions/formats';
 import { EVENT_OPTIONS, EVENT_TYPES } from './shared/constants';
@@ -33,7 +36,6 @@ import {
 	readRegistration,
 	receiveDelivery,
 	remove,
-	SECRET_REQUIRED_FROM_VERSION,
 	secretTokenProblem,
 	TOKEN_PARAMETER,
 	TOKEN_ROUTE,
@@ -41,8 +43,6 @@ import {
 } from './trigger';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
-/** displayOptions' condition for typeVersion 3 and later (manual registration's Secret Token in a credential). */
-const FROM_VERSION_3 = { _cnd: { gte: SECRET_REQUIRED_FROM_VERSION } };
 
 // The panel the editor shows beside the parameters (n8n 2.41.1 and 1.123.81 alike): its texts are shown as they
 // are, with no placeholder filled in, so they name where the URLs are rather than the URLs themselves.
@@ -65,169 +65,170 @@ const TRIGGER_PANEL = {
 };
 const clock: Clock = { nowMs: () => Date.now(), sleep };
 
-export class CaptioningTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Captioning Trigger',
-		name: 'captioningTrigger',
-		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
-		group: ['trigger'],
-		// 2: n8n 2.x evaluates an expression for every request to a version-1 trigger (webhook-helpers'
-		// parseRequestBody reads options.binaryData). 3: manual registration has to have a Secret Token (1 and 2
-		// keep 0.1.0's optional one, with a warning). Otherwise the versions behave the same.
-		version: [1, 2, 3],
-		defaultVersion: 3,
-		subtitle: '={{$parameter["events"].join(", ")}}',
-		description:
-			'Starts the workflow when the captioning service creates or finishes a transcription',
-		defaults: { name: 'Captioning Trigger' },
-		// the editor's words while it listens for a test event, and after the workflow is published
-		eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
-		activationMessage:
-			'The captioning service now sends the selected events to this workflow’s production URL, and each one starts an execution.',
-		triggerPanel: TRIGGER_PANEL,
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'captioningApi',
-				required: true,
-				// `hide`, not `show: ['api']`: a parameter all of whose values show a credential is taken by n8n's
-				// editor for the node's authentication choice and moved out of the panel (getMainAuthField)
-				displayOptions: { hide: { registration: ['manual'] } },
-			},
-			// a manual trigger's Secret Token, from version 3 (1 and 2 keep 0.1.0's parameter)
-			{
-				// SECRET_CREDENTIAL, spelled out: n8n's lint reads the name from here
-				name: 'captioningWebhookSecretApi',
-				required: true,
-				testedBy: 'secretToken',
-				displayOptions: { show: { registration: ['manual'] }, hide: { '@version': [1, 2] } },
-			},
-		],
-		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
-			// the token route: the token as the last path segment, for services that refuse or drop a callback
-			// URI's query. A static path, so that n8n evaluates nothing for it per request; n8n keeps it under the
-			// node's webhook ID (one per node) and routes it at <id>/<id>/<token>, as the expression path of
-			// earlier versions (docs/design.md, "Where the token travels")
-			{
-				name: TOKEN_ROUTE,
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				path: `:${TOKEN_PARAMETER}`,
-				ndvHideUrl: true,
-			},
-		],
-		properties: [
-			{
-				displayName: 'Registration',
-				name: 'registration',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Automatic (via the API)',
-						value: 'api',
-						description:
-							'Register this workflow’s URL with the service when the workflow is published (n8n 1.x: activated)',
-					},
-					{
-						name: 'Manual (in the Dashboard)',
-						value: 'manual',
-						description: 'You paste the URL into the service’s developers dashboard yourself',
-					},
-				],
-				default: 'api',
-			},
-			{
-				displayName:
-					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Captioning Webhook Secret API credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
-				name: 'manualNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { registration: ['manual'], '@version': [FROM_VERSION_3] } },
-			},
-			{
-				displayName:
-					'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
-				name: 'manualNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				noDataExpression: true,
-				required: true,
-				options: EVENT_OPTIONS,
-				default: [...EVENT_TYPES],
-				description: 'Which events start the workflow; others are acknowledged and ignored',
-			},
-			{
-				// a trigger saved by 0.1.0 (typeVersion 1 or 2) with no Secret Token still runs: it says so here and
-				// in n8n's log at every publication
-				displayName: OPEN_MANUAL_WARNING,
-				name: 'openManualWarning',
-				type: 'notice',
-				default: '',
-				displayOptions: {
-					show: { registration: ['manual'], manualToken: [''], '@version': [1, 2] },
-				},
-			},
-			{
-				displayName: 'Secret Token',
-				name: 'manualToken',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				displayOptions: { show: { registration: ['manual'], '@version': [1, 2] } },
-				description:
-					'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded. A new Captioning Trigger keeps it in a credential instead.',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						...allowedHostsProperty,
-						description:
-							'The trigger fetches files from public addresses and from the origin of the credential’s Base URL only. List other trusted file servers here: host names (any port, or host:port), *.suffixes, addresses or ranges, separated by commas.',
-					},
-					{
-						displayName: 'Download Caption Files',
-						name: 'downloadFormats',
-						type: 'multiOptions',
-						options: CAPTION_FORMAT_OPTIONS,
-						default: [],
-						description:
-							'Fetch these files into binary properties when the event arrives (their signed URLs expire soon after), and add the plain transcript text to the item',
-					},
-					{
-						displayName: 'Max File Size (MB)',
-						name: 'maxFileSize',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_MAX_FILE_MB,
-						description:
-							'The largest caption file Download Caption Files fetches; a larger one is not downloaded and the item says so under downloadErrors',
-					},
-					{
-						displayName: 'Raw Body',
-						name: 'rawBody',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to output the event exactly as the service sent it (JSON:API) instead of a flattened item',
-					},
-				],
-			},
-		],
-	};
+// Each typeVersion's description holds only its own properties and credentials, so that n8n, which resolves a
+// node's description several times for every request (three Workflow builds, the webhook lookup, the issues
+// check), works through no property a version does not show (docs/design.md, "One description per version").
+const REGISTRATION: INodeProperties = {
+	displayName: 'Registration',
+	name: 'registration',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Automatic (via the API)',
+			value: 'api',
+			description:
+				'Register this workflow’s URL with the service when the workflow is published (n8n 1.x: activated)',
+		},
+		{
+			name: 'Manual (in the Dashboard)',
+			value: 'manual',
+			description: 'You paste the URL into the service’s developers dashboard yourself',
+		},
+	],
+	default: 'api',
+};
+
+/** Version 3's: the Secret Token is in the Webhook Secret credential. */
+const MANUAL_NOTICE: INodeProperties = {
+	displayName:
+		'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Captioning Webhook Secret API credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
+	name: 'manualNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { registration: ['manual'] } },
+};
+
+/** Versions 1 and 2 (0.1.0's): the Secret Token is a parameter of the node. */
+const MANUAL_NOTICE_V1_2: INodeProperties = {
+	displayName:
+		'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
+	name: 'manualNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { registration: ['manual'] } },
+};
+
+const EVENTS: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	noDataExpression: true,
+	required: true,
+	options: EVENT_OPTIONS,
+	default: [...EVENT_TYPES],
+	description: 'Which events start the workflow; others are acknowledged and ignored',
+};
+
+const OPEN_MANUAL_NOTICE: INodeProperties = {
+	// a trigger saved by 0.1.0 (typeVersion 1 or 2) with no Secret Token still runs: it says so here and
+	// in n8n's log at every publication
+	displayName: OPEN_MANUAL_WARNING,
+	name: 'openManualWarning',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { registration: ['manual'], manualToken: [''] } },
+};
+
+const MANUAL_TOKEN: INodeProperties = {
+	displayName: 'Secret Token',
+	name: 'manualToken',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	displayOptions: { show: { registration: ['manual'] } },
+	description:
+		'Only requests whose URL ends in ?token=&lt;this value&gt; start the workflow: append it to the URL you paste into the dashboard. Empty (as 0.1.0 saved it): any request does, and no caption file is downloaded. A new Captioning Trigger keeps it in a credential instead.',
+};
+
+const OPTIONS: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			...allowedHostsProperty,
+			description:
+				'The trigger fetches files from public addresses and from the origin of the credential’s Base URL only. List other trusted file servers here: host names (any port, or host:port), *.suffixes, addresses or ranges, separated by commas.',
+		},
+		{
+			displayName: 'Download Caption Files',
+			name: 'downloadFormats',
+			type: 'multiOptions',
+			options: CAPTION_FORMAT_OPTIONS,
+			default: [],
+			description:
+				'Fetch these files into binary properties when the event arrives (their signed URLs expire soon after), and add the plain transcript text to the item',
+		},
+		{
+			displayName: 'Max File Size (MB)',
+			name: 'maxFileSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_FILE_MB,
+			description:
+				'The largest caption file Download Caption Files fetches; a larger one is not downloaded and the item says so under downloadErrors',
+		},
+		{
+			displayName: 'Raw Body',
+			name: 'rawBody',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to output the event exactly as the service sent it (JSON:API) instead of a flattened item',
+		},
+	],
+};
+
+const API_CREDENTIAL: INodeCredentialDescription = {
+	name: 'captioningApi',
+	required: true,
+	// `hide`, not `show: ['api']`: a parameter all of whose values show a credential is taken by n8n's editor for
+	// the node's authentication choice and moved out of the panel (getMainAuthField)
+	displayOptions: { hide: { registration: ['manual'] } },
+};
+
+const BASE_DESCRIPTION: INodeTypeBaseDescription = {
+	displayName: 'Captioning Trigger',
+	name: 'captioningTrigger',
+	icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
+	group: ['trigger'],
+	description:
+		'Starts the workflow when the captioning service creates or finishes a transcription',
+	// 2: n8n 2.x evaluates an expression for every request to a version-1 trigger (webhook-helpers'
+	// parseRequestBody reads options.binaryData). 3: manual registration has to have a Secret Token (1 and 2
+	// keep 0.1.0's optional one, with a warning). Otherwise the versions behave the same.
+	defaultVersion: 3,
+};
+
+/** What every typeVersion's description has besides its own credentials and properties. */
+const SHARED_DESCRIPTION = {
+	// the editor's words while it listens for a test event, and after the workflow is published
+	eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
+	activationMessage:
+		'The captioning service now sends the selected events to this workflow’s production URL, and each one starts an execution.',
+	triggerPanel: TRIGGER_PANEL,
+	webhooks: [
+		{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		// the token route: the token as the last path segment, for services that refuse or drop a callback
+		// URI's query. A static path, so that n8n evaluates nothing for it per request; n8n keeps it under the
+		// node's webhook ID (one per node) and routes it at <id>/<id>/<token>, as the expression path of
+		// earlier versions (docs/design.md, "Where the token travels")
+		{
+			name: TOKEN_ROUTE,
+			httpMethod: 'POST',
+			responseMode: 'onReceived',
+			path: `:${TOKEN_PARAMETER}`,
+			ndvHideUrl: true,
+		},
+	],
+} satisfies Partial<INodeTypeDescription>;
+
+/** What every typeVersion of the Captioning Trigger does: its credential test, its hooks and webhook(). */
+abstract class CaptioningTriggerNode {
+	abstract description: INodeTypeDescription;
 
 	methods = {
 		credentialTest: {
@@ -327,5 +328,72 @@ export class CaptioningTrigger implements INodeType {
 		// the files are on the item before anything answers: a crash during the downloads is redelivered too
 		// (docs/design.md, "Downloads")
 		return { workflowData: [[decision.item]] };
+	}
+}
+
+/**
+ * Versions 1 and 2 (0.1.0's): the Secret Token of manual registration in a parameter, and a warning while it is
+ * empty. Each version's description is a literal of its class, as n8n's lint reads descriptions.
+ */
+class CaptioningTriggerV1 extends CaptioningTriggerNode implements INodeType {
+	description: INodeTypeDescription = {
+		...BASE_DESCRIPTION,
+		...SHARED_DESCRIPTION,
+		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
+		group: ['trigger'],
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		version: [1, 2],
+		defaults: { name: 'Captioning Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [API_CREDENTIAL],
+		properties: [
+			REGISTRATION,
+			MANUAL_NOTICE_V1_2,
+			EVENTS,
+			OPEN_MANUAL_NOTICE,
+			MANUAL_TOKEN,
+			OPTIONS,
+		],
+	};
+}
+
+/** Version 3: the Secret Token of manual registration in a required Webhook Secret credential. */
+class CaptioningTriggerV3 extends CaptioningTriggerNode implements INodeType {
+	description: INodeTypeDescription = {
+		...BASE_DESCRIPTION,
+		...SHARED_DESCRIPTION,
+		icon: { light: 'file:captioning.svg', dark: 'file:captioning.dark.svg' },
+		group: ['trigger'],
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		version: 3,
+		defaults: { name: 'Captioning Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			API_CREDENTIAL,
+			{
+				// SECRET_CREDENTIAL (trigger/manualSecret.ts), spelled out: n8n's lint reads the name from here
+				name: 'captioningWebhookSecretApi',
+				required: true,
+				testedBy: 'secretToken',
+				displayOptions: { show: { registration: ['manual'] } },
+			},
+		],
+		properties: [REGISTRATION, MANUAL_NOTICE, EVENTS, OPTIONS],
+	};
+}
+
+/**
+ * The Captioning Trigger, typeVersions 1 to 3: one description each (n8n asks getNodeType(version) for it), the
+ * same credential test, hooks and webhook() for all. Each version its own instance: n8n's loader writes into a
+ * version's description (communityNodePackageVersion, the codex) and may add to its properties.
+ */
+export class CaptioningTrigger extends VersionedNodeType {
+	constructor() {
+		super(
+			{ 1: new CaptioningTriggerV1(), 2: new CaptioningTriggerV1(), 3: new CaptioningTriggerV3() },
+			BASE_DESCRIPTION,
+		);
 	}
 }

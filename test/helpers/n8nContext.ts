@@ -19,8 +19,10 @@ import {
 	type INodeProperties,
 	type INodeType,
 	type INodeTypes,
+	type IVersionedNodeType,
 	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
+	NodeHelpers,
 	Workflow,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -189,16 +191,22 @@ export interface Harness {
 
 export function createHarness(
 	initialCredentials: ICredentialDataDecryptedObject,
-	types: Record<string, INodeType> = {},
+	types: Record<string, INodeType | IVersionedNodeType> = {},
 	/** The credential class n8n would load: an earlier release's, to run that release's nodes. */
 	credentialType: ICredentialType = new CaptioningApi(),
 ): Harness {
 	const store = new CredentialStore(initialCredentials);
 	const urls = { webhookBaseUrl: 'http://127.0.0.1:1/webhook' };
-	const all: Record<string, INodeType> = { credentialProbe: credentialProbeNodeType, ...types };
+	const all: Record<string, INodeType | IVersionedNodeType> = {
+		credentialProbe: credentialProbeNodeType,
+		...types,
+	};
+	// as n8n's NodeTypes: a versioned type answers with the node's typeVersion (the trigger's)
 	const nodeTypes: INodeTypes = {
 		getByName: (name) => all[name],
-		getByNameAndVersion: (name) => all[name],
+		// an unknown type: undefined, for n8n-workflow's Workflow to say so
+		getByNameAndVersion: (name, version) =>
+			all[name] && NodeHelpers.getVersionedNodeType(all[name], version),
 		getKnownTypes: () => ({}),
 	};
 	const helper = new InMemoryCredentialsHelper(store, credentialType);
@@ -215,7 +223,8 @@ export function createHarness(
 			variables: {},
 		}) as unknown as IWorkflowExecuteAdditionalData;
 	const newNodeVersion = (type: string) => {
-		const version = all[type]?.description.version ?? 1;
+		const version =
+			(all[type] && NodeHelpers.getVersionedNodeType(all[type]).description.version) ?? 1;
 		return type === 'captioningTrigger' ? 1 : Array.isArray(version) ? version.at(-1)! : version;
 	};
 	const makeNode = (

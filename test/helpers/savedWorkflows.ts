@@ -7,13 +7,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type {
-	IDataObject,
-	ICredentialType,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
+import {
+	type IDataObject,
+	type ICredentialType,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type IVersionedNodeType,
+	NodeHelpers,
 } from 'n8n-workflow';
 
 import { PROJECT_ROOT } from '../../harness/install';
@@ -50,7 +52,8 @@ export function atVersion(workflow: ExampleWorkflow, typeVersion: number): Examp
 
 export interface PackageClasses {
 	action: INodeType;
-	trigger: INodeType;
+	/** 0.1.0's trigger is one INodeType; from 0.2.0 it is versioned (a description per typeVersion). */
+	trigger: INodeType | IVersionedNodeType;
 	credential: ICredentialType;
 }
 
@@ -73,7 +76,8 @@ async function triggerItems(
 	try {
 		h.urls.webhookBaseUrl = `${server.baseUrl}/webhook`;
 		const workflow = h.workflow(node, { [`node:${node.name}`]: {} });
-		const hooks = classes.trigger.webhookMethods!.default!;
+		const hooks = NodeHelpers.getVersionedNodeType(classes.trigger, node.typeVersion)
+			.webhookMethods!.default!;
 		const context = h.hookContext(node, workflow);
 		if (!(await hooks.checkExists.call(context))) await hooks.create.call(context);
 		server.staticData = JSON.parse(JSON.stringify(workflow.getStaticData('node', node)));

@@ -7,7 +7,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, INodeType, IWebhookData } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeType,
+	type IVersionedNodeType,
+	type IWebhookData,
+	NodeHelpers,
+} from 'n8n-workflow';
 
 import type { Harness } from './n8nContext';
 
@@ -104,12 +112,14 @@ const runnerIo = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 export async function startWebhookServer(
 	h: Harness,
-	nodeType: INodeType,
+	/** The node's type: a versioned one answers with the node's typeVersion, as n8n's NodeTypes do. */
+	type: INodeType | IVersionedNodeType,
 	node: INode,
 	staticData: IDataObject,
 	port = 0,
 	options: WebhookServerOptions = {},
 ): Promise<WebhookServer> {
+	const nodeType = NodeHelpers.getVersionedNodeType(type, node.typeVersion);
 	const executions: Execution[] = [];
 	const state = { staticData, saves: 0 };
 	const server: Server = createServer((req, res) => {

@@ -116,8 +116,9 @@ describe("the service's words never carry the callback token into an error or a 
 		const logged: string[] = [];
 		jest.spyOn(ctx.logger, 'warn').mockImplementation((m: string) => void logged.push(m));
 		jest.spyOn(ctx.logger, 'error').mockImplementation((m: string) => void logged.push(m));
-		const error = (await trigger.webhookMethods.default.create
-			.call(ctx)
+		const error = (await trigger
+			.getNodeType(node.typeVersion)
+			.webhookMethods!.default!.create.call(ctx)
 			.catch((e: unknown) => e)) as
 			| (Error & { description?: string; errorResponse?: unknown; messages?: string[] })
 			| undefined;
@@ -248,7 +249,7 @@ describe('one Base URL rule for every caller', () => {
 			'Captioning Trigger',
 		);
 		const workflow = h.workflow(node);
-		const hooks = trigger.webhookMethods.default;
+		const hooks = trigger.getNodeType(node.typeVersion).webhookMethods!.default!;
 		expect(await hooks.checkExists.call(h.hookContext(node, workflow))).toBe(false);
 		await hooks.create.call(h.hookContext(node, workflow));
 		expect(sandbox.endpoints.size).toBe(4);

@@ -34,7 +34,9 @@ function setUp(baseUrl: string | undefined, webhookBaseUrl = 'http://localhost:5
 	const staticData = {};
 	const wf = h.workflow(node, { [`node:${node.name}`]: staticData });
 	const run = (method: 'create' | 'delete', mode: 'production' | 'test' = 'production') =>
-		trigger.webhookMethods.default[method].call(h.hookContext(node, wf, mode));
+		trigger
+			.getNodeType(node.typeVersion)
+			.webhookMethods!.default![method].call(h.hookContext(node, wf, mode));
 	return { run, staticData: () => wf.getStaticData('node', node) };
 }
 

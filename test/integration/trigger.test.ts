@@ -65,7 +65,8 @@ type Method = 'checkExists' | 'create' | 'delete';
 /** Runs a webhook method as n8n does: static data from the database, saved afterwards. */
 async function hook(method: Method, mode: 'production' | 'test' = 'production') {
 	const wf = h.workflow(node, { [`node:${node.name}`]: clone(server.staticData) });
-	const result = await trigger.webhookMethods.default[method].call(h.hookContext(node, wf, mode));
+	const hooks = trigger.getNodeType(node.typeVersion).webhookMethods!.default!;
+	const result = await hooks[method].call(h.hookContext(node, wf, mode));
 	server.staticData = clone(wf.getStaticData('node', node));
 	return result;
 }
@@ -356,9 +357,7 @@ describe('a re-publish while a delivery is in flight (n8n saves each request’s
 			await sandbox.idle();
 			// the service now delivers with the new registration's token: both events start, at the first attempt
 			expect(sandbox.deliveries.slice(2).map((d) => d.status)).toEqual([200, 200]);
-			expect(server.executions.slice(before).map((e) => e.items[0].json.eventType)).toEqual(
-				EVENTS,
-			);
+			expect(server.executions.slice(before).map((e) => e.items[0].json.eventType)).toEqual(EVENTS);
 		},
 	);
 });

@@ -10,7 +10,10 @@ import { CaptioningWebhookSecretApi } from '../../credentials/CaptioningWebhookS
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 import { OPEN_MANUAL_WARNING, TOKEN_ROUTE } from '../../nodes/Captioning/trigger/token';
 
-const { description } = new CaptioningTrigger();
+const trigger = new CaptioningTrigger();
+/** The description n8n works with for a node of this typeVersion (VersionedNodeType's getNodeType). */
+const describe_ = (typeVersion: number) => trigger.getNodeType(typeVersion).description;
+const description = describe_(3);
 
 function node(typeVersion: number, parameters: INodeParameters): INode {
 	return {
@@ -27,6 +30,7 @@ function node(typeVersion: number, parameters: INodeParameters): INode {
 /** The parameters with n8n's defaults, as the editor holds them. */
 function resolved(typeVersion: number, parameters: INodeParameters): INodeParameters {
 	const n = node(typeVersion, parameters);
+	const description = describe_(typeVersion);
 	return NodeHelpers.getNodeParameters(
 		description.properties,
 		parameters,
@@ -41,6 +45,7 @@ function resolved(typeVersion: number, parameters: INodeParameters): INodeParame
 function shown(typeVersion: number, parameters: INodeParameters): string[] {
 	const values = resolved(typeVersion, parameters);
 	const n = node(typeVersion, values);
+	const description = describe_(typeVersion);
 	return description.properties
 		.filter((p) => NodeHelpers.displayParameter(values, p, n, description))
 		.map((p) => `${p.name}${p.required ? '*' : ''}`);
@@ -50,6 +55,7 @@ function shown(typeVersion: number, parameters: INodeParameters): string[] {
 function credentials(typeVersion: number, parameters: INodeParameters): string[] {
 	const values = resolved(typeVersion, parameters);
 	const n = node(typeVersion, values);
+	const description = describe_(typeVersion);
 	return (description.credentials ?? [])
 		.filter((c) => NodeHelpers.displayParameter(values, c, n, description))
 		.map((c) => `${c.name}${c.required ? '*' : ''}`);
@@ -57,6 +63,7 @@ function credentials(typeVersion: number, parameters: INodeParameters): string[]
 
 function issues(typeVersion: number, parameters: INodeParameters) {
 	const values = resolved(typeVersion, parameters);
+	const description = describe_(typeVersion);
 	return NodeHelpers.getNodeParametersIssues(
 		description.properties,
 		node(typeVersion, values),
@@ -65,9 +72,43 @@ function issues(typeVersion: number, parameters: INodeParameters) {
 }
 
 describe('manual registration in the editor', () => {
-	test('the node a user adds is version 3', () => {
-		expect(description.version).toEqual([1, 2, 3]);
-		expect(description.defaultVersion).toBe(3);
+	test('the node a user adds is version 3; 1 and 2 have the same description', () => {
+		expect(Object.keys(trigger.nodeVersions)).toEqual(['1', '2', '3']);
+		expect(trigger.description.defaultVersion).toBe(3);
+		expect(trigger.getNodeType().description.version).toBe(3);
+		expect(describe_(1).version).toEqual([1, 2]);
+		expect(describe_(2)).toEqual(describe_(1));
+		for (const version of [1, 2, 3]) {
+			expect(describe_(version)).toMatchObject({ name: 'captioningTrigger', defaultVersion: 3 });
+		}
+	});
+
+	test("each version's description holds only the properties and credentials that version shows", () => {
+		// n8n resolves a node's description several times per request: nothing in it may be for another version
+		expect(describe_(3).properties.map((p) => p.name)).toEqual([
+			'registration',
+			'manualNotice',
+			'events',
+			'options',
+		]);
+		expect(describe_(3).credentials?.map((c) => c.name)).toEqual([
+			'captioningApi',
+			'captioningWebhookSecretApi',
+		]);
+		expect(describe_(1).properties.map((p) => p.name)).toEqual([
+			'registration',
+			'manualNotice',
+			'events',
+			'openManualWarning',
+			'manualToken',
+			'options',
+		]);
+		expect(describe_(1).credentials?.map((c) => c.name)).toEqual(['captioningApi']);
+		for (const version of [1, 3]) {
+			expect(JSON.stringify(describe_(version))).not.toContain('@version');
+			// each its own array: n8n's loader may add to one version's properties
+			expect(describe_(version).properties).not.toBe(describe_(version === 1 ? 2 : 1).properties);
+		}
 	});
 
 	test('version 3: the Secret Token in a required Webhook Secret credential, not in a parameter', () => {
@@ -103,20 +144,20 @@ describe('manual registration in the editor', () => {
 				'openManualWarning',
 			);
 		}
-		const warning = description.properties.find((p) => p.name === 'openManualWarning');
+		const warning = describe_(1).properties.find((p) => p.name === 'openManualWarning');
 		expect(warning).toMatchObject({ type: 'notice', displayName: OPEN_MANUAL_WARNING });
 	});
 
 	test('the notice says what to paste, in the words of n8n 2.x and 1.x, where the Secret Token is', () => {
 		const notice = (version: number) =>
-			description.properties.find(
+			describe_(version).properties.find(
 				(p) =>
 					p.name === 'manualNotice' &&
 					NodeHelpers.displayParameter(
 						resolved(version, { registration: 'manual' }),
 						p,
 						node(version, { registration: 'manual' }),
-						description,
+						describe_(version),
 					),
 			)?.displayName;
 		expect(notice(3)).toBe(
@@ -130,6 +171,7 @@ describe('manual registration in the editor', () => {
 
 describe('the webhooks', () => {
 	test('the default webhook, then the token route: a static path (nothing to evaluate per request), its URL not shown', () => {
+		for (const version of [1, 3]) expect(describe_(version).webhooks).toEqual(description.webhooks);
 		expect(description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 			{
@@ -144,7 +186,7 @@ describe('the webhooks', () => {
 });
 
 describe('the Webhook Secret credential', () => {
-	const test_ = new CaptioningTrigger().methods.credentialTest.secretToken;
+	const test_ = trigger.getNodeType(3).methods!.credentialTest!.secretToken;
 	const run = async (secretToken: unknown) =>
 		await test_.call(
 			{} as never,
@@ -192,40 +234,48 @@ test("the codex names the trigger's current version, and neither node answers a 
 			nodeVersion: string;
 			alias: string[];
 		};
-	expect(codex('CaptioningTrigger.node.json').nodeVersion).toBe(`${description.defaultVersion}.0`);
+	expect(codex('CaptioningTrigger.node.json').nodeVersion).toBe(
+		`${trigger.description.defaultVersion}.0`,
+	);
 	for (const name of ['CaptioningTrigger.node.json', 'Captioning.node.json']) {
 		expect(codex(name).alias.map((a) => a.toLowerCase())).not.toContain('webhook');
 	}
 });
 
 test('no text of the trigger names an n8n 1.x button or action as its own', () => {
-	expect(JSON.stringify(description)).not.toMatch(/Activate the workflow|Listen for test event/);
+	for (const version of [1, 3]) {
+		expect(JSON.stringify(describe_(version))).not.toMatch(
+			/Activate the workflow|Listen for test event/,
+		);
+	}
 });
 
 test("Registration stays in the panel: n8n's editor moves a parameter all of whose values show a credential into the credential's dialog", () => {
 	// the editor's findAlternativeAuthField (editor-ui nodeTypesUtils): the values credentials name under `show`
 	const shown = new Map<string, Set<unknown>>();
-	for (const credential of description.credentials ?? []) {
+	for (const credential of [1, 3].flatMap((version) => describe_(version).credentials ?? [])) {
 		for (const [name, values] of Object.entries(credential.displayOptions?.show ?? {})) {
 			for (const value of values ?? []) shown.set(name, (shown.get(name) ?? new Set()).add(value));
 		}
 	}
-	const movedOut = description.properties.filter(
-		(p) =>
-			shown.has(p.name) &&
-			(p.options ?? []).every((o) => 'value' in o && shown.get(p.name)!.has(o.value)),
-	);
+	const movedOut = [1, 3]
+		.flatMap((version) => describe_(version).properties)
+		.filter(
+			(p) =>
+				shown.has(p.name) &&
+				(p.options ?? []).every((o) => 'value' in o && shown.get(p.name)!.has(o.value)),
+		);
 	expect(movedOut.map((p) => p.name)).toEqual([]);
 	// and each registration still gets its own credential
 	for (const typeVersion of [2, 3]) {
 		const credentialsFor = (registration: string) =>
-			(description.credentials ?? [])
+			(describe_(typeVersion).credentials ?? [])
 				.filter((c) =>
 					NodeHelpers.displayParameter(
 						resolved(typeVersion, { registration }),
 						c,
 						node(typeVersion, { registration }),
-						description,
+						describe_(typeVersion),
 					),
 				)
 				.map((c) => c.name);

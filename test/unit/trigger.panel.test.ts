@@ -5,7 +5,8 @@ import type { TriggerPanelDefinition } from 'n8n-workflow';
 
 import { CaptioningTrigger } from '../../nodes/Captioning/CaptioningTrigger.node';
 
-const { description } = new CaptioningTrigger();
+// every version shows the same panel
+const { description } = new CaptioningTrigger().getNodeType(3);
 const panel = description.triggerPanel as TriggerPanelDefinition;
 const help = panel.executionsHelp as { active: string; inactive: string };
 const hint = panel.activationHint as { active: string; inactive: string };
@@ -13,6 +14,12 @@ const hint = panel.activationHint as { active: string; inactive: string };
 describe('triggerPanel', () => {
 	test('its own header, instead of the generic "Pull in events from Captioning"', () => {
 		expect(panel.header).toBe('Starts the workflow on transcription events');
+	});
+
+	test('the same panel at every typeVersion', () => {
+		for (const version of [1, 2]) {
+			expect(new CaptioningTrigger().getNodeType(version).description.triggerPanel).toEqual(panel);
+		}
 	});
 
 	test.each(['inactive', 'active'] as const)(

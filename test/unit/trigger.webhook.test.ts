@@ -45,7 +45,7 @@ async function setUp(
 		'Captioning Trigger',
 	);
 	h.nodeTypes.getByName = () => trigger;
-	h.nodeTypes.getByNameAndVersion = () => trigger;
+	h.nodeTypes.getByNameAndVersion = (_type, version) => trigger.getNodeType(version);
 	server = await startWebhookServer(h, trigger, node, staticData, 0, { line });
 }
 
