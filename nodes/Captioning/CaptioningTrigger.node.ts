@@ -89,25 +89,22 @@ const REGISTRATION: INodeProperties = {
 	default: 'api',
 };
 
-/** Version 3's: the Secret Token is in the Webhook Secret credential. */
-const MANUAL_NOTICE: INodeProperties = {
-	displayName:
-		'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token of the Captioning Webhook Secret API credential into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
+/** Manual registration's notice: what to paste into the dashboard, naming where the Secret Token is. */
+const manualNotice = (secretToken: string): INodeProperties => ({
+	displayName: `Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and ${secretToken} into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).`,
 	name: 'manualNotice',
 	type: 'notice',
 	default: '',
 	displayOptions: { show: { registration: ['manual'] } },
-};
+});
+
+/** Version 3's: the Secret Token is in the Webhook Secret credential. */
+const MANUAL_NOTICE = manualNotice(
+	'the Secret Token of the Captioning Webhook Secret API credential',
+);
 
 /** Versions 1 and 2 (0.1.0's): the Secret Token is a parameter of the node. */
-const MANUAL_NOTICE_V1_2: INodeProperties = {
-	displayName:
-		'Publish the workflow (n8n 1.x: activate it), then paste its Production URL (under Webhook URLs above) followed by ?token= and the Secret Token below into the service’s developers dashboard, with the same events. The Test URL works only while Execute step waits for an event (n8n 1.x: the button that listens for a test event).',
-	name: 'manualNotice',
-	type: 'notice',
-	default: '',
-	displayOptions: { show: { registration: ['manual'] } },
-};
+const MANUAL_NOTICE_V1_2 = manualNotice('the Secret Token below');
 
 const EVENTS: INodeProperties = {
 	displayName: 'Events',
@@ -205,6 +202,9 @@ const BASE_DESCRIPTION: INodeTypeBaseDescription = {
 
 /** What every typeVersion's description has besides its own credentials and properties. */
 const SHARED_DESCRIPTION = {
+	defaults: { name: 'Captioning Trigger' },
+	inputs: [],
+	outputs: [NodeConnectionTypes.Main],
 	// the editor's words while it listens for a test event, and after the workflow is published
 	eventTriggerDescription: 'Waiting for the captioning service to send a selected event',
 	activationMessage:
@@ -343,9 +343,6 @@ class CaptioningTriggerV1 extends CaptioningTriggerNode implements INodeType {
 		group: ['trigger'],
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		version: [1, 2],
-		defaults: { name: 'Captioning Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
 		credentials: [API_CREDENTIAL],
 		properties: [
 			REGISTRATION,
@@ -367,9 +364,6 @@ class CaptioningTriggerV3 extends CaptioningTriggerNode implements INodeType {
 		group: ['trigger'],
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		version: 3,
-		defaults: { name: 'Captioning Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			API_CREDENTIAL,
 			{
