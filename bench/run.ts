@@ -676,13 +676,12 @@ const GOAL_PAIR: readonly TargetKey[] = [GOAL.numerator, GOAL.denominator];
  * Item 9's targets: the goal's pair, or with `--targets` those it names and the pair (a bisection target such as
  * floorCredDesc counted beside them; the stop rule still reads the pair alone).
  */
-const instructionSpecs = (packages: BuiltPackages) =>
-	values.targets === undefined
-		? measuredSpecs(packages).filter((s) => GOAL_PAIR.includes(s.key))
-		: selectTargets(
-				targetSpecs(packages.trigger),
-				[...new Set([...GOAL_PAIR, ...values.targets.split(',').map((k) => k.trim())])].join(','),
-			);
+const instructionSpecs = (packages: BuiltPackages) => {
+	const named = values.targets === undefined ? [] : measuredSpecs(packages);
+	return targetSpecs(packages.trigger).filter(
+		(s) => GOAL_PAIR.includes(s.key) || named.some((n) => n.key === s.key),
+	);
+};
 
 /** The measured requests of every run in this setting: --requests, or --duration seconds at the floor's rate. */
 async function calibrate(
